@@ -1,0 +1,117 @@
+// The public C++ API of warpscope: load PTX, manage device memory, launch kernels on the
+// emulated GPU, read results back. This is what the test corpus, the benchmarks and the CUDA
+// runtime replacement (src/runtime) build on.
+//
+// Contract:
+//  - Every call either succeeds or throws warpscope::Error (include/warpscope/error.hpp) whose
+//    message names the kernel, source line, block, thread and address where they apply.
+//  - A faulting launch (out of bounds, misaligned, deadlock, trap) throws and leaves the host
+//    process and the device's other allocations intact.
+//  - Device addresses are 64-bit numbers in the emulated global address space; allocations are
+//    aligned to 256 bytes, as cudaMalloc's are.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <iosfwd>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "warpscope/error.hpp"
+
+namespace warpscope {
+
+class AccessSink;  // src/common/access.hpp: receives one record per warp memory operation
+
+struct Dim3 {
+  std::uint32_t x = 1, y = 1, z = 1;
+};
+
+using DevicePtr = std::uint64_t;
+
+/// One kernel argument: the bytes of the value, as cudaLaunchKernel's args[i] points to them.
+struct KernelArg {
+  const void* data = nullptr;
+  std::size_t size = 0;
+};
+
+/// Makes a KernelArg that points at `value` (which must outlive the launch call).
+template <class T>
+KernelArg arg(const T& value) {
+  return KernelArg{&value, sizeof(T)};
+}
+
+/// A kernel's parameter as the PTX declares it.
+struct ParamInfo {
+  std::string name;
+  std::size_t size = 0;
+  std::size_t align = 1;
+};
+
+/// What one launch did, counted by the interpreter.
+struct LaunchStats {
+  std::uint64_t warp_instructions = 0;    // warp-level instructions issued
+  std::uint64_t thread_instructions = 0;  // sum over instructions of active lanes
+};
+
+struct DeviceOptions {
+  std::uint64_t global_memory_bytes = 80ull << 30;  // capacity reported and enforced
+  std::ostream* printf_output = nullptr;            // device printf; nullptr: std::cout
+  unsigned host_threads = 1;                        // CTAs run in parallel on this many threads
+};
+
+class Module {
+ public:
+  /// Names of the kernels (.entry) in the module.
+  std::vector<std::string> kernels() const;
+  /// The parameters of a kernel, in order; throws if there is no such kernel.
+  std::vector<ParamInfo> params(std::string_view kernel) const;
+
+ private:
+  friend class Device;
+  struct Impl;
+  std::shared_ptr<Impl> impl_;
+};
+
+class Device {
+ public:
+  explicit Device(DeviceOptions options = {});
+  ~Device();
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+
+  /// Parses, verifies and loads a PTX module; `origin` names it in error messages.
+  Module load_ptx(std::string_view ptx_text, std::string_view origin = "module.ptx");
+
+  DevicePtr malloc(std::size_t bytes);
+  void free(DevicePtr ptr);
+  void copy_to_device(DevicePtr dst, const void* src, std::size_t bytes);
+  void copy_to_host(void* dst, DevicePtr src, std::size_t bytes);
+  void copy_on_device(DevicePtr dst, DevicePtr src, std::size_t bytes);
+  void memset(DevicePtr dst, int value, std::size_t bytes);
+
+  /// Module-scope variables (.global and .const): address, size, and host-side copies.
+  DevicePtr symbol_address(const Module& module, std::string_view name) const;
+  std::size_t symbol_size(const Module& module, std::string_view name) const;
+  void copy_to_symbol(const Module& module, std::string_view name, const void* src,
+                      std::size_t bytes, std::size_t offset = 0);
+  void copy_from_symbol(void* dst, const Module& module, std::string_view name, std::size_t bytes,
+                        std::size_t offset = 0);
+
+  /// Runs a kernel to completion. Argument sizes are checked against the PTX parameters.
+  LaunchStats launch(const Module& module, std::string_view kernel, Dim3 grid, Dim3 block,
+                     std::span<const KernelArg> args, std::size_t dynamic_shared_bytes = 0);
+
+  /// Every warp memory operation of later launches goes to `sink` (nullptr: none). The sink
+  /// must outlive the launches.
+  void set_access_sink(AccessSink* sink);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace warpscope

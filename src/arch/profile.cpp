@@ -1,0 +1,248 @@
+#include "arch/profile.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "arch/embedded.hpp"
+#include "common/error.hpp"
+
+namespace warpscope::arch {
+namespace {
+
+using nlohmann::json;
+
+/// Reads the fields of one JSON object, remembering which were read so that a misspelt or
+/// unknown field can be reported (a typo must not silently fall back to a default).
+class FieldReader {
+ public:
+  FieldReader(const json& obj, std::string origin, std::string prefix)
+      : obj_(obj), origin_(std::move(origin)), prefix_(std::move(prefix)) {
+    if (!obj_.is_object()) bad(prefix_.empty() ? "(top level)" : prefix_, "expected an object");
+  }
+
+  [[noreturn]] void bad(const std::string& field, const std::string& why) const {
+    fail(ErrorKind::kProfile, "profile {}: field '{}': {}", origin_, field, why);
+  }
+
+  std::string path(std::string_view key) const {
+    return prefix_.empty() ? std::string(key) : prefix_ + "." + std::string(key);
+  }
+
+  const json& get(std::string_view key) {
+    seen_.insert(std::string(key));
+    auto it = obj_.find(std::string(key));
+    if (it == obj_.end()) bad(path(key), "missing");
+    return *it;
+  }
+
+  std::uint64_t u64(std::string_view key, std::uint64_t min = 0) {
+    const json& v = get(key);
+    if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<std::int64_t>() >= 0))
+      bad(path(key), "expected a non-negative integer");
+    auto x = v.get<std::uint64_t>();
+    if (x < min) bad(path(key), "must be at least " + std::to_string(min));
+    return x;
+  }
+
+  std::uint32_t u32(std::string_view key, std::uint32_t min = 0) {
+    auto x = u64(key, min);
+    if (x > 0xffffffffu) bad(path(key), "too large");
+    return static_cast<std::uint32_t>(x);
+  }
+
+  std::uint32_t pow2(std::string_view key) {
+    auto x = u32(key, 1);
+    if ((x & (x - 1)) != 0) bad(path(key), "must be a power of two");
+    return x;
+  }
+
+  double number(std::string_view key) {
+    const json& v = get(key);
+    if (!v.is_number()) bad(path(key), "expected a number");
+    return v.get<double>();
+  }
+
+  bool boolean(std::string_view key) {
+    const json& v = get(key);
+    if (!v.is_boolean()) bad(path(key), "expected true or false");
+    return v.get<bool>();
+  }
+
+  std::string string(std::string_view key) {
+    const json& v = get(key);
+    if (!v.is_string()) bad(path(key), "expected a string");
+    return v.get<std::string>();
+  }
+
+  template <class E>
+  E choice(std::string_view key, const std::map<std::string, E>& options) {
+    auto s = string(key);
+    auto it = options.find(s);
+    if (it == options.end()) {
+      std::string names;
+      for (const auto& [k, _] : options) names += (names.empty() ? "" : ", ") + k;
+      bad(path(key), "'" + s + "' is not one of " + names);
+    }
+    return it->second;
+  }
+
+  FieldReader object(std::string_view key) { return FieldReader(get(key), origin_, path(key)); }
+
+  /// Call after reading every known field.
+  void no_unknown_fields() const {
+    for (const auto& [k, _] : obj_.items())
+      if (!seen_.count(k)) bad(path(k), "unknown field");
+  }
+
+ private:
+  const json& obj_;
+  std::string origin_;
+  std::string prefix_;
+  std::set<std::string> seen_;
+};
+
+CacheGeometry read_cache(FieldReader& parent, std::string_view key) {
+  FieldReader r = parent.object(key);
+  CacheGeometry g;
+  g.bytes = r.u64("bytes");
+  g.line_bytes = r.pow2("line_bytes");
+  g.sector_bytes = r.pow2("sector_bytes");
+  g.associativity = r.u32("associativity", 1);
+  r.no_unknown_fields();
+  if (g.sector_bytes > g.line_bytes) r.bad(r.path("sector_bytes"), "larger than line_bytes");
+  if (g.bytes % (std::uint64_t{g.line_bytes} * g.associativity) != 0)
+    r.bad(r.path("bytes"), "not a multiple of line_bytes * associativity");
+  return g;
+}
+
+}  // namespace
+
+Profile parse_profile(std::string_view json_text, std::string_view origin) {
+  json doc;
+  try {
+    doc = json::parse(json_text);
+  } catch (const json::parse_error& e) {
+    fail(ErrorKind::kProfile, "profile {}: not valid JSON: {}", origin, e.what());
+  }
+  FieldReader r(doc, std::string(origin), "");
+  Profile p;
+  p.name = r.string("name");
+  p.gpu = r.string("gpu");
+  {
+    FieldReader cc = r.object("compute_capability");
+    p.cc_major = static_cast<int>(cc.u32("major", 1));
+    p.cc_minor = static_cast<int>(cc.u32("minor"));
+    cc.no_unknown_fields();
+  }
+  p.ptx_target = r.string("ptx_target");
+  p.warp_size = r.u32("warp_size", 1);
+  if (p.warp_size != 32) r.bad("warp_size", "only 32-thread warps are modelled");
+  p.coalescing = r.choice<Coalescing>("coalescing", {{"cc1.0", Coalescing::kCc10},
+                                                     {"cc1.2", Coalescing::kCc12},
+                                                     {"lines", Coalescing::kLines},
+                                                     {"sectors", Coalescing::kSectors}});
+  p.line_bytes = r.pow2("line_bytes");
+  p.sector_bytes = r.pow2("sector_bytes");
+  if (p.sector_bytes > p.line_bytes) r.bad("sector_bytes", "larger than line_bytes");
+  p.global_loads_cached_in_l1 = r.boolean("global_loads_cached_in_l1");
+  p.local_cached_in_l1 = r.boolean("local_cached_in_l1");
+  p.l1 = read_cache(r, "l1");
+  p.l2 = read_cache(r, "l2");
+  p.l1_store_policy = r.choice<L1StorePolicy>(
+      "l1_store_policy", {{"invalidate", L1StorePolicy::kInvalidate},
+                          {"write_through_update", L1StorePolicy::kWriteThroughUpdate}});
+  {
+    FieldReader s = r.object("shared");
+    p.shared_banks = s.pow2("banks");
+    p.shared_bank_bytes = s.pow2("bank_bytes");
+    p.shared_bytes_per_sm = s.u64("bytes_per_sm");
+    p.shared_bytes_per_block = s.u64("bytes_per_block");
+    p.shared_allocation_unit = s.pow2("allocation_unit");
+    p.shared_reserved_per_block = s.u32("reserved_per_block");
+    s.no_unknown_fields();
+    if (p.shared_bytes_per_block > p.shared_bytes_per_sm)
+      s.bad(s.path("bytes_per_block"), "larger than bytes_per_sm");
+  }
+  {
+    FieldReader o = r.object("occupancy");
+    p.sm_count = o.u32("sm_count", 1);
+    p.registers_per_sm = o.u32("registers_per_sm", 1);
+    p.registers_per_block = o.u32("registers_per_block", 1);
+    p.max_registers_per_thread = o.u32("max_registers_per_thread", 1);
+    p.register_allocation_unit = o.pow2("register_allocation_unit");
+    p.warp_allocation_granularity = o.pow2("warp_allocation_granularity");
+    p.max_threads_per_sm = o.u32("max_threads_per_sm", 1);
+    p.max_threads_per_block = o.u32("max_threads_per_block", 1);
+    p.max_warps_per_sm = o.u32("max_warps_per_sm", 1);
+    p.max_blocks_per_sm = o.u32("max_blocks_per_sm", 1);
+    o.no_unknown_fields();
+    if (p.max_warps_per_sm * p.warp_size != p.max_threads_per_sm)
+      o.bad(o.path("max_warps_per_sm"), "max_warps_per_sm * warp_size != max_threads_per_sm");
+  }
+  {
+    FieldReader d = r.object("dram");
+    p.dram_bytes = d.u64("bytes", 1);
+    p.dram_bandwidth_gbps = d.number("bandwidth_gbps");
+    d.no_unknown_fields();
+  }
+  p.sm_clock_mhz = r.number("sm_clock_mhz");
+  p.sources = r.string("sources");
+  r.no_unknown_fields();
+  return p;
+}
+
+Profile load_profile_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail(ErrorKind::kIo, "cannot read architecture profile '{}'", path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_profile(ss.str(), path);
+}
+
+namespace {
+
+const std::vector<Profile>& builtins() {
+  static const std::vector<Profile> profiles = [] {
+    std::vector<Profile> v;
+    for (const EmbeddedFile& f : embedded_profile_files()) v.push_back(parse_profile(f.contents, f.name));
+    std::sort(v.begin(), v.end(), [](const Profile& a, const Profile& b) {
+      return std::tie(a.cc_major, a.cc_minor, a.name) < std::tie(b.cc_major, b.cc_minor, b.name);
+    });
+    return v;
+  }();
+  return profiles;
+}
+
+}  // namespace
+
+const Profile& builtin_profile(std::string_view name) {
+  for (const Profile& p : builtins())
+    if (p.name == name) return p;
+  std::string names;
+  for (const Profile& p : builtins()) names += (names.empty() ? "" : ", ") + p.name;
+  fail(ErrorKind::kUsage, "unknown architecture '{}' (known: {})", name, names);
+}
+
+std::vector<std::string> builtin_profile_names() {
+  std::vector<std::string> names;
+  for (const Profile& p : builtins()) names.push_back(p.name);
+  return names;
+}
+
+std::string_view to_string(Coalescing c) {
+  switch (c) {
+    case Coalescing::kCc10: return "cc1.0";
+    case Coalescing::kCc12: return "cc1.2";
+    case Coalescing::kLines: return "lines";
+    case Coalescing::kSectors: return "sectors";
+  }
+  return "?";
+}
+
+}  // namespace warpscope::arch

@@ -1,0 +1,98 @@
+// GPU architecture profiles: everything the memory model and the occupancy rules need to know
+// about one GPU, as data. Profiles are JSON files (src/arch/profiles/*.json), embedded in the
+// binary at build time; users may load their own with load_profile_file(). Every field is
+// required, so a profile states its whole machine; a missing or ill-typed field is an error that
+// names the field.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace warpscope::arch {
+
+/// How a warp's global/local addresses become memory transactions.
+enum class Coalescing {
+  kCc10,     // cc 1.0/1.1: per half-warp, thread k must touch word k of one aligned segment
+  kCc12,     // cc 1.2/1.3: per half-warp, segments of 32/64/128 B found from the lowest thread
+  kLines,    // cc 2.x/3.x: 128 B L1 lines when cached, 32 B segments when not
+  kSectors,  // cc 5.x and later: the unit is the 32 B sector
+};
+
+/// What a global store does to the L1 line it touches.
+enum class L1StorePolicy {
+  kInvalidate,         // Fermi/Kepler: the line is evicted from L1, the store goes to L2
+  kWriteThroughUpdate, // Maxwell and later: sectors present in L1 are updated, none allocated
+};
+
+struct CacheGeometry {
+  std::uint64_t bytes = 0;          // capacity; 0 means no such cache
+  std::uint32_t line_bytes = 128;
+  std::uint32_t sector_bytes = 32;
+  std::uint32_t associativity = 1;  // ways per set
+};
+
+struct Profile {
+  std::string name;           // the --arch name, e.g. "hopper"
+  std::string gpu;            // the GPU the numbers describe, e.g. "NVIDIA H100 SXM5 80GB"
+  int cc_major = 0;
+  int cc_minor = 0;
+  std::string ptx_target;     // nvcc/ptxas target, e.g. "sm_90"
+
+  // Memory transactions.
+  std::uint32_t warp_size = 32;
+  Coalescing coalescing = Coalescing::kSectors;
+  std::uint32_t line_bytes = 128;
+  std::uint32_t sector_bytes = 32;
+  bool global_loads_cached_in_l1 = true;  // default for plain ld.global (no .ca/.cg)
+  bool local_cached_in_l1 = true;
+
+  // Caches (one L1 per SM, one L2 for the device).
+  CacheGeometry l1;
+  CacheGeometry l2;
+  L1StorePolicy l1_store_policy = L1StorePolicy::kWriteThroughUpdate;
+
+  // Shared memory.
+  std::uint32_t shared_banks = 32;
+  std::uint32_t shared_bank_bytes = 4;
+  std::uint64_t shared_bytes_per_sm = 0;     // most shared memory one SM can give its blocks
+  std::uint64_t shared_bytes_per_block = 0;  // most one block may use (opt-in maximum)
+  std::uint32_t shared_allocation_unit = 128;
+  std::uint32_t shared_reserved_per_block = 0;  // bytes the system reserves per block (cc 8.0+: 1 KB)
+
+  // Execution resources and occupancy limits.
+  std::uint32_t sm_count = 0;
+  std::uint32_t registers_per_sm = 0;         // 32-bit registers
+  std::uint32_t registers_per_block = 0;
+  std::uint32_t max_registers_per_thread = 0;
+  std::uint32_t register_allocation_unit = 0; // registers, allocated per warp
+  std::uint32_t warp_allocation_granularity = 1;
+  std::uint32_t max_threads_per_sm = 0;
+  std::uint32_t max_threads_per_block = 0;
+  std::uint32_t max_warps_per_sm = 0;
+  std::uint32_t max_blocks_per_sm = 0;
+
+  // Clocks and DRAM, for reports.
+  std::uint64_t dram_bytes = 0;
+  double dram_bandwidth_gbps = 0;  // GB/s
+  double sm_clock_mhz = 0;
+  std::string sources;  // where the numbers come from
+
+  std::uint32_t sectors_per_line() const { return line_bytes / sector_bytes; }
+};
+
+/// Parses a profile from JSON text. `origin` names the source in error messages.
+Profile parse_profile(std::string_view json_text, std::string_view origin);
+/// Loads a user's profile file.
+Profile load_profile_file(const std::string& path);
+/// The built-in profile of that name (e.g. "hopper"); throws an error listing the names otherwise.
+const Profile& builtin_profile(std::string_view name);
+/// Names of the built-in profiles, oldest GPU first.
+std::vector<std::string> builtin_profile_names();
+/// The profile used when none is asked for.
+inline constexpr std::string_view kDefaultProfile = "hopper";
+
+std::string_view to_string(Coalescing c);
+
+}  // namespace warpscope::arch

@@ -1,0 +1,102 @@
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+
+#include "arch/profile.hpp"
+#include "warpscope/error.hpp"
+
+namespace warpscope::arch {
+namespace {
+
+TEST(Profiles, AllBuiltinsLoadOldestFirst) {
+  auto names = builtin_profile_names();
+  std::vector<std::string> expected = {"g80",   "tesla", "fermi",  "kepler", "maxwell",
+                                       "pascal", "volta", "ampere", "hopper"};
+  EXPECT_EQ(names, expected);
+}
+
+TEST(Profiles, HopperIsTheH100Sxm) {
+  const Profile& p = builtin_profile("hopper");
+  EXPECT_EQ(kDefaultProfile, "hopper");
+  EXPECT_EQ(p.cc_major, 9);
+  EXPECT_EQ(p.cc_minor, 0);
+  EXPECT_EQ(p.sm_count, 132u);
+  EXPECT_EQ(p.l2.bytes, 50ull * 1024 * 1024);
+  EXPECT_EQ(p.l1.bytes, 256u * 1024);
+  EXPECT_EQ(p.registers_per_sm, 65536u);
+  EXPECT_EQ(p.max_threads_per_sm, 2048u);
+  EXPECT_EQ(p.max_registers_per_thread, 255u);
+  EXPECT_EQ(p.coalescing, Coalescing::kSectors);
+  EXPECT_EQ(p.sector_bytes, 32u);
+  EXPECT_EQ(p.line_bytes, 128u);
+  EXPECT_TRUE(p.global_loads_cached_in_l1);
+  EXPECT_EQ(p.ptx_target, "sm_90");
+}
+
+TEST(Profiles, SeedFacts) {
+  // Seed 001: Fermi has 32K registers per SM, at most 63 per thread, 1536 threads per SM.
+  const Profile& f = builtin_profile("fermi");
+  EXPECT_EQ(f.registers_per_sm, 32768u);
+  EXPECT_EQ(f.max_registers_per_thread, 63u);
+  EXPECT_EQ(f.max_threads_per_sm, 1536u);
+  EXPECT_EQ(f.coalescing, Coalescing::kLines);
+  EXPECT_TRUE(f.global_loads_cached_in_l1);  // seed 003: L1, then L2, then DRAM by default
+  EXPECT_EQ(f.l2.bytes, 768u * 1024);         // seed 003: L2 cache (768 KB)
+  EXPECT_EQ(f.l1_store_policy, L1StorePolicy::kInvalidate);
+  EXPECT_EQ(builtin_profile("tesla").coalescing, Coalescing::kCc12);
+  EXPECT_EQ(builtin_profile("tesla").shared_banks, 16u);
+  EXPECT_EQ(builtin_profile("g80").coalescing, Coalescing::kCc10);
+  EXPECT_FALSE(builtin_profile("kepler").global_loads_cached_in_l1);
+}
+
+TEST(Profiles, UnknownNameListsTheKnownOnes) {
+  try {
+    builtin_profile("rubin");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kUsage);
+    EXPECT_NE(std::string(e.what()).find("hopper"), std::string::npos);
+  }
+}
+
+std::string hopper_text() {
+  std::ifstream in(std::string(WARPSCOPE_SOURCE_DIR) + "/src/arch/profiles/hopper.json");
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+void expect_field_error(const std::string& text, const std::string& field) {
+  try {
+    parse_profile(text, "test.json");
+    FAIL() << "accepted a profile with a bad " << field;
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kProfile);
+    EXPECT_NE(std::string(e.what()).find("'" + field + "'"), std::string::npos) << e.what();
+  }
+}
+
+std::string replace(std::string s, const std::string& from, const std::string& to) {
+  auto pos = s.find(from);
+  EXPECT_NE(pos, std::string::npos) << from;
+  return s.replace(pos, from.size(), to);
+}
+
+TEST(Profiles, MalformedFilesNameTheField) {
+  std::string good = hopper_text();
+  EXPECT_NO_THROW(parse_profile(good, "hopper.json"));
+  expect_field_error(replace(good, "\"sm_count\": 132", "\"sm_count\": \"many\""), "occupancy.sm_count");
+  expect_field_error(replace(good, "\"sm_count\": 132,", ""), "occupancy.sm_count");
+  expect_field_error(replace(good, "\"sector_bytes\": 32,", "\"sector_bytes\": 24,"), "sector_bytes");
+  expect_field_error(replace(good, "\"coalescing\": \"sectors\"", "\"coalescing\": \"magic\""), "coalescing");
+  expect_field_error(replace(good, "\"warp_size\": 32,", "\"warp_size\": 32, \"wrap_size\": 32,"), "wrap_size");
+  expect_field_error(replace(good, "\"banks\": 32", "\"banks\": -4"), "shared.banks");
+  try {
+    parse_profile("{ not json", "x.json");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kProfile);
+  }
+}
+
+}  // namespace
+}  // namespace warpscope::arch
