@@ -161,6 +161,12 @@ Profile parse_profile(std::string_view json_text, std::string_view origin) {
     FieldReader s = r.object("shared");
     p.shared_banks = s.pow2("banks");
     p.shared_bank_bytes = s.pow2("bank_bytes");
+    p.shared_load_pass_bytes = s.pow2("load_pass_bytes");
+    p.shared_store_pass_bytes = s.pow2("store_pass_bytes");
+    if (p.shared_load_pass_bytes < p.shared_banks * p.shared_bank_bytes)
+      s.bad(s.path("load_pass_bytes"), "smaller than banks * bank_bytes");
+    if (p.shared_store_pass_bytes < p.shared_banks * p.shared_bank_bytes)
+      s.bad(s.path("store_pass_bytes"), "smaller than banks * bank_bytes");
     p.shared_bytes_per_sm = s.u64("bytes_per_sm");
     p.shared_bytes_per_block = s.u64("bytes_per_block");
     p.shared_allocation_unit = s.pow2("allocation_unit");

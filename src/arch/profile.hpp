@@ -56,6 +56,11 @@ struct Profile {
   // Shared memory.
   std::uint32_t shared_banks = 32;
   std::uint32_t shared_bank_bytes = 4;
+  // A warp's shared access is served in passes of consecutive lanes whose accesses span at most
+  // this many bytes of lane width (lanes per pass = pass_bytes / width, at most the warp). The
+  // H100 measures 256 for loads (32 lanes of 8 B, 16 of 16 B) and 128 for stores.
+  std::uint32_t shared_load_pass_bytes = 128;
+  std::uint32_t shared_store_pass_bytes = 128;
   std::uint64_t shared_bytes_per_sm = 0;     // most shared memory one SM can give its blocks
   std::uint64_t shared_bytes_per_block = 0;  // most one block may use (opt-in maximum)
   std::uint32_t shared_allocation_unit = 128;
