@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs what warpscope needs to build and test, from Debian's packages, when it is missing.
+# Safe to run again: it does nothing when everything is present.
+set -euo pipefail
+
+packages=(cmake ninja-build g++ pkg-config
+          libcli11-dev libfmt-dev nlohmann-json3-dev
+          libgtest-dev libgmock-dev libbenchmark-dev
+          libzstd-dev liblz4-dev libtbb-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "deps: installing ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# nvcc compiles the test corpus; the README promises it at /usr/local/cuda.
+if ! command -v nvcc >/dev/null 2>&1 && [ ! -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ]; then
+  echo "deps: nvcc not found (expected at \${CUDA_HOME:-/usr/local/cuda}/bin/nvcc); tests that compile CUDA will fail" >&2
+fi
