@@ -1,1 +1,28 @@
-int main() { return 0; }
+// The warpscope command line. Each subcommand lives in its own file; this one only dispatches
+// and turns warpscope::Error into a one-line message and exit code 1.
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "common/error.hpp"
+#include "pattern_cmd.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"warpscope: how CUDA kernels use GPU memory, emulated warp by warp on the CPU"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "warpscope 0.1.0");
+  warpscope::cli::PatternOptions pattern;
+  warpscope::cli::add_pattern_command(app, pattern);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  try {
+    if (app.got_subcommand("pattern")) return warpscope::cli::run_pattern(pattern);
+  } catch (const warpscope::Error& e) {
+    std::cerr << "warpscope: " << warpscope::to_string(e.kind()) << ": " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
