@@ -1,0 +1,536 @@
+// The typed PTX IR: what the front end (src/ptx) produces and the interpreter (src/exec) decodes.
+//
+// Pipeline (docs/ptx.md): text -> tokens (lexer.hpp) -> syntax tree (syntax.hpp, parser.hpp)
+// -> IR (builder.hpp) -> verified IR (verifier.hpp). `load_module` in ptx.hpp runs all of it.
+//
+// Contract the interpreter may rely on once a Module has been verified:
+// - Every RegId indexes Function::registers of the function that holds the instruction; every
+//   SymbolRef indexes the table its kind names; every label operand's `target` is a valid
+//   instruction index (< instructions.size()) of the same function.
+// - Operand counts and kinds match the opcode as documented on each Opcode enumerator below;
+//   vector operands have exactly `vec` elements for ld/st/ldu/atom/red, 2 or 4 for mov pack/unpack.
+// - Modifiers the front end does not know were rejected (ErrorKind::kUnsupported); every field
+//   below has its "none" value when the PTX did not spell the modifier.
+//
+// Stability: this header only grows. Fields and enumerators are added, never renamed or removed,
+// so a `switch` over one of these enums should have a `default:` to keep compiling.
+// The IR favours clarity over speed; the interpreter decodes it once into its own form.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace warpscope::ptx {
+
+// ------------------------------------------------------------------------------------------------
+// Scalar types and state spaces
+// ------------------------------------------------------------------------------------------------
+
+/// A PTX fundamental type as written in a type suffix (`.f32`) or declaration (`.reg .b64`).
+enum class Type : std::uint8_t {
+  kNone,  // no type given / not applicable
+  kPred,
+  kB8, kB16, kB32, kB64, kB128,
+  kU8, kU16, kU32, kU64,
+  kS8, kS16, kS32, kS64,
+  kF16, kF16x2, kBF16, kBF16x2, kTF32, kF32, kF64,
+  kE4M3, kE5M2, kE4M3x2, kE5M2x2,  // fp8 (cvt only)
+  kU16x2, kS16x2,                  // packed 16-bit integers (add/sub/min/max .u16x2/.s16x2)
+};
+
+/// Size of one value of the type in bytes (kPred: 1, kNone: 0).
+std::uint32_t type_bytes(Type t);
+/// Size in bits (kPred: 1).
+std::uint32_t type_bits(Type t);
+bool is_signed_int(Type t);    // .s8 .. .s64 (not .s16x2)
+bool is_unsigned_int(Type t);  // .u8 .. .u64 (not .u16x2)
+bool is_packed_int(Type t);    // .u16x2 .s16x2
+bool is_bits(Type t);          // .b8 .. .b128
+bool is_float(Type t);         // .f16 .f16x2 .bf16 .bf16x2 .tf32 .f32 .f64 and fp8
+std::string_view to_string(Type t);  // "f32", "pred", ... ("" for kNone)
+
+/// A state space (`.global`, ...). kGeneric means "no space given" on ld/st/atom/cvta, i.e. a
+/// generic address; on declarations it is never used.
+enum class StateSpace : std::uint8_t {
+  kGeneric,
+  kReg,
+  kSReg,
+  kConst,
+  kGlobal,
+  kLocal,
+  kParam,
+  kShared,         // .shared and .shared::cta
+  kSharedCluster,  // .shared::cluster (rejected by the builder for now; kept for completeness)
+  kTex,
+};
+std::string_view to_string(StateSpace s);
+
+enum class Linkage : std::uint8_t { kInternal, kVisible, kWeak, kExtern, kCommon };
+std::string_view to_string(Linkage l);
+
+// ------------------------------------------------------------------------------------------------
+// Source locations
+// ------------------------------------------------------------------------------------------------
+
+inline constexpr std::uint32_t kNone32 = std::numeric_limits<std::uint32_t>::max();
+
+/// A position in the PTX text itself (1-based line and column).
+struct PtxPos {
+  std::uint32_t line = 0;
+  std::uint32_t column = 0;
+  bool operator==(const PtxPos&) const = default;
+};
+
+/// A position in the CUDA source, from `.loc`. `file` is an index into Module::files (the `.file`
+/// number resolved to its path), kNone32 when no `.loc` was in effect. `inlined_at` is an index
+/// into Module::inline_sites when this location lies in a function inlined into another one
+/// (`.loc F L C, function_name $L__info_stringN, inlined_at F2 L2 C2`), else kNone32.
+struct SourceLoc {
+  std::uint32_t file = kNone32;
+  std::uint32_t line = 0;
+  std::uint32_t column = 0;
+  std::uint32_t inlined_at = kNone32;
+  bool valid() const { return file != kNone32; }
+  bool operator==(const SourceLoc&) const = default;
+};
+
+/// Where an inlined function was inlined. `call_site` is the location of the call in the caller;
+/// its own `inlined_at` continues the chain when the caller was itself inlined. Walking
+/// loc -> inline_sites[loc.inlined_at].call_site -> ... ends at the outermost (non-inlined)
+/// call-site line, which is the line a per-source-line report of the kernel wants.
+struct InlineSite {
+  SourceLoc call_site;
+  std::string callee_label;  // the `$L__info_stringN` label as written
+  std::string callee;        // its text from `.section .debug_str` (mangled name), "" if unknown
+};
+
+/// One `.file N "path"[, timestamp, size]` directive.
+struct SourceFile {
+  std::uint32_t number = 0;  // N as written
+  std::string path;
+  std::uint64_t timestamp = 0;
+  std::uint64_t size = 0;
+};
+
+// ------------------------------------------------------------------------------------------------
+// Registers, symbols, variables
+// ------------------------------------------------------------------------------------------------
+
+/// Index into Function::registers.
+using RegId = std::uint32_t;
+inline constexpr RegId kNoReg = kNone32;
+
+/// One virtual register. `.reg .b32 %r<6>` declares %r0 .. %r5 as six entries. Registers declared
+/// in nested `{ }` scopes (inline asm, call sequences) get their own entries even when their names
+/// repeat; `scope` is the nesting depth (0 = function body).
+struct Register {
+  std::string name;
+  Type type = Type::kNone;
+  std::uint32_t scope = 0;
+  PtxPos pos;
+};
+
+enum class SymbolKind : std::uint8_t {
+  kNone,
+  kModuleVar,    // index into Module::variables
+  kFunctionVar,  // index into Function::variables of the enclosing function
+  kParam,        // index into Function::params of the enclosing function
+  kReturn,       // index into Function::returns of the enclosing function (.func return values)
+  kFunction,     // index into Module::functions
+};
+
+struct SymbolRef {
+  SymbolKind kind = SymbolKind::kNone;
+  std::uint32_t index = kNone32;
+  bool operator==(const SymbolRef&) const = default;
+};
+
+/// A pointer-sized slot of a variable's initializer that holds the address of a symbol
+/// (`.global .u64 p = generic(x) + 8;` or `= x;`).
+struct Relocation {
+  std::uint64_t offset = 0;   // byte offset inside the variable's initial data
+  std::uint32_t bytes = 8;    // width of the slot
+  SymbolRef symbol;           // a module variable or function
+  std::int64_t addend = 0;
+  bool generic = false;       // written as generic(sym): a generic address rather than a space one
+};
+
+/// A variable in any addressable state space: module-scope `.global`/`.const`/`.shared`, and
+/// function-scope `.local` (including `__local_depot0`), `.shared` and `.param` (call-sequence
+/// arguments declared inside `{ }`).
+struct Variable {
+  std::string name;
+  StateSpace space = StateSpace::kGlobal;
+  Type type = Type::kNone;          // element type
+  std::uint32_t vec = 1;            // .v2/.v4 element vectors
+  std::uint32_t align = 0;          // .align N, else 0 (natural alignment of the element)
+  std::vector<std::uint64_t> dims;  // array dimensions; empty for a scalar
+  bool unsized = false;             // declared with `[]` (dynamic extern shared memory)
+  std::uint64_t size = 0;           // bytes: element size * vec * product(dims); 0 when unsized
+  Linkage linkage = Linkage::kInternal;
+  bool has_init = false;
+  std::vector<std::uint8_t> init;   // little-endian initial bytes (size bytes) when has_init
+  std::vector<Relocation> relocations;
+  std::uint32_t scope = 0;          // nesting depth for function variables
+  PtxPos pos;
+  bool managed = false;             // `.attribute(.managed)` (__managed__ variables)
+};
+
+/// A parameter of a kernel or function, or a `.func` return value.
+struct Param {
+  std::string name;
+  StateSpace space = StateSpace::kParam;  // kParam; kReg for `.reg` parameters of a .func
+  Type type = Type::kNone;
+  std::uint32_t align = 0;          // .align N, else 0 (natural)
+  std::vector<std::uint64_t> dims;  // `.param .align 8 .b8 p[24]`
+  std::uint64_t size = 0;           // bytes
+  std::uint64_t offset = 0;         // byte offset in the parameter buffer (natural layout)
+  StateSpace ptr_space = StateSpace::kGeneric;  // `.ptr .global` annotation, if any
+  std::uint32_t ptr_align = 0;      // `.ptr ... .align N`
+  RegId reg = kNoReg;               // for space == kReg: the register that holds it
+  PtxPos pos;
+};
+
+// ------------------------------------------------------------------------------------------------
+// Instructions
+// ------------------------------------------------------------------------------------------------
+
+/// PTX opcodes. Operands are listed in PTX order, destinations first; `d2` is Instruction::dest2,
+/// `[a]` an address operand, `{}` a vector operand, `imm` an immediate.
+enum class Opcode : std::uint16_t {
+  kInvalid,
+  // data movement
+  kMov,          // d, a       a: reg, imm, special reg, symbol (its address); d or a may be a vector
+                 //            (pack `mov.b64 %rd, {%r1,%r2}` / unpack `mov.b64 {%r1,%r2}, %rd`)
+  kLd,           // d, [a]     d: reg or {} of vec regs; optional trailing cache-policy operand
+  kLdu,          // d, [a]
+  kSt,           // [a], b     b: reg/imm or {}; optional trailing cache-policy operand
+  kCvta,         // d, a       to_space=false: space->generic, true (cvta.to): generic->space
+  kCvt,          // d, a       type = destination type, src_type = source type
+  kCvtPack,      // d, a, b[, c]  cvt.pack.sat.{u8,s8,u16,s16}.s32[.b32]
+  kPrefetch,     // [a]
+  kPrefetchu,    // [a]
+  kIsspacep,     // p, a
+  // integer arithmetic
+  kAdd, kSub,    // d, a, b    (.cc sets carry_out; also float forms)
+  kAddc, kSubc,  // d, a, b    with carry in (and carry out with .cc)
+  kMul,          // d, a, b    mul mode lo/hi/wide for integers
+  kMad,          // d, a, b, c
+  kMadc,         // d, a, b, c with carry in
+  kMul24,        // d, a, b
+  kMad24,        // d, a, b, c
+  kSad,          // d, a, b, c
+  kDiv, kRem,    // d, a, b
+  kAbs, kNeg,    // d, a
+  kMin, kMax,    // d, a, b
+  kPopc, kClz, kBrev,  // d, a
+  kBfind,        // d, a       shiftamt flag
+  kBfe,          // d, a, b, c
+  kBfi,          // d, a, b, c, e   (insert a into b at position c, length e)
+  kPrmt,         // d, a, b, c  prmt mode
+  kDp4a, kDp2a,  // d, a, b, c  type = a's type, src_type = b's type; dp2a has lo/hi in mul mode
+  kFns,          // d, mask, base, offset
+  kBmsk,         // d, a, b     clamp flag (else wrap)
+  kSzext,        // d, a, b     clamp flag (else wrap)
+  // logic and shifts
+  kAnd, kOr, kXor,  // d, a, b   (also on .pred)
+  kNot, kCnot,   // d, a
+  kLop3,         // d, a, b, c, immLut
+  kShl, kShr,    // d, a, b
+  kShf,          // d, a, b, c  shf_left, clamp
+  // floating point (kAdd/kSub/kMul/kMad/kMin/kMax/kAbs/kNeg above are shared with integers)
+  kFma,          // d, a, b, c
+  kRcp, kSqrt, kRsqrt, kSin, kCos, kLg2, kEx2, kTanh,  // d, a
+  kCopysign,     // d, a, b
+  kTestp,        // p, a       testp op
+  // comparison and selection
+  kSetp,         // p[|d2], a, b[, c]   cmp, bool_op (c is the predicate combined with bool_op)
+  kSet,          // d, a, b[, c]        type = destination type, src_type = compared type
+  kSelp,         // d, a, b, c (c: predicate)
+  kSlct,         // d, a, b, c          type = d/a/b type, src_type = c's type
+  // control flow
+  kBra,          // label
+  kBrxIdx,       // index, label-list (not produced yet; reserved)
+  kCall,         // operands[0] = callee (function symbol, or register for indirect calls);
+                 // call_results / call_args hold the parenthesised lists (param symbols/regs)
+  kRet,
+  kExit,
+  kTrap,
+  kBrkpt,
+  // synchronisation
+  kBarSync,      // a[, b]     bar.sync / barrier.sync (aligned flag); a = barrier id, b = count
+  kBarArrive,    // a, b
+  kBarRed,       // d, a[, b], c   reduce = popc/and/or; c the predicate input (maybe negated)
+  kBarWarpSync,  // membermask
+  kMembar,       // (scope)
+  kFence,        // (order, scope; proxy flag for fence.proxy.*)
+  kAtom,         // d, [a], b[, c]  reduce op; c for cas
+  kRed,          // [a], b
+  kNanosleep,    // a
+  // warp level
+  kShfl,         // d[|d2], a, b, c, membermask   shfl mode
+  kVote,         // d, a(pred, maybe negated), membermask   vote mode
+  kActivemask,   // d
+  kMatch,        // d[|d2], a, membermask   vote = kAny / kAll
+  kRedux,        // d, a, membermask   reduce op
+  kElect,        // d|d2, membermask
+  // misc
+  kStacksave,    // d
+  kStackrestore, // a
+  kAlloca,       // d, size[, align]
+  kPmevent,      // a
+};
+std::string_view to_string(Opcode op);  // the PTX mnemonic head ("ld", "bar.sync", ...)
+
+enum class CmpOp : std::uint8_t {
+  kNone,
+  kEq, kNe, kLt, kLe, kGt, kGe,          // signed / ordered float
+  kLo, kLs, kHi, kHs,                    // unsigned
+  kEqu, kNeu, kLtu, kLeu, kGtu, kGeu,    // unordered float
+  kNum, kNan,
+};
+std::string_view to_string(CmpOp c);
+
+enum class BoolOp : std::uint8_t { kNone, kAnd, kOr, kXor };
+std::string_view to_string(BoolOp b);
+
+/// Rounding modifier. kRn..kRp round a float result; kRni..kRpi round to an integral value
+/// (cvt float->float, or the int rounding of float->int conversions); kRna/kRs for special cvts.
+enum class Rounding : std::uint8_t { kNone, kRn, kRz, kRm, kRp, kRna, kRs, kRni, kRzi, kRmi, kRpi };
+std::string_view to_string(Rounding r);
+
+enum class MulMode : std::uint8_t { kNone, kLo, kHi, kWide };
+std::string_view to_string(MulMode m);
+
+/// Memory ordering of ld/st/atom/red/fence. kNone means weak (the default).
+enum class MemOrder : std::uint8_t { kNone, kWeak, kVolatile, kRelaxed, kAcquire, kRelease, kAcqRel, kSc, kMmio };
+std::string_view to_string(MemOrder o);
+
+enum class Scope : std::uint8_t { kNone, kCta, kCluster, kGpu, kSys };
+std::string_view to_string(Scope s);
+
+/// Cache operator of ld/st (`.ca/.cg/.cs/.lu/.cv` loads, `.wb/.cg/.cs/.wt` stores).
+enum class CacheOperator : std::uint8_t { kNone, kCa, kCg, kCs, kLu, kCv, kWb, kWt };
+std::string_view to_string(CacheOperator c);
+
+/// `.L1::evict_*` / `.L2::evict_*` / `.L1::no_allocate` qualifiers.
+enum class Eviction : std::uint8_t { kNone, kNormal, kUnchanged, kFirst, kLast, kNoAllocate };
+std::string_view to_string(Eviction e);
+
+/// Operation of atom, red, redux.sync and bar.red.
+enum class ReduceOp : std::uint8_t { kNone, kAdd, kMin, kMax, kInc, kDec, kAnd, kOr, kXor, kExch, kCas, kPopc };
+std::string_view to_string(ReduceOp r);
+
+enum class ShflMode : std::uint8_t { kNone, kUp, kDown, kBfly, kIdx };
+std::string_view to_string(ShflMode m);
+
+/// vote.sync mode; also match.sync (kAny / kAll).
+enum class VoteMode : std::uint8_t { kNone, kAll, kAny, kUni, kBallot };
+std::string_view to_string(VoteMode m);
+
+enum class PrmtMode : std::uint8_t { kNone, kF4e, kB4e, kRc8, kEcl, kEcr, kRc16 };
+std::string_view to_string(PrmtMode m);
+
+enum class TestpOp : std::uint8_t { kNone, kFinite, kInfinite, kNumber, kNotANumber, kNormal, kSubnormal };
+std::string_view to_string(TestpOp t);
+
+/// prefetch level: `.L1` / `.L2`.
+enum class CacheLevel : std::uint8_t { kNone, kL1, kL2 };
+
+/// A special (read-only) register. `component` of the operand says x/y/z where applicable.
+enum class SpecialReg : std::uint8_t {
+  kNone,
+  kTid, kNtid, kCtaid, kNctaid,           // with component 0/1/2 = .x/.y/.z
+  kLaneid, kWarpid, kNwarpid, kSmid, kNsmid, kGridid,
+  kLanemaskEq, kLanemaskLt, kLanemaskLe, kLanemaskGt, kLanemaskGe,
+  kClock, kClock64, kGlobaltimer, kGlobaltimerLo, kGlobaltimerHi,
+  kDynamicSmemSize, kTotalSmemSize, kAggrSmemSize,
+  kClusterid, kNclusterid, kClusterCtaid, kClusterNctaid, kClusterCtarank, kClusterNctarank,
+  kIsExplicitCluster,
+  kEnvreg,                                // %envreg<N>: component = N
+  kPm,                                    // %pm0..%pm7: component = N
+  kReservedSmemOffset,                    // %reserved_smem_offset_0/_1: component = N
+  kReservedSmemOffsetBegin, kReservedSmemOffsetEnd, kReservedSmemOffsetCap,
+  kCurrentGraphExec,
+};
+std::string_view to_string(SpecialReg r);  // "tid", "laneid", ...
+
+enum class ImmKind : std::uint8_t {
+  kInt,  // integer literal; `imm` holds its two's-complement 64-bit value
+  kF32,  // 0fXXXXXXXX; `imm` holds the 32 bits in its low half
+  kF64,  // 0dXXXXXXXXXXXXXXXX or a decimal float literal; `imm` holds the IEEE double bits
+};
+
+enum class OperandKind : std::uint8_t {
+  kNone,
+  kReg,      // reg (negate: `!%p` on predicate inputs)
+  kImm,      // imm_kind, imm
+  kAddress,  // [base + offset]: addr_base says whether reg, symbol or nothing (absolute) is the base
+  kVector,   // elements (each kReg, kImm or kSink)
+  kLabel,    // target (instruction index), label (index into Function::labels)
+  kSymbol,   // symbol (+ offset): the address of a variable/param, or a function
+  kSpecial,  // sreg, component
+  kSink,     // `_`
+};
+
+enum class AddressBase : std::uint8_t { kNone, kReg, kSymbol };
+
+struct Operand {
+  OperandKind kind = OperandKind::kNone;
+  RegId reg = kNoReg;         // kReg; kAddress with addr_base kReg
+  bool negate = false;        // kReg: `!%p`
+  ImmKind imm_kind = ImmKind::kInt;
+  std::uint64_t imm = 0;      // kImm
+  AddressBase addr_base = AddressBase::kNone;
+  SymbolRef symbol;           // kSymbol; kAddress with addr_base kSymbol
+  std::int64_t offset = 0;    // kAddress; kSymbol (`sym+4`)
+  std::uint32_t target = kNone32;  // kLabel: instruction index
+  std::uint32_t label = kNone32;   // kLabel: index into Function::labels
+  SpecialReg sreg = SpecialReg::kNone;
+  std::uint8_t component = 0;      // kSpecial: 0,1,2 for .x,.y,.z (or the N of %envregN / %pmN)
+  std::vector<Operand> elements;   // kVector
+  PtxPos pos;
+};
+
+struct Guard {
+  RegId reg = kNoReg;
+  bool negated = false;  // `@!%p`
+};
+
+/// One PTX instruction with all its modifiers decoded. Fields that do not apply keep their
+/// defaults. `text` is the opcode exactly as written (e.g. "ld.global.nc.v4.f32").
+struct Instruction {
+  Opcode op = Opcode::kInvalid;
+  std::string text;
+  std::optional<Guard> guard;
+  std::vector<Operand> operands;     // PTX order, destinations first
+  Operand dest2;                     // the `|p` second destination (kind kNone when absent)
+  std::vector<Operand> call_results; // kCall: `(retval0)`
+  std::vector<Operand> call_args;    // kCall: `(param0, param1)`
+
+  // --- types
+  Type type = Type::kNone;       // the instruction type (last type suffix; cvt/set: destination)
+  Type src_type = Type::kNone;   // cvt/set/slct/dp4a/cvt.pack: the second type suffix
+  Type src2_type = Type::kNone;  // cvt.pack: the third type suffix
+  // --- memory
+  StateSpace space = StateSpace::kGeneric;  // ld/st/ldu/atom/red/cvta/prefetch/isspacep
+  bool to_space = false;                    // cvta.to.<space>
+  std::uint32_t vec = 1;                    // .v2/.v4/.v8
+  MemOrder order = MemOrder::kNone;         // .volatile/.relaxed/.acquire/.release/...
+  Scope scope = Scope::kNone;               // .cta/.cluster/.gpu/.sys (membar: .cta/.gl->gpu/.sys)
+  CacheOperator cache = CacheOperator::kNone;
+  bool non_coherent = false;                // ld.global.nc
+  Eviction l1_eviction = Eviction::kNone;
+  Eviction l2_eviction = Eviction::kNone;
+  bool l2_cache_hint = false;               // .L2::cache_hint: a trailing cache-policy operand
+  std::uint32_t l2_prefetch_bytes = 0;      // .L2::64B/128B/256B
+  CacheLevel level = CacheLevel::kNone;     // prefetch .L1/.L2
+  bool proxy = false;                       // fence.proxy.*
+  // --- arithmetic
+  CmpOp cmp = CmpOp::kNone;
+  BoolOp bool_op = BoolOp::kNone;
+  Rounding rounding = Rounding::kNone;
+  MulMode mul = MulMode::kNone;
+  bool carry_out = false;   // .cc
+  bool ftz = false;
+  bool sat = false;
+  bool satfinite = false;
+  bool approx = false;
+  bool full = false;        // div.full
+  bool relu = false;
+  bool nan = false;         // min/max .NaN
+  bool xorsign_abs = false; // min/max .xorsign.abs
+  bool noftz = false;       // atom/red .noftz
+  bool shiftamt = false;    // bfind.shiftamt
+  bool shf_left = false;    // shf.l (else shf.r)
+  bool clamp = false;       // shf/bmsk/szext .clamp (else .wrap)
+  PrmtMode prmt = PrmtMode::kNone;
+  TestpOp testp = TestpOp::kNone;
+  // --- warp, barriers, atomics, control
+  ReduceOp reduce = ReduceOp::kNone;
+  ShflMode shfl = ShflMode::kNone;
+  VoteMode vote = VoteMode::kNone;
+  bool sync = false;        // .sync on shfl/vote/match/redux/elect
+  bool aligned = false;     // .aligned (bar.sync implies it)
+  bool uni = false;         // bra.uni / call.uni / ret.uni
+  // --- where it came from
+  SourceLoc loc;  // the `.loc` in effect
+  PtxPos ptx;     // position of the opcode in the PTX text
+};
+
+// ------------------------------------------------------------------------------------------------
+// Functions and modules
+// ------------------------------------------------------------------------------------------------
+
+struct Label {
+  std::string name;
+  std::uint32_t target = 0;  // index of the instruction that follows it (may be instructions.size())
+  PtxPos pos;
+};
+
+enum class FunctionKind : std::uint8_t { kEntry, kFunc };
+
+struct Function {
+  std::string name;
+  FunctionKind kind = FunctionKind::kEntry;
+  Linkage linkage = Linkage::kInternal;
+  bool is_declaration = false;  // no body (`.extern .func vprintf(...)` or a prototype)
+  std::vector<Param> returns;   // .func return values
+  std::vector<Param> params;
+  std::uint64_t param_bytes = 0;  // size of the parameter buffer (params laid out naturally)
+
+  // performance-tuning and other header directives (0 / false when absent)
+  std::array<std::uint32_t, 3> maxntid{};
+  std::array<std::uint32_t, 3> reqntid{};
+  std::array<std::uint32_t, 3> reqnctapercluster{};
+  std::uint32_t minnctapersm = 0;
+  std::uint32_t maxnctapersm = 0;
+  std::uint32_t maxnreg = 0;
+  std::uint32_t maxclusterrank = 0;
+  bool noreturn = false;
+  bool explicitcluster = false;
+
+  std::vector<Register> registers;
+  std::vector<Variable> variables;  // .local/.shared/.param declared in the body or nested scopes
+  std::vector<Instruction> instructions;
+  std::vector<Label> labels;
+  std::vector<std::string> pragmas;  // `.pragma "nounroll";` strings, in order
+  SourceLoc loc;  // first `.loc` of the body, if any
+  PtxPos pos;
+
+  /// Index of the named label, kNone32 if absent.
+  std::uint32_t find_label(std::string_view name) const;
+  /// Index of the first register with this name (function scope first), kNoReg if absent.
+  RegId find_register(std::string_view name) const;
+  /// Index of the named function-scope variable, kNone32 if absent.
+  std::uint32_t find_variable(std::string_view name) const;
+  std::uint32_t find_param(std::string_view name) const;
+};
+
+struct Module {
+  std::string origin;                 // the name the caller gave (file name, "<fatbin>", ...)
+  std::uint32_t version_major = 0;    // .version 9.0
+  std::uint32_t version_minor = 0;
+  std::vector<std::string> target;    // .target sm_90, debug -> {"sm_90", "debug"}
+  std::uint32_t address_size = 64;
+  std::vector<Variable> variables;    // module-scope .global/.const/.shared
+  std::vector<Function> functions;    // definitions and declarations, in text order
+  std::vector<SourceFile> files;      // SourceLoc::file indexes this
+  std::vector<InlineSite> inline_sites;
+
+  const Function* find_function(std::string_view name) const;
+  const Variable* find_variable(std::string_view name) const;
+  /// The path of a SourceLoc's file, "" when the location is invalid.
+  std::string_view file_path(const SourceLoc& loc) const;
+  /// The outermost call-site location of `loc` (loc itself when it is not inlined).
+  SourceLoc outermost(const SourceLoc& loc) const;
+  /// "file:line:col" for diagnostics ("?" when invalid).
+  std::string describe(const SourceLoc& loc) const;
+};
+
+}  // namespace warpscope::ptx

@@ -1,0 +1,494 @@
+#include "ptx/opcodes.hpp"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/error.hpp"
+
+namespace warpscope::ptx {
+
+namespace {
+
+// Modifier categories. Each opcode lists the categories it accepts; a modifier is classified
+// into the first accepted category whose vocabulary contains it.
+enum Cat : std::uint64_t {
+  kT = 1ull << 0,         // types (.f32 ...): first -> type, second -> src_type, third -> src2_type
+  kRnd = 1ull << 1,       // .rn .rz .rm .rp (.rna .rs)
+  kIRnd = 1ull << 2,      // .rni .rzi .rmi .rpi
+  kFtz = 1ull << 3,
+  kSat = 1ull << 4,
+  kApprox = 1ull << 5,
+  kFull = 1ull << 6,
+  kRelu = 1ull << 7,
+  kNaN = 1ull << 8,       // .NaN
+  kXorsign = 1ull << 9,   // .xorsign .abs
+  kNoftz = 1ull << 10,
+  kShiftamt = 1ull << 11,
+  kCc = 1ull << 12,
+  kUni = 1ull << 13,
+  kAligned = 1ull << 14,
+  kSync = 1ull << 15,
+  kNc = 1ull << 16,
+  kTo = 1ull << 17,
+  kOrder = 1ull << 18,    // .weak .volatile .relaxed .acquire .release .acq_rel .sc .mmio
+  kScope = 1ull << 19,    // .cta .cluster .gpu .sys
+  kGl = 1ull << 20,       // membar .gl (= gpu scope)
+  kSpace = 1ull << 21,    // .global .shared .local .param .const
+  kCacheLd = 1ull << 22,  // .ca .cg .cs .lu .cv
+  kCacheSt = 1ull << 23,  // .wb .cg .cs .wt
+  kEvict = 1ull << 24,    // .L1::evict_* .L2::evict_* .L1::no_allocate .L2::cache_hint .L2::NB
+  kLevel = 1ull << 25,    // .L1 .L2 (prefetch)
+  kVec = 1ull << 26,      // .v2 .v4 .v8
+  kClamp = 1ull << 27,    // .clamp .wrap
+  kLR = 1ull << 28,       // .l .r (shf)
+  kPrmtMode = 1ull << 29,
+  kTestp = 1ull << 30,
+  kMul = 1ull << 31,      // .lo .hi .wide
+  kCmp = 1ull << 32,
+  kBool = 1ull << 33,     // .and .or .xor combining
+  kRed = 1ull << 34,      // .add .min .max .inc .dec .and .or .xor .exch .cas
+  kBarRed = 1ull << 35,   // .popc .and .or
+  kShfl = 1ull << 36,
+  kVote = 1ull << 37,     // .all .any .uni .ballot
+  kMatch = 1ull << 38,    // .any .all
+  kSatfinite = 1ull << 39,
+  kProxy = 1ull << 40,    // fence.proxy kinds: .alias .async .generic ...
+  kCta = 1ull << 41,      // barrier.cta
+  kSpaceTo = 1ull << 42,  // cvta spaces (.global .shared .local .const .param)
+};
+
+struct OpSpec {
+  std::string_view name;  // mnemonic head, possibly two parts ("bar.sync")
+  Opcode op;
+  std::uint64_t cats;
+};
+
+constexpr std::uint64_t kFloatArith = kT | kRnd | kFtz | kSat;
+constexpr std::uint64_t kMemLd = kT | kSpace | kVec | kOrder | kScope | kCacheLd | kNc | kEvict;
+
+constexpr OpSpec kOps[] = {
+    {"mov", Opcode::kMov, kT},
+    {"ld", Opcode::kLd, kMemLd},
+    {"ldu", Opcode::kLdu, kT | kSpace | kVec},
+    {"st", Opcode::kSt, kT | kSpace | kVec | kOrder | kScope | kCacheSt | kEvict},
+    {"cvta", Opcode::kCvta, kT | kSpaceTo | kTo},
+    {"cvt", Opcode::kCvt, kT | kRnd | kIRnd | kFtz | kSat | kSatfinite | kRelu},
+    {"cvt.pack", Opcode::kCvtPack, kT | kSat},
+    {"prefetch", Opcode::kPrefetch, kSpace | kLevel | kEvict},
+    {"prefetchu", Opcode::kPrefetchu, kLevel},
+    {"isspacep", Opcode::kIsspacep, kSpace},
+    {"add", Opcode::kAdd, kFloatArith | kCc},
+    {"sub", Opcode::kSub, kFloatArith | kCc},
+    {"addc", Opcode::kAddc, kT | kCc},
+    {"subc", Opcode::kSubc, kT | kCc},
+    {"mul", Opcode::kMul, kFloatArith | kMul},
+    {"mad", Opcode::kMad, kFloatArith | kMul | kCc},
+    {"madc", Opcode::kMadc, kT | kMul | kCc},
+    {"mul24", Opcode::kMul24, kT | kMul},
+    {"mad24", Opcode::kMad24, kT | kMul | kSat},
+    {"sad", Opcode::kSad, kT},
+    {"div", Opcode::kDiv, kT | kRnd | kFtz | kApprox | kFull},
+    {"rem", Opcode::kRem, kT},
+    {"abs", Opcode::kAbs, kT | kFtz},
+    {"neg", Opcode::kNeg, kT | kFtz},
+    {"min", Opcode::kMin, kT | kFtz | kNaN | kXorsign | kRelu},
+    {"max", Opcode::kMax, kT | kFtz | kNaN | kXorsign | kRelu},
+    {"popc", Opcode::kPopc, kT},
+    {"clz", Opcode::kClz, kT},
+    {"brev", Opcode::kBrev, kT},
+    {"bfind", Opcode::kBfind, kT | kShiftamt},
+    {"bfe", Opcode::kBfe, kT},
+    {"bfi", Opcode::kBfi, kT},
+    {"prmt", Opcode::kPrmt, kT | kPrmtMode},
+    {"dp4a", Opcode::kDp4a, kT},
+    {"dp2a", Opcode::kDp2a, kT | kMul},
+    {"fns", Opcode::kFns, kT},
+    {"bmsk", Opcode::kBmsk, kT | kClamp},
+    {"szext", Opcode::kSzext, kT | kClamp},
+    {"and", Opcode::kAnd, kT},
+    {"or", Opcode::kOr, kT},
+    {"xor", Opcode::kXor, kT},
+    {"not", Opcode::kNot, kT},
+    {"cnot", Opcode::kCnot, kT},
+    {"lop3", Opcode::kLop3, kT},
+    {"shl", Opcode::kShl, kT},
+    {"shr", Opcode::kShr, kT},
+    {"shf", Opcode::kShf, kT | kLR | kClamp},
+    {"fma", Opcode::kFma, kFloatArith | kRelu},
+    {"rcp", Opcode::kRcp, kT | kRnd | kFtz | kApprox},
+    {"sqrt", Opcode::kSqrt, kT | kRnd | kFtz | kApprox},
+    {"rsqrt", Opcode::kRsqrt, kT | kFtz | kApprox},
+    {"sin", Opcode::kSin, kT | kFtz | kApprox},
+    {"cos", Opcode::kCos, kT | kFtz | kApprox},
+    {"lg2", Opcode::kLg2, kT | kFtz | kApprox},
+    {"ex2", Opcode::kEx2, kT | kFtz | kApprox},
+    {"tanh", Opcode::kTanh, kT | kApprox},
+    {"copysign", Opcode::kCopysign, kT},
+    {"testp", Opcode::kTestp, kT | kTestp},
+    {"setp", Opcode::kSetp, kT | kCmp | kBool | kFtz},
+    {"set", Opcode::kSet, kT | kCmp | kBool | kFtz},
+    {"selp", Opcode::kSelp, kT},
+    {"slct", Opcode::kSlct, kT | kFtz},
+    {"bra", Opcode::kBra, kUni},
+    {"call", Opcode::kCall, kUni},
+    {"ret", Opcode::kRet, kUni},
+    {"exit", Opcode::kExit, 0},
+    {"trap", Opcode::kTrap, 0},
+    {"brkpt", Opcode::kBrkpt, 0},
+    {"bar.sync", Opcode::kBarSync, kAligned},
+    {"bar.arrive", Opcode::kBarArrive, kAligned},
+    {"bar.red", Opcode::kBarRed, kAligned | kBarRed | kT},
+    {"bar.warp.sync", Opcode::kBarWarpSync, 0},
+    {"barrier.sync", Opcode::kBarSync, kAligned},
+    {"barrier.arrive", Opcode::kBarArrive, kAligned},
+    {"barrier.red", Opcode::kBarRed, kAligned | kBarRed | kT},
+    {"membar", Opcode::kMembar, kScope | kGl},
+    {"fence", Opcode::kFence, kOrder | kScope},
+    {"fence.proxy", Opcode::kFence, kProxy | kSpace | kOrder | kScope},
+    {"atom", Opcode::kAtom, kT | kSpace | kOrder | kScope | kRed | kNoftz | kVec | kEvict},
+    {"red", Opcode::kRed, kT | kSpace | kOrder | kScope | kRed | kNoftz | kVec | kEvict},
+    {"nanosleep", Opcode::kNanosleep, kT},
+    {"shfl", Opcode::kShfl, kT | kShfl | kSync},
+    {"vote", Opcode::kVote, kT | kVote | kSync},
+    {"activemask", Opcode::kActivemask, kT},
+    {"match", Opcode::kMatch, kT | kMatch | kSync},
+    {"redux", Opcode::kRedux, kT | kRed | kSync},
+    {"elect", Opcode::kElect, kSync},
+    {"stacksave", Opcode::kStacksave, kT},
+    {"stackrestore", Opcode::kStackrestore, kT},
+    {"alloca", Opcode::kAlloca, kT},
+    {"pmevent", Opcode::kPmevent, 0},
+};
+
+template <class E>
+struct Word {
+  std::string_view text;
+  E value;
+};
+
+constexpr Word<Type> kTypes[] = {
+    {"pred", Type::kPred}, {"b8", Type::kB8},       {"b16", Type::kB16},     {"b32", Type::kB32},
+    {"b64", Type::kB64},   {"b128", Type::kB128},   {"u8", Type::kU8},       {"u16", Type::kU16},
+    {"u32", Type::kU32},   {"u64", Type::kU64},     {"s8", Type::kS8},       {"s16", Type::kS16},
+    {"s32", Type::kS32},   {"s64", Type::kS64},     {"f16", Type::kF16},     {"f16x2", Type::kF16x2},
+    {"bf16", Type::kBF16}, {"bf16x2", Type::kBF16x2}, {"tf32", Type::kTF32}, {"f32", Type::kF32},
+    {"f64", Type::kF64},   {"e4m3", Type::kE4M3},   {"e5m2", Type::kE5M2},
+    {"e4m3x2", Type::kE4M3x2}, {"e5m2x2", Type::kE5M2x2}, {"u16x2", Type::kU16x2},
+    {"s16x2", Type::kS16x2},
+};
+constexpr Word<Rounding> kRoundings[] = {{"rn", Rounding::kRn}, {"rz", Rounding::kRz},
+                                         {"rm", Rounding::kRm}, {"rp", Rounding::kRp},
+                                         {"rna", Rounding::kRna}, {"rs", Rounding::kRs}};
+constexpr Word<Rounding> kIntRoundings[] = {{"rni", Rounding::kRni}, {"rzi", Rounding::kRzi},
+                                            {"rmi", Rounding::kRmi}, {"rpi", Rounding::kRpi}};
+constexpr Word<MemOrder> kOrders[] = {
+    {"weak", MemOrder::kWeak},       {"volatile", MemOrder::kVolatile}, {"relaxed", MemOrder::kRelaxed},
+    {"acquire", MemOrder::kAcquire}, {"release", MemOrder::kRelease},   {"acq_rel", MemOrder::kAcqRel},
+    {"sc", MemOrder::kSc},           {"mmio", MemOrder::kMmio}};
+constexpr Word<Scope> kScopes[] = {{"cta", Scope::kCta}, {"cluster", Scope::kCluster},
+                                   {"gpu", Scope::kGpu}, {"sys", Scope::kSys}};
+constexpr Word<StateSpace> kSpaces[] = {
+    {"global", StateSpace::kGlobal},      {"shared", StateSpace::kShared},
+    {"shared::cta", StateSpace::kShared}, {"shared::cluster", StateSpace::kSharedCluster},
+    {"local", StateSpace::kLocal},        {"param", StateSpace::kParam},
+    {"param::entry", StateSpace::kParam}, {"param::func", StateSpace::kParam},
+    {"const", StateSpace::kConst}};
+constexpr Word<CacheOperator> kLdCache[] = {{"ca", CacheOperator::kCa}, {"cg", CacheOperator::kCg},
+                                            {"cs", CacheOperator::kCs}, {"lu", CacheOperator::kLu},
+                                            {"cv", CacheOperator::kCv}};
+constexpr Word<CacheOperator> kStCache[] = {{"wb", CacheOperator::kWb}, {"cg", CacheOperator::kCg},
+                                            {"cs", CacheOperator::kCs}, {"wt", CacheOperator::kWt}};
+constexpr Word<Eviction> kEvictions[] = {{"evict_normal", Eviction::kNormal},
+                                         {"evict_unchanged", Eviction::kUnchanged},
+                                         {"evict_first", Eviction::kFirst},
+                                         {"evict_last", Eviction::kLast},
+                                         {"no_allocate", Eviction::kNoAllocate}};
+constexpr Word<MulMode> kMulModes[] = {{"lo", MulMode::kLo}, {"hi", MulMode::kHi}, {"wide", MulMode::kWide}};
+constexpr Word<CmpOp> kCmps[] = {
+    {"eq", CmpOp::kEq},   {"ne", CmpOp::kNe},   {"lt", CmpOp::kLt},   {"le", CmpOp::kLe},
+    {"gt", CmpOp::kGt},   {"ge", CmpOp::kGe},   {"lo", CmpOp::kLo},   {"ls", CmpOp::kLs},
+    {"hi", CmpOp::kHi},   {"hs", CmpOp::kHs},   {"equ", CmpOp::kEqu}, {"neu", CmpOp::kNeu},
+    {"ltu", CmpOp::kLtu}, {"leu", CmpOp::kLeu}, {"gtu", CmpOp::kGtu}, {"geu", CmpOp::kGeu},
+    {"num", CmpOp::kNum}, {"nan", CmpOp::kNan}};
+constexpr Word<BoolOp> kBools[] = {{"and", BoolOp::kAnd}, {"or", BoolOp::kOr}, {"xor", BoolOp::kXor}};
+constexpr Word<ReduceOp> kReds[] = {{"add", ReduceOp::kAdd}, {"min", ReduceOp::kMin},
+                                    {"max", ReduceOp::kMax}, {"inc", ReduceOp::kInc},
+                                    {"dec", ReduceOp::kDec}, {"and", ReduceOp::kAnd},
+                                    {"or", ReduceOp::kOr},   {"xor", ReduceOp::kXor},
+                                    {"exch", ReduceOp::kExch}, {"cas", ReduceOp::kCas}};
+constexpr Word<ReduceOp> kBarReds[] = {{"popc", ReduceOp::kPopc}, {"and", ReduceOp::kAnd},
+                                       {"or", ReduceOp::kOr}};
+constexpr Word<ShflMode> kShfls[] = {{"up", ShflMode::kUp}, {"down", ShflMode::kDown},
+                                     {"bfly", ShflMode::kBfly}, {"idx", ShflMode::kIdx}};
+constexpr Word<VoteMode> kVotes[] = {{"all", VoteMode::kAll}, {"any", VoteMode::kAny},
+                                     {"uni", VoteMode::kUni}, {"ballot", VoteMode::kBallot}};
+constexpr Word<VoteMode> kMatches[] = {{"all", VoteMode::kAll}, {"any", VoteMode::kAny}};
+constexpr Word<PrmtMode> kPrmts[] = {{"f4e", PrmtMode::kF4e}, {"b4e", PrmtMode::kB4e},
+                                     {"rc8", PrmtMode::kRc8}, {"ecl", PrmtMode::kEcl},
+                                     {"ecr", PrmtMode::kEcr}, {"rc16", PrmtMode::kRc16}};
+constexpr Word<TestpOp> kTestps[] = {{"finite", TestpOp::kFinite},   {"infinite", TestpOp::kInfinite},
+                                     {"number", TestpOp::kNumber},   {"notanumber", TestpOp::kNotANumber},
+                                     {"normal", TestpOp::kNormal},   {"subnormal", TestpOp::kSubnormal}};
+
+template <class E, std::size_t N>
+std::optional<E> lookup(const Word<E> (&words)[N], std::string_view s) {
+  for (const auto& w : words)
+    if (w.text == s) return w.value;
+  return std::nullopt;
+}
+
+class Decoder {
+ public:
+  Decoder(std::string_view text, Instruction& inst, std::string_view origin, PtxPos pos)
+      : text_(text), inst_(inst), origin_(origin), pos_(pos) {}
+
+  void run() {
+    std::vector<std::string_view> parts = split(text_);
+    if (parts.empty() || parts.size() > 24) unsupported_opcode();
+    // Find the longest head that names an opcode: "bar.warp.sync", "cvt.pack", "ld".
+    const OpSpec* spec = nullptr;
+    std::size_t used = 0;
+    for (std::size_t n = std::min<std::size_t>(3, parts.size()); n >= 1 && spec == nullptr; --n) {
+      std::string head(parts[0]);
+      for (std::size_t k = 1; k < n; ++k) head += "." + std::string(parts[k]);
+      for (const OpSpec& s : kOps) {
+        if (s.name == head) {
+          spec = &s;
+          used = n;
+          break;
+        }
+      }
+    }
+    // `barrier.cta.sync` = `barrier.sync`; `match.any.sync`: mode before .sync is handled below.
+    if (spec == nullptr && parts.size() >= 3 && parts[0] == "barrier" && parts[1] == "cta") {
+      std::string head = "barrier." + std::string(parts[2]);
+      for (const OpSpec& s : kOps)
+        if (s.name == head) spec = &s;
+      used = 3;
+    }
+    if (spec == nullptr) unsupported_opcode();
+    inst_.op = spec->op;
+    cats_ = spec->cats;
+    if (spec->name.starts_with("bar.")) inst_.aligned = true;  // bar.* = barrier.*.aligned
+    if (spec->name == "fence.proxy") inst_.proxy = true;
+    for (std::size_t k = used; k < parts.size(); ++k) apply(parts[k]);
+    consistent();
+  }
+
+ private:
+  static std::vector<std::string_view> split(std::string_view s) {
+    std::vector<std::string_view> out;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i <= s.size(); ++i) {
+      if (i == s.size() || s[i] == '.') {
+        out.push_back(s.substr(start, i - start));
+        start = i + 1;
+      }
+    }
+    return out;
+  }
+
+  [[noreturn]] void unsupported_opcode() const {
+    fail(ErrorKind::kUnsupported, "{}:{}:{}: unsupported PTX instruction '{}' (line {})", origin_,
+         pos_.line, pos_.column, text_, pos_.line);
+  }
+  [[noreturn]] void unsupported(std::string_view mod, std::string_view why) const {
+    fail(ErrorKind::kUnsupported, "{}:{}:{}: unsupported modifier '.{}' in '{}' (line {}): {}",
+         origin_, pos_.line, pos_.column, mod, text_, pos_.line, why);
+  }
+
+  bool has(std::uint64_t c) const { return (cats_ & c) != 0; }
+
+  template <class T>
+  void set_once(T& field, T value, std::string_view mod) {
+    if (field != T{}) unsupported(mod, "conflicts with an earlier modifier");
+    field = value;
+  }
+  void flag(bool& f, std::string_view mod) {
+    if (f) unsupported(mod, "given twice");
+    f = true;
+  }
+
+  void apply(std::string_view m) {
+    if (m.empty()) unsupported(m, "empty modifier");
+    if (has(kT)) {
+      if (auto t = lookup(kTypes, m)) {
+        if (inst_.type == Type::kNone) {
+          inst_.type = *t;
+        } else if (inst_.src_type == Type::kNone) {
+          inst_.src_type = *t;
+        } else if (inst_.src2_type == Type::kNone && inst_.op == Opcode::kCvtPack) {
+          inst_.src2_type = *t;
+        } else {
+          unsupported(m, "too many types");
+        }
+        return;
+      }
+    }
+    if (has(kCmp)) {
+      if (auto c = lookup(kCmps, m)) return set_once(inst_.cmp, *c, m);
+    }
+    if (has(kBool)) {
+      if (auto b = lookup(kBools, m)) return set_once(inst_.bool_op, *b, m);
+    }
+    if (has(kMul)) {
+      if (auto x = lookup(kMulModes, m)) return set_once(inst_.mul, *x, m);
+    }
+    if (has(kRnd)) {
+      if (auto r = lookup(kRoundings, m)) return set_once(inst_.rounding, *r, m);
+    }
+    if (has(kIRnd)) {
+      if (auto r = lookup(kIntRoundings, m)) return set_once(inst_.rounding, *r, m);
+    }
+    if (has(kRed)) {
+      if (auto r = lookup(kReds, m)) return set_once(inst_.reduce, *r, m);
+    }
+    if (has(kBarRed)) {
+      if (auto r = lookup(kBarReds, m)) return set_once(inst_.reduce, *r, m);
+    }
+    if (has(kShfl)) {
+      if (auto r = lookup(kShfls, m)) return set_once(inst_.shfl, *r, m);
+    }
+    if (has(kVote)) {
+      if (auto r = lookup(kVotes, m)) return set_once(inst_.vote, *r, m);
+    }
+    if (has(kMatch)) {
+      if (auto r = lookup(kMatches, m)) return set_once(inst_.vote, *r, m);
+    }
+    if (has(kPrmtMode)) {
+      if (auto r = lookup(kPrmts, m)) return set_once(inst_.prmt, *r, m);
+    }
+    if (has(kTestp)) {
+      if (auto r = lookup(kTestps, m)) return set_once(inst_.testp, *r, m);
+    }
+    if (has(kOrder)) {
+      if (auto r = lookup(kOrders, m)) return set_once(inst_.order, *r, m);
+    }
+    if (has(kScope)) {
+      if (auto r = lookup(kScopes, m)) return set_once(inst_.scope, *r, m);
+    }
+    if (has(kGl) && m == "gl") return set_once(inst_.scope, Scope::kGpu, m);
+    if (has(kSpace | kSpaceTo)) {
+      if (auto r = lookup(kSpaces, m)) {
+        if (*r == StateSpace::kSharedCluster && !inst_.proxy)
+          unsupported(m, "distributed shared memory is not supported");
+        if (has(kSpaceTo) && *r == StateSpace::kParam && m != "param") unsupported(m, "unknown space");
+        return set_once(inst_.space, *r, m);
+      }
+    }
+    if (has(kTo) && m == "to") return flag(inst_.to_space, m);
+    if (has(kCacheLd)) {
+      if (auto r = lookup(kLdCache, m)) return set_once(inst_.cache, *r, m);
+    }
+    if (has(kCacheSt)) {
+      if (auto r = lookup(kStCache, m)) return set_once(inst_.cache, *r, m);
+    }
+    if (has(kEvict) && (m.starts_with("L1::") || m.starts_with("L2::"))) return evict(m);
+    if (has(kLevel) && (m == "L1" || m == "L2"))
+      return set_once(inst_.level, m == "L1" ? CacheLevel::kL1 : CacheLevel::kL2, m);
+    if (has(kVec) && (m == "v2" || m == "v4" || m == "v8")) {
+      if (inst_.vec != 1) unsupported(m, "two vector widths");
+      inst_.vec = static_cast<std::uint32_t>(m[1] - '0');
+      return;
+    }
+    if (has(kClamp) && (m == "clamp" || m == "wrap")) {
+      if (m == "clamp") inst_.clamp = true;
+      return;
+    }
+    if (has(kLR) && (m == "l" || m == "r")) {
+      if (m == "l") inst_.shf_left = true;
+      return;
+    }
+    if (has(kFtz) && m == "ftz") return flag(inst_.ftz, m);
+    if (has(kSat) && m == "sat") return flag(inst_.sat, m);
+    if (has(kSatfinite) && m == "satfinite") return flag(inst_.satfinite, m);
+    if (has(kApprox) && m == "approx") return flag(inst_.approx, m);
+    if (has(kFull) && m == "full") return flag(inst_.full, m);
+    if (has(kRelu) && m == "relu") return flag(inst_.relu, m);
+    if (has(kNaN) && m == "NaN") return flag(inst_.nan, m);
+    if (has(kXorsign) && (m == "xorsign" || m == "abs")) {
+      inst_.xorsign_abs = true;
+      return;
+    }
+    if (has(kNoftz) && m == "noftz") return flag(inst_.noftz, m);
+    if (has(kShiftamt) && m == "shiftamt") return flag(inst_.shiftamt, m);
+    if (has(kCc) && m == "cc") return flag(inst_.carry_out, m);
+    if (has(kUni) && m == "uni") return flag(inst_.uni, m);
+    if (has(kAligned) && m == "aligned") {
+      inst_.aligned = true;
+      return;
+    }
+    if (has(kSync) && m == "sync") return flag(inst_.sync, m);
+    if (has(kNc) && m == "nc") return flag(inst_.non_coherent, m);
+    if (has(kProxy) && (m == "alias" || m == "async" || m == "generic" || m == "tensormap" ||
+                        m.starts_with("tensormap::")))
+      return;
+    if (lookup(kTypes, m) && !has(kT)) unsupported(m, "this instruction takes no type");
+    unsupported(m, fmt::format("not accepted by '{}'", to_string(inst_.op)));
+  }
+
+  // Modifiers that only make sense for one kind of type: float rounding/ftz/approx on integer
+  // arithmetic, lo/hi/wide and carries on float arithmetic.
+  void consistent() const {
+    switch (inst_.op) {
+      case Opcode::kAdd: case Opcode::kSub: case Opcode::kMul: case Opcode::kMad:
+      case Opcode::kFma: case Opcode::kDiv: case Opcode::kMin: case Opcode::kMax:
+      case Opcode::kAbs: case Opcode::kNeg: case Opcode::kRcp: case Opcode::kSqrt:
+      case Opcode::kRsqrt: case Opcode::kSin: case Opcode::kCos: case Opcode::kLg2:
+      case Opcode::kEx2: case Opcode::kTanh: break;
+      case Opcode::kRedux:
+        if (inst_.reduce == ReduceOp::kInc || inst_.reduce == ReduceOp::kDec ||
+            inst_.reduce == ReduceOp::kExch || inst_.reduce == ReduceOp::kCas)
+          unsupported(to_string(inst_.reduce), "redux.sync takes add/min/max/and/or/xor");
+        return;
+      default: return;
+    }
+    Type t = inst_.type;
+    if (t == Type::kNone) return;  // the verifier reports the missing type
+    if (is_float(t)) {
+      if (inst_.mul != MulMode::kNone) unsupported(to_string(inst_.mul), "not allowed with a float type");
+      if (inst_.carry_out) unsupported("cc", "not allowed with a float type");
+      return;
+    }
+    if (inst_.rounding != Rounding::kNone)
+      unsupported(to_string(inst_.rounding), "rounding needs a float type");
+    if (inst_.ftz) unsupported("ftz", "needs a float type");
+    if (inst_.approx) unsupported("approx", "needs a float type");
+    if (inst_.full) unsupported("full", "needs a float type");
+    if (inst_.op == Opcode::kFma || inst_.op == Opcode::kRcp || inst_.op == Opcode::kSqrt ||
+        inst_.op == Opcode::kRsqrt || inst_.op == Opcode::kSin || inst_.op == Opcode::kCos ||
+        inst_.op == Opcode::kLg2 || inst_.op == Opcode::kEx2 || inst_.op == Opcode::kTanh)
+      unsupported(to_string(t), "needs a float type");
+  }
+
+  void evict(std::string_view m) {
+    bool l1 = m.starts_with("L1::");
+    std::string_view rest = m.substr(4);
+    if (!l1 && rest == "cache_hint") return flag(inst_.l2_cache_hint, m);
+    if (!l1 && (rest == "64B" || rest == "128B" || rest == "256B")) {
+      inst_.l2_prefetch_bytes = rest == "64B" ? 64 : rest == "128B" ? 128 : 256;
+      return;
+    }
+    auto e = lookup(kEvictions, rest);
+    if (!e) unsupported(m, "unknown cache eviction policy");
+    if (l1) return set_once(inst_.l1_eviction, *e, m);
+    set_once(inst_.l2_eviction, *e, m);
+  }
+
+  std::string_view text_;
+  Instruction& inst_;
+  std::string_view origin_;
+  PtxPos pos_;
+  std::uint64_t cats_ = 0;
+};
+
+}  // namespace
+
+void decode_opcode(std::string_view text, Instruction& inst, std::string_view origin, PtxPos pos) {
+  Decoder(text, inst, origin, pos).run();
+}
+
+}  // namespace warpscope::ptx

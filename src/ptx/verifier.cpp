@@ -1,0 +1,435 @@
+#include "ptx/verifier.hpp"
+
+#include <string>
+
+#include "common/error.hpp"
+
+namespace warpscope::ptx {
+
+namespace {
+
+// Operand classes used by the shape table.
+//   D  destination register (or `_`)
+//   V  register or vector (ld/st/atom data, mov pack/unpack)
+//   S  source: register, immediate or special register
+//   X  mov/cvta source: S, a symbol's address, or a vector (pack)
+//   A  address `[...]`
+//   P  predicate register (may be negated when a source)
+//   Q  predicate destination
+//   L  label
+//   I  immediate
+// A '?' makes the remaining positions optional.
+struct Shape {
+  Opcode op;
+  const char* pattern;
+  bool needs_type;
+};
+
+constexpr Shape kShapes[] = {
+    {Opcode::kMov, "VX", true},
+    {Opcode::kLd, "VA?S", true},
+    {Opcode::kLdu, "VA", true},
+    {Opcode::kSt, "AV?S", true},
+    {Opcode::kCvta, "DX", true},
+    {Opcode::kCvt, "DS?S", true},
+    {Opcode::kCvtPack, "DSS?S", true},
+    {Opcode::kPrefetch, "A", false},
+    {Opcode::kPrefetchu, "A", false},
+    {Opcode::kIsspacep, "QS", false},
+    {Opcode::kAdd, "DSS", true},
+    {Opcode::kSub, "DSS", true},
+    {Opcode::kAddc, "DSS", true},
+    {Opcode::kSubc, "DSS", true},
+    {Opcode::kMul, "DSS", true},
+    {Opcode::kMad, "DSSS", true},
+    {Opcode::kMadc, "DSSS", true},
+    {Opcode::kMul24, "DSS", true},
+    {Opcode::kMad24, "DSSS", true},
+    {Opcode::kSad, "DSSS", true},
+    {Opcode::kDiv, "DSS", true},
+    {Opcode::kRem, "DSS", true},
+    {Opcode::kAbs, "DS", true},
+    {Opcode::kNeg, "DS", true},
+    {Opcode::kMin, "DSS", true},
+    {Opcode::kMax, "DSS", true},
+    {Opcode::kPopc, "DS", true},
+    {Opcode::kClz, "DS", true},
+    {Opcode::kBrev, "DS", true},
+    {Opcode::kBfind, "DS", true},
+    {Opcode::kBfe, "DSSS", true},
+    {Opcode::kBfi, "DSSSS", true},
+    {Opcode::kPrmt, "DSSS", true},
+    {Opcode::kDp4a, "DSSS", true},
+    {Opcode::kDp2a, "DSSS", true},
+    {Opcode::kFns, "DSSS", true},
+    {Opcode::kBmsk, "DSS", true},
+    {Opcode::kSzext, "DSS", true},
+    {Opcode::kAnd, "DSS", true},
+    {Opcode::kOr, "DSS", true},
+    {Opcode::kXor, "DSS", true},
+    {Opcode::kNot, "DS", true},
+    {Opcode::kCnot, "DS", true},
+    {Opcode::kLop3, "DSSSI", true},
+    {Opcode::kShl, "DSS", true},
+    {Opcode::kShr, "DSS", true},
+    {Opcode::kShf, "DSSS", true},
+    {Opcode::kFma, "DSSS", true},
+    {Opcode::kRcp, "DS", true},
+    {Opcode::kSqrt, "DS", true},
+    {Opcode::kRsqrt, "DS", true},
+    {Opcode::kSin, "DS", true},
+    {Opcode::kCos, "DS", true},
+    {Opcode::kLg2, "DS", true},
+    {Opcode::kEx2, "DS", true},
+    {Opcode::kTanh, "DS", true},
+    {Opcode::kCopysign, "DSS", true},
+    {Opcode::kTestp, "QS", true},
+    {Opcode::kSetp, "QSS?P", true},
+    {Opcode::kSet, "DSS?P", true},
+    {Opcode::kSelp, "DSSP", true},
+    {Opcode::kSlct, "DSSS", true},
+    {Opcode::kBra, "L", false},
+    {Opcode::kCall, "S", false},  // the callee; checked separately
+    {Opcode::kRet, "", false},
+    {Opcode::kExit, "", false},
+    {Opcode::kTrap, "", false},
+    {Opcode::kBrkpt, "", false},
+    {Opcode::kBarSync, "S?S", false},
+    {Opcode::kBarArrive, "SS", false},
+    {Opcode::kBarRed, "DSS?P", true},
+    {Opcode::kBarWarpSync, "S", false},
+    {Opcode::kMembar, "", false},
+    {Opcode::kFence, "", false},
+    {Opcode::kAtom, "VAS?S", true},
+    {Opcode::kRed, "AV", true},
+    {Opcode::kNanosleep, "S", true},
+    {Opcode::kShfl, "DSSS?S", true},
+    {Opcode::kVote, "DP?S", true},
+    {Opcode::kActivemask, "D", true},
+    {Opcode::kMatch, "DSS", true},
+    {Opcode::kRedux, "DSS", true},
+    {Opcode::kElect, "DS", false},
+    {Opcode::kStacksave, "D", true},
+    {Opcode::kStackrestore, "S", true},
+    {Opcode::kAlloca, "DS?S", true},
+    {Opcode::kPmevent, "I", false},
+};
+
+const Shape* shape_of(Opcode op) {
+  for (const auto& s : kShapes)
+    if (s.op == op) return &s;
+  return nullptr;
+}
+
+class Verifier {
+ public:
+  explicit Verifier(const Module& m) : m_(m) {}
+
+  void run() {
+    for (const auto& v : m_.variables)
+      for (const auto& r : v.relocations) check_module_symbol(r.symbol, v.pos);
+    for (const auto& f : m_.functions) function(f);
+  }
+
+ private:
+  template <class... Args>
+  [[noreturn]] void error(PtxPos p, fmt::format_string<Args...> f, Args&&... args) const {
+    if (inst_ != nullptr) {
+      fail(ErrorKind::kParse, "{}:{}:{}: '{}': {}", m_.origin, p.line, p.column, inst_->text,
+           fmt::format(f, std::forward<Args>(args)...));
+    }
+    fail(ErrorKind::kParse, "{}:{}:{}: {}", m_.origin, p.line, p.column,
+         fmt::format(f, std::forward<Args>(args)...));
+  }
+
+  void check_module_symbol(const SymbolRef& s, PtxPos pos) const {
+    bool ok = (s.kind == SymbolKind::kModuleVar && s.index < m_.variables.size()) ||
+              (s.kind == SymbolKind::kFunction && s.index < m_.functions.size());
+    if (!ok) error(pos, "invalid symbol reference");
+  }
+
+  void function(const Function& f) {
+    fn_ = &f;
+    inst_ = nullptr;
+    for (const auto& p : f.params)
+      if (p.space == StateSpace::kReg && p.reg >= f.registers.size()) error(p.pos, "bad register parameter");
+    if (f.is_declaration) {
+      if (!f.instructions.empty()) error(f.pos, "a declaration has no body");
+      return;
+    }
+    for (const auto& l : f.labels)
+      if (l.target == kNone32 || l.target > f.instructions.size()) error(l.pos, "undefined label '{}'", l.name);
+    for (const auto& in : f.instructions) instruction(in);
+    inst_ = nullptr;
+  }
+
+  const Register& reg(RegId r, PtxPos pos) const {
+    if (r >= fn_->registers.size()) error(pos, "undefined register");
+    return fn_->registers[r];
+  }
+
+  void symbol(const SymbolRef& s, PtxPos pos) const {
+    bool ok = false;
+    switch (s.kind) {
+      case SymbolKind::kNone: break;
+      case SymbolKind::kModuleVar: ok = s.index < m_.variables.size(); break;
+      case SymbolKind::kFunctionVar: ok = s.index < fn_->variables.size(); break;
+      case SymbolKind::kParam: ok = s.index < fn_->params.size(); break;
+      case SymbolKind::kReturn: ok = s.index < fn_->returns.size(); break;
+      case SymbolKind::kFunction: ok = s.index < m_.functions.size(); break;
+    }
+    if (!ok) error(pos, "undefined symbol");
+  }
+
+  bool is_pred(const Operand& o) const {
+    return o.kind == OperandKind::kReg && reg(o.reg, o.pos).type == Type::kPred;
+  }
+
+  void check_pred(const Operand& o, const char* what) const {
+    if (!is_pred(o)) error(o.pos, "{} must be a predicate register", what);
+  }
+
+  void source(const Operand& o, bool allow_symbol) const {
+    switch (o.kind) {
+      case OperandKind::kReg:
+        reg(o.reg, o.pos);
+        if (o.negate && !is_pred(o)) error(o.pos, "only predicates can be negated");
+        return;
+      case OperandKind::kImm:
+      case OperandKind::kSpecial: return;
+      case OperandKind::kSymbol:
+        if (!allow_symbol) error(o.pos, "a symbol is not allowed here");
+        symbol(o.symbol, o.pos);
+        return;
+      default: error(o.pos, "expected a register or immediate");
+    }
+  }
+
+  void dest(const Operand& o) const {
+    if (o.kind == OperandKind::kSink) return;
+    if (o.kind != OperandKind::kReg) error(o.pos, "destination must be a register");
+    reg(o.reg, o.pos);
+    if (o.negate) error(o.pos, "a destination cannot be negated");
+  }
+
+  void vector(const Operand& o, std::size_t want, bool is_dest) const {
+    if (o.kind != OperandKind::kVector) error(o.pos, "expected a vector operand");
+    if (want != 0 && o.elements.size() != want)
+      error(o.pos, "vector has {} elements, the instruction moves {}", o.elements.size(), want);
+    for (const auto& e : o.elements) {
+      if (e.kind == OperandKind::kSink) continue;
+      if (e.kind == OperandKind::kImm && !is_dest) continue;
+      if (e.kind != OperandKind::kReg) error(e.pos, "vector elements must be registers");
+      reg(e.reg, e.pos);
+    }
+  }
+
+  void address(const Operand& o) const {
+    if (o.kind != OperandKind::kAddress) error(o.pos, "expected an address [..]");
+    if (o.addr_base == AddressBase::kReg) {
+      const Register& r = reg(o.reg, o.pos);
+      if (r.type == Type::kPred || type_bits(r.type) < 32)
+        error(o.pos, "address register '{}' must be 32 or 64 bits wide", r.name);
+    } else if (o.addr_base == AddressBase::kSymbol) {
+      symbol(o.symbol, o.pos);
+    }
+  }
+
+  void instruction(const Instruction& in) {
+    inst_ = &in;
+    const Shape* shape = shape_of(in.op);
+    if (shape == nullptr) error(in.ptx, "opcode without a verifier rule");
+    if (in.guard) {
+      Operand g;
+      g.kind = OperandKind::kReg;
+      g.reg = in.guard->reg;
+      g.pos = in.ptx;
+      check_pred(g, "a guard");
+    }
+    if (shape->needs_type && in.type == Type::kNone) error(in.ptx, "missing type");
+    if ((in.op == Opcode::kCvt || in.op == Opcode::kSet || in.op == Opcode::kSlct) &&
+        in.src_type == Type::kNone)
+      error(in.ptx, "needs two types");
+    // operand count
+    std::string_view pat = shape->pattern;
+    std::size_t required = pat.find('?');
+    if (required == std::string_view::npos) required = pat.size();
+    std::size_t total = pat.size() - (pat.find('?') == std::string_view::npos ? 0 : 1);
+    std::size_t n = in.operands.size();
+    if (n < required || n > total) {
+      if (required == total) error(in.ptx, "expected {} operands, found {}", required, n);
+      error(in.ptx, "expected {} to {} operands, found {}", required, total, n);
+    }
+    std::size_t k = 0;
+    for (char c : pat) {
+      if (c == '?') continue;
+      if (k >= n) break;
+      operand(in, c, in.operands[k], k);
+      ++k;
+    }
+    if (in.dest2.kind != OperandKind::kNone) {
+      if (in.op != Opcode::kSetp && in.op != Opcode::kShfl && in.op != Opcode::kMatch &&
+          in.op != Opcode::kElect)
+        error(in.dest2.pos, "this instruction has no second destination");
+      if (in.op == Opcode::kSetp || in.op == Opcode::kShfl || in.op == Opcode::kMatch ||
+          in.op == Opcode::kElect)
+        check_pred(in.dest2, "the second destination");
+    }
+    specific(in);
+  }
+
+  void operand(const Instruction& in, char c, const Operand& o, std::size_t k) {
+    switch (c) {
+      case 'D': dest(o); break;
+      case 'Q':
+        if (o.kind != OperandKind::kSink) check_pred(o, "the destination");
+        break;
+      case 'P':
+        check_pred(o, "this operand");
+        break;
+      case 'S': source(o, in.op == Opcode::kCall); break;
+      case 'X':
+        if (o.kind == OperandKind::kVector) {
+          vector(o, 0, false);
+        } else {
+          source(o, true);
+        }
+        break;
+      case 'V': {
+        bool is_dest = k == 0 && in.op != Opcode::kSt && in.op != Opcode::kRed;
+        std::size_t want = (in.op == Opcode::kMov) ? 0 : in.vec;
+        if (o.kind == OperandKind::kVector) {
+          if (want == 1) error(o.pos, "vector operand without a .v2/.v4 modifier");
+          vector(o, want, is_dest);
+        } else if (want > 1) {
+          error(o.pos, "expected a vector of {} elements", want);
+        } else if (is_dest) {
+          dest(o);
+        } else {
+          source(o, false);
+        }
+        break;
+      }
+      case 'A': address(o); break;
+      case 'L':
+        if (o.kind != OperandKind::kLabel || o.target >= fn_->instructions.size())
+          error(o.pos, "branch target is not an instruction of this function");
+        break;
+      case 'I':
+        if (o.kind != OperandKind::kImm) error(o.pos, "expected an immediate");
+        break;
+      default: error(o.pos, "internal: bad shape");
+    }
+  }
+
+  void specific(const Instruction& in) {
+    const auto& ops = in.operands;
+    switch (in.op) {
+      case Opcode::kMov: {
+        // pack / unpack: element widths must add up to the instruction's width
+        for (const Operand* v : {&ops[0], &ops[1]}) {
+          if (v->kind != OperandKind::kVector) continue;
+          if (v->elements.size() != 2 && v->elements.size() != 4)
+            error(v->pos, "mov packs 2 or 4 elements");
+          if (ops[0].kind == OperandKind::kVector && ops[1].kind == OperandKind::kVector)
+            error(v->pos, "mov cannot move a vector to a vector");
+          std::uint32_t bits = 0;
+          for (const auto& e : v->elements) {
+            if (e.kind != OperandKind::kReg) {
+              bits = 0;
+              break;
+            }
+            bits += type_bits(fn_->registers[e.reg].type);
+          }
+          if (bits != 0 && bits != type_bits(in.type))
+            error(v->pos, "vector elements hold {} bits, mov.{} moves {}", bits, to_string(in.type),
+                  type_bits(in.type));
+        }
+        break;
+      }
+      case Opcode::kLd:
+      case Opcode::kSt:
+        if (ops.size() == 3 && !in.l2_cache_hint) error(ops[2].pos, "extra operand without .L2::cache_hint");
+        if (ops.size() == 2 && in.l2_cache_hint) error(in.ptx, ".L2::cache_hint needs a cache-policy operand");
+        break;
+      case Opcode::kAtom:
+        if ((in.reduce == ReduceOp::kCas) != (ops.size() == 4))
+          error(in.ptx, "atom.cas takes 4 operands, other atomics 3");
+        if (in.reduce == ReduceOp::kNone) error(in.ptx, "atom needs an operation");
+        break;
+      case Opcode::kRed:
+        if (in.reduce == ReduceOp::kNone || in.reduce == ReduceOp::kCas || in.reduce == ReduceOp::kExch)
+          error(in.ptx, "red needs an operation other than cas/exch");
+        break;
+      case Opcode::kRedux:
+        if (in.reduce == ReduceOp::kNone) error(in.ptx, "redux needs an operation");
+        break;
+      case Opcode::kSetp:
+      case Opcode::kSet:
+        if (in.cmp == CmpOp::kNone) error(in.ptx, "needs a comparison");
+        if ((in.bool_op != BoolOp::kNone) != (ops.size() == 4))
+          error(in.ptx, "a combining .and/.or/.xor needs a third, predicate source");
+        break;
+      case Opcode::kBarRed:
+        if (in.reduce == ReduceOp::kNone) error(in.ptx, "bar.red needs .popc, .and or .or");
+        check_pred(ops.back(), "the last operand");
+        break;
+      case Opcode::kShfl:
+        if (in.shfl == ShflMode::kNone) error(in.ptx, "shfl needs a mode");
+        if (in.sync != (ops.size() == 5)) error(in.ptx, "shfl.sync takes a member mask");
+        break;
+      case Opcode::kVote:
+        if (in.vote == VoteMode::kNone) error(in.ptx, "vote needs a mode");
+        if (in.sync != (ops.size() == 3)) error(in.ptx, "vote.sync takes a member mask");
+        if (in.vote == VoteMode::kBallot) {
+          dest(ops[0]);
+        } else if (ops[0].kind != OperandKind::kSink) {
+          check_pred(ops[0], "the destination");
+        }
+        break;
+      case Opcode::kMatch:
+        if (in.vote == VoteMode::kNone) error(in.ptx, "match needs .any or .all");
+        break;
+      case Opcode::kTestp:
+        if (in.testp == TestpOp::kNone) error(in.ptx, "testp needs an operation");
+        break;
+      case Opcode::kCall: call(in); break;
+      default: break;
+    }
+  }
+
+  void call(const Instruction& in) {
+    const Operand& t = in.operands[0];
+    for (const auto& lst : {&in.call_results, &in.call_args})
+      for (const auto& o : *lst) {
+        if (o.kind == OperandKind::kSymbol) {
+          symbol(o.symbol, o.pos);
+        } else if (o.kind == OperandKind::kReg || o.kind == OperandKind::kImm) {
+          source(o, false);
+        } else {
+          error(o.pos, "call arguments must be parameters, registers or immediates");
+        }
+      }
+    if (t.kind == OperandKind::kReg) return;  // indirect: prototype not checked
+    if (t.kind != OperandKind::kSymbol || t.symbol.kind != SymbolKind::kFunction)
+      error(t.pos, "call target must be a function");
+    const Function& callee = m_.functions[t.symbol.index];
+    if (callee.kind == FunctionKind::kEntry) error(t.pos, "cannot call kernel '{}'", callee.name);
+    if (in.call_args.size() != callee.params.size())
+      error(t.pos, "'{}' takes {} arguments, call passes {}", callee.name, callee.params.size(),
+            in.call_args.size());
+    if (in.call_results.size() != callee.returns.size())
+      error(t.pos, "'{}' returns {} values, call expects {}", callee.name, callee.returns.size(),
+            in.call_results.size());
+  }
+
+  const Module& m_;
+  const Function* fn_ = nullptr;
+  const Instruction* inst_ = nullptr;
+};
+
+}  // namespace
+
+void verify(const Module& module) { Verifier(module).run(); }
+
+}  // namespace warpscope::ptx
