@@ -2,220 +2,340 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstddef>
 
 #include "common/error.hpp"
+#include "mem/access_check.hpp"
 #include "mem/local_layout.hpp"
 #include "mem/shared_banks.hpp"
+#include "mem/warp_kernel.hpp"
+
+// The portable build of the whole-warp kernel.
+#define WARPSCOPE_KERNEL_NS portable
+#include "mem/warp_kernel.inl"
+#undef WARPSCOPE_KERNEL_NS
 
 namespace warpscope::mem {
+
+static_assert(sizeof(Transaction) == 16 && offsetof(Transaction, lanes) == 8 && offsetof(Transaction, bytes) == 12 &&
+                  offsetof(Transaction, request) == 14,
+              "warp_kernel.inl writes transactions as two 8-byte words");
+
 namespace {
+
+constexpr std::uint32_t kFullWarp = 0xffffffffu;
 
 unsigned log2_of(std::uint32_t x) { return static_cast<unsigned>(std::countr_zero(x)); }
 
-/// Writes the distinct values of v[0..n) in increasing order to out; returns how many.
-/// Fast paths for the common shapes: non-decreasing input (coalesced and strided accesses) and
-/// values within a 64-wide window (permutations, small offsets); a sort otherwise.
-unsigned distinct_sorted(const std::uint64_t* v, unsigned n, std::uint64_t* out) {
-  if (n == 0) return 0;
-  bool monotonic = true;
-  std::uint64_t lo = v[0], hi = v[0];
-  for (unsigned i = 1; i < n; ++i) {
-    monotonic &= v[i] >= v[i - 1];
-    lo = std::min(lo, v[i]);
-    hi = std::max(hi, v[i]);
-  }
-  unsigned k = 0;
-  if (monotonic) {
-    out[k++] = v[0];
-    for (unsigned i = 1; i < n; ++i)
-      if (v[i] != v[i - 1]) out[k++] = v[i];
-    return k;
-  }
-  if (hi - lo < 64) {
-    std::uint64_t bits = 0;
-    for (unsigned i = 0; i < n; ++i) bits |= 1ull << (v[i] - lo);
-    for (; bits != 0; bits &= bits - 1) out[k++] = lo + static_cast<unsigned>(std::countr_zero(bits));
-    return k;
-  }
-  std::uint64_t tmp[kMaxWarpSize * 4];
-  std::copy(v, v + n, tmp);
-  std::sort(tmp, tmp + n);
-  out[k++] = tmp[0];
-  for (unsigned i = 1; i < n; ++i)
-    if (tmp[i] != tmp[i - 1]) out[k++] = tmp[i];
-  return k;
+/// Lanes [first, first + count) as a mask.
+constexpr std::uint32_t lane_range(unsigned first, unsigned count) {
+  return (count >= 32 ? kFullWarp : ((1u << count) - 1u)) << first;
 }
 
-unsigned distinct_count(const std::uint64_t* v, unsigned n) {
-  std::uint64_t out[kMaxWarpSize * 4];
-  return distinct_sorted(v, n, out);
+/// Distinct naturally aligned words of `width` bytes among the lanes `active`.
+std::uint64_t distinct_bytes(const std::uint64_t* addr, std::uint32_t active, std::uint32_t width) {
+  return std::uint64_t{portable::distinct_words(addr, active, log2_of(width))} * width;
 }
 
-void push(CoalesceResult& out, std::uint64_t addr, std::uint32_t bytes, std::uint32_t request) {
+void push(CoalesceResult& out, std::uint64_t addr, std::uint32_t bytes, std::uint32_t request, std::uint32_t lanes) {
   if (out.transaction_count >= CoalesceResult::kMaxTransactions)
     fail(ErrorKind::kInternal, "coalescer: more than {} transactions", CoalesceResult::kMaxTransactions);
-  out.transactions[out.transaction_count++] = Transaction{addr, bytes, request};
+  Transaction& t = out.transactions[out.transaction_count++];
+  t.addr = addr;
+  t.lanes = LaneMask(lanes);
+  t.bytes = static_cast<std::uint16_t>(bytes);
+  t.request = static_cast<std::uint16_t>(request);
   out.bytes_moved += bytes;
   out.transaction_bytes = std::max(out.transaction_bytes, bytes);
 }
 
-/// One transaction per distinct aligned block of 2^shift bytes among the addresses.
-void emit_blocks(CoalesceResult& out, const std::uint64_t* addrs, unsigned n, unsigned shift, std::uint32_t request) {
-  std::uint64_t blocks[kMaxWarpSize];
-  for (unsigned i = 0; i < n; ++i) blocks[i] = addrs[i] >> shift;
-  std::uint64_t uniq[kMaxWarpSize];
-  unsigned k = distinct_sorted(blocks, n, uniq);
-  for (unsigned i = 0; i < k; ++i) push(out, uniq[i] << shift, 1u << shift, request);
-}
+// ---- cc 1.x -------------------------------------------------------------------------------
 
 // cc 1.2/1.3: Programming Guide 3.x, G.3.2.2.
-void coalesce_cc12(CoalesceResult& out, const PerLane<std::uint64_t>& addr, LaneMask active, std::uint32_t width,
-                   std::uint32_t& request) {
+void coalesce_cc12(const std::uint64_t* addr, std::uint32_t active, std::uint32_t width, std::uint32_t& request,
+                   CoalesceResult& out) {
   const std::uint32_t segment = width == 1 ? 32 : width == 2 ? 64 : 128;
   for (unsigned half = 0; half < 2; ++half) {
-    LaneMask todo = active & LaneMask(0xffffu << (16 * half));
-    if (todo.none()) continue;
-    while (todo.any()) {
-      const std::uint64_t seg = addr[todo.first()] & ~std::uint64_t{segment - 1};
+    std::uint32_t todo = active & lane_range(16 * half, 16);
+    if (todo == 0) continue;
+    while (todo != 0) {
+      const std::uint64_t seg = addr[std::countr_zero(todo)] & ~std::uint64_t{segment - 1};
       std::uint64_t lo = ~std::uint64_t{0}, hi = 0;
-      todo.for_each([&](unsigned lane) {
-        if ((addr[lane] & ~std::uint64_t{segment - 1}) == seg) {
-          lo = std::min(lo, addr[lane]);
-          hi = std::max(hi, addr[lane] + width - 1);
-          todo.reset(lane);
-        }
-      });
+      std::uint32_t served = 0;
+      for (std::uint32_t b = todo; b != 0; b &= b - 1) {
+        const unsigned lane = static_cast<unsigned>(std::countr_zero(b));
+        if ((addr[lane] & ~std::uint64_t{segment - 1}) != seg) continue;
+        lo = std::min(lo, addr[lane]);
+        hi = std::max(hi, addr[lane] + width - 1);
+        served |= 1u << lane;
+      }
+      todo &= ~served;
+      // Halve while only one half is used: 128 -> 64 -> 32.
       std::uint64_t base = seg;
       std::uint32_t size = segment;
       while (size > 32) {
         const std::uint32_t h = size / 2;
-        if (hi < base + h) size = h;
-        else if (lo >= base + h) base += h, size = h;
-        else break;
+        if (hi < base + h) {
+          size = h;
+        } else if (lo >= base + h) {
+          base += h;
+          size = h;
+        } else {
+          break;
+        }
       }
-      push(out, base, size, request);
+      push(out, base, size, request, served);
     }
     ++request;
   }
 }
 
 // cc 1.0/1.1: Programming Guide 3.x, G.3.2.1.
-void coalesce_cc10(CoalesceResult& out, const PerLane<std::uint64_t>& addr, LaneMask active, std::uint32_t width,
-                   std::uint32_t& request) {
+void coalesce_cc10(const std::uint64_t* addr, std::uint32_t active, std::uint32_t width, std::uint32_t& request,
+                   CoalesceResult& out) {
   for (unsigned half = 0; half < 2; ++half) {
-    const LaneMask lanes = active & LaneMask(0xffffu << (16 * half));
-    if (lanes.none()) continue;
-    bool coalesced = width >= 4;
-    const unsigned first = lanes.first();
-    const std::uint64_t seg = addr[first] - std::uint64_t{first % 16} * width;
-    if (coalesced && (addr[first] < std::uint64_t{first % 16} * width || seg % (16ull * width) != 0)) coalesced = false;
-    if (coalesced)
-      lanes.for_each([&](unsigned lane) { coalesced &= addr[lane] == seg + std::uint64_t{lane % 16} * width; });
-    if (coalesced) {
-      if (width == 16) {
-        push(out, seg, 128, request);
-        push(out, seg + 128, 128, request);
-      } else {
-        push(out, seg, 16 * width, request);
-      }
+    const std::uint32_t lanes = active & lane_range(16 * half, 16);
+    if (lanes == 0) continue;
+    const std::uint64_t segment = 16ull * width;
+    const unsigned first = static_cast<unsigned>(std::countr_zero(lanes));
+    const std::uint64_t k0 = std::uint64_t{first % 16} * width;
+    bool coalesced = width >= 4 && addr[first] >= k0 && (addr[first] - k0) % segment == 0;
+    const std::uint64_t seg = addr[first] - k0;
+    for (std::uint32_t b = lanes; coalesced && b != 0; b &= b - 1) {
+      const unsigned lane = static_cast<unsigned>(std::countr_zero(b));
+      coalesced = addr[lane] == seg + std::uint64_t{lane % 16} * width;
+    }
+    if (coalesced && width == 16) {
+      const std::uint32_t low = lanes & lane_range(16 * half, 8), high = lanes & lane_range(16 * half + 8, 8);
+      push(out, seg, 128, request, low);
+      push(out, seg + 128, 128, request, high);
+    } else if (coalesced) {
+      push(out, seg, static_cast<std::uint32_t>(segment), request, lanes);
     } else {
-      lanes.for_each([&](unsigned lane) { push(out, addr[lane] & ~std::uint64_t{31}, 32, request); });
+      for (std::uint32_t b = lanes; b != 0; b &= b - 1) {
+        const unsigned lane = static_cast<unsigned>(std::countr_zero(b));
+        push(out, addr[lane] & ~std::uint64_t{31}, 32, request, 1u << lane);
+      }
     }
     ++request;
   }
 }
 
+bool simd_available() {
+#if defined(WARPSCOPE_MEM_AVX2)
+  static const bool ok = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt");
+  }();
+  return ok;
+#else
+  return false;
+#endif
+}
+
 }  // namespace
 
-Coalescer::Coalescer(const arch::Profile& profile)
-    : profile_(profile), sector_shift_(log2_of(profile.sector_bytes)), line_shift_(log2_of(profile.line_bytes)) {}
+/// One request over the whole warp through the kernel; false when a lane is misaligned.
+bool Coalescer::warp_request(const std::uint64_t* addr, std::uint32_t active, unsigned shift, std::uint32_t width,
+                             std::uint32_t request, CoalesceResult& out, std::uint64_t& requested) const {
+  const int n = kernel_(addr, active, kernel_params(shift, width, request),
+                        out.transactions.data() + out.transaction_count, &requested);
+  if (n < 0) return false;
+  out.transaction_count += static_cast<std::uint32_t>(n);
+  out.bytes_moved += static_cast<std::uint64_t>(n) << shift;
+  return true;
+}
 
-bool Coalescer::cached_in_l1(const WarpAccess& a) const {
-  if (a.space == Space::kLocal) return profile_.local_cached_in_l1 && profile_.l1.bytes > 0;
-  if (a.space != Space::kGlobal || a.op != Op::kLoad || profile_.l1.bytes == 0) return false;
+Coalescer::Coalescer(const arch::Profile& profile, bool use_simd)
+    : profile_(profile),
+      sector_shift_(log2_of(profile.sector_bytes)),
+      line_shift_(log2_of(profile.line_bytes)),
+      kernel_(&portable::warp_request),
+      sectors_(profile.coalescing == arch::Coalescing::kSectors),
+      global_l1_{profile.l1.bytes != 0 && profile.global_loads_cached_in_l1, profile.l1.bytes != 0, false, false} {
+  static_assert(static_cast<int>(CacheOp::kDefault) == 0 && static_cast<int>(CacheOp::kCa) == 1 &&
+                static_cast<int>(CacheOp::kCg) == 2);
+#if defined(WARPSCOPE_MEM_AVX2)
+  if (use_simd && simd_available()) kernel_ = &avx2::warp_request;
+#else
+  (void)use_simd;
+#endif
+  if (!std::has_single_bit(profile.sector_bytes) || !std::has_single_bit(profile.line_bytes) ||
+      profile.sector_bytes < 16 || profile.line_bytes < profile.sector_bytes || profile.line_bytes > 32768)
+    fail(ErrorKind::kProfile,
+         "profile '{}': sector_bytes {} and line_bytes {} must be powers of two, 16 <= sector <= line <= 32768",
+         profile.name, profile.sector_bytes, profile.line_bytes);
+  if (profile.warp_size != kMaxWarpSize)
+    fail(ErrorKind::kUnsupported, "profile '{}': warp size {} (the memory model handles 32-lane warps)", profile.name,
+         profile.warp_size);
+}
+
+namespace {
+
+bool l1_load(const arch::Profile& p, const WarpAccess& a) {
+  if (a.op != Op::kLoad || p.l1.bytes == 0) return false;
+  if (a.space == Space::kLocal) return p.local_cached_in_l1;
+  if (a.space != Space::kGlobal) return false;
   if (a.cache == CacheOp::kCa) return true;
   if (a.cache == CacheOp::kCg) return false;
-  return profile_.global_loads_cached_in_l1;
+  return p.global_loads_cached_in_l1;
+}
+
+}  // namespace
+
+bool Coalescer::cached_in_l1(const WarpAccess& a) const { return l1_load(profile_, a); }
+
+void Coalescer::misaligned(const WarpAccess& a) const {
+  check_access(a);  // throws the misaligned-word error
+  fail(ErrorKind::kInternal, "coalescer: misaligned access not found");
 }
 
 void Coalescer::coalesce(const WarpAccess& a, CoalesceResult& out) const {
+  const std::uint32_t w = a.width;
+  if (a.space == Space::kGlobal && sectors_ && w != 0 && w <= 16 && (w & (w - 1)) == 0) {
+    // The hot path: one request (none without an active lane); the kernel checks alignment.
+    const std::uint32_t active = a.active.bits();
+    out.requests = active != 0 ? 1 : 0;
+    out.transaction_bytes = 1u << sector_shift_;
+    out.bytes_requested = 0;
+    out.cached_in_l1 = a.op == Op::kLoad && global_l1_[static_cast<unsigned>(a.cache) & 3];
+    const int n = kernel_(a.addr.data(), active, kernel_params(sector_shift_, w, 0), out.transactions.data(),
+                          &out.bytes_requested);
+    if (n < 0) misaligned(a);
+    out.transaction_count = static_cast<std::uint32_t>(n);
+    out.bytes_moved = static_cast<std::uint64_t>(n) << sector_shift_;
+    return;
+  }
   out.requests = 0;
   out.transaction_count = 0;
   out.transaction_bytes = 0;
   out.bytes_requested = 0;
   out.bytes_moved = 0;
-  const std::uint32_t w = a.width;
-  if (w != 1 && w != 2 && w != 4 && w != 8 && w != 16)
-    fail(ErrorKind::kUsage, "access width {} bytes: expected 1, 2, 4, 8 or 16", w);
-  a.active.for_each([&](unsigned lane) {
-    if (a.addr[lane] % w != 0)
-      fail(ErrorKind::kMisaligned, "lane {} accesses {} {} bytes at 0x{:x}, which is not a multiple of {}", lane,
-           to_string(a.space), w, a.addr[lane], w);
-  });
-  out.cached_in_l1 = cached_in_l1(a);
-  if (a.active.none()) return;
-
+  out.cached_in_l1 = l1_load(profile_, a);
+  check_access(a);
   if (a.space == Space::kShared) {
-    SharedBankResult s = shared_access(profile_, a);
-    out.requests = 1;
-    out.transaction_count = 0;
-    out.transaction_bytes = profile_.shared_banks * profile_.shared_bank_bytes;
-    out.bytes_moved = std::uint64_t{s.wavefronts} * out.transaction_bytes;
-    out.bytes_requested = s.bytes_requested;
+    coalesce_shared(a, out);
     return;
   }
-
-  // The addresses to coalesce, per request group. Local: one group per 32-bit piece, laid out.
-  const bool local = a.space == Space::kLocal;
-  const std::uint32_t pieces = local ? LocalLayout::pieces(w) : 1;
-  const std::uint32_t piece_w = local ? LocalLayout::piece_bytes(w) : w;
-  const LocalLayout layout(profile_.warp_size);
-  std::uint32_t request = 0;
-
-  // Distinct bytes requested: naturally aligned words are identical or disjoint, and local
-  // frames never overlap between lanes.
-  if (local) {
-    out.bytes_requested = std::uint64_t{a.active.count()} * w;
-  } else {
-    std::uint64_t words[kMaxWarpSize];
-    unsigned n = 0;
-    const unsigned wshift = log2_of(w);
-    a.active.for_each([&](unsigned lane) { words[n++] = a.addr[lane] >> wshift; });
-    out.bytes_requested = std::uint64_t{distinct_count(words, n)} * w;
+  switch (profile_.coalescing) {
+    case arch::Coalescing::kSectors:
+      out.transaction_bytes = profile_.sector_bytes;
+      break;
+    case arch::Coalescing::kLines:
+      out.transaction_bytes = out.cached_in_l1 ? profile_.line_bytes : profile_.sector_bytes;
+      break;
+    case arch::Coalescing::kCc10:
+    case arch::Coalescing::kCc12:
+      break;
   }
+  if (a.active.none()) return;
+  switch (profile_.coalescing) {
+    case arch::Coalescing::kSectors:
+      coalesce_sectors(a, out);
+      break;
+    case arch::Coalescing::kLines:
+      coalesce_lines(a, out);
+      break;
+    case arch::Coalescing::kCc10:
+    case arch::Coalescing::kCc12:
+      coalesce_cc1x(a, out);
+      break;
+  }
+}
 
-  for (std::uint32_t piece = 0; piece < pieces; ++piece) {
-    PerLane<std::uint64_t> addr;
+namespace {
+
+/// Physical addresses (warp base 0) of piece k of a local access, for every lane.
+void local_piece(const WarpAccess& a, std::uint32_t k, std::uint64_t* phys) {
+  const LocalLayout layout(kMaxWarpSize);
+  for (unsigned lane = 0; lane < kMaxWarpSize; ++lane)
+    phys[lane] = layout.physical(0, lane, LocalLayout::piece_offset(a.addr[lane], k));
+}
+
+}  // namespace
+
+void Coalescer::coalesce_sectors(const WarpAccess& a, CoalesceResult& out) const {
+  // Local accesses (global ones take the hot path in coalesce()): one request per 32-bit piece.
+  const std::uint32_t active = a.active.bits();
+  const std::uint32_t pieces = LocalLayout::pieces(a.width);
+  const std::uint32_t piece_width = LocalLayout::piece_bytes(a.width);
+  alignas(32) std::uint64_t phys[kMaxWarpSize];
+  for (std::uint32_t k = 0; k < pieces; ++k) {
+    local_piece(a, k, phys);
+    if (!warp_request(phys, active, sector_shift_, piece_width, k, out, out.bytes_requested))
+      fail(ErrorKind::kInternal, "coalescer: misaligned local piece");
+  }
+  out.requests = pieces;
+}
+
+void Coalescer::coalesce_lines(const WarpAccess& a, CoalesceResult& out) const {
+  const std::uint32_t active = a.active.bits();
+  const unsigned shift = out.cached_in_l1 ? line_shift_ : sector_shift_;
+  const bool local = a.space == Space::kLocal;
+  const std::uint32_t pieces = local ? LocalLayout::pieces(a.width) : 1;
+  const std::uint32_t width = local ? LocalLayout::piece_bytes(a.width) : a.width;
+  // Lanes served by one request: the warp for words up to 4 bytes, half-warps for 8-byte words,
+  // quarter-warps for 16-byte words (Programming Guide, compute capability 2.x).
+  const unsigned group = width == 16 ? 8 : width == 8 ? 16 : 32;
+  alignas(32) std::uint64_t phys[kMaxWarpSize];
+  std::uint32_t request = 0;
+  for (std::uint32_t k = 0; k < pieces; ++k) {
+    const std::uint64_t* addr = a.addr.data();
     if (local) {
-      a.active.for_each([&](unsigned lane) { addr[lane] = layout.physical(0, lane, a.addr[lane] + 4ull * piece); });
-    } else {
-      addr = a.addr;
+      local_piece(a, k, phys);
+      addr = phys;
     }
-    switch (profile_.coalescing) {
-      case arch::Coalescing::kSectors:
-      case arch::Coalescing::kLines: {
-        // Lanes served by one request: the whole warp for words up to 4 bytes; half- and
-        // quarter-warps for 8- and 16-byte words on the lines family.
-        unsigned group = 32;
-        if (profile_.coalescing == arch::Coalescing::kLines) group = piece_w == 16 ? 8 : piece_w == 8 ? 16 : 32;
-        const unsigned shift =
-            profile_.coalescing == arch::Coalescing::kLines && out.cached_in_l1 ? line_shift_ : sector_shift_;
-        for (unsigned first = 0; first < 32; first += group) {
-          const std::uint32_t bits = group == 32 ? 0xffffffffu : ((1u << group) - 1u) << first;
-          const LaneMask lanes = a.active & LaneMask(bits);
-          if (lanes.none()) continue;
-          std::uint64_t list[kMaxWarpSize];
-          unsigned n = 0;
-          lanes.for_each([&](unsigned lane) { list[n++] = addr[lane]; });
-          emit_blocks(out, list, n, shift, request++);
-        }
-        break;
-      }
-      case arch::Coalescing::kCc12: coalesce_cc12(out, addr, a.active, piece_w, request); break;
-      case arch::Coalescing::kCc10: coalesce_cc10(out, addr, a.active, piece_w, request); break;
+    for (unsigned first = 0; first < kMaxWarpSize; first += group) {
+      const std::uint32_t lanes = active & lane_range(first, group);
+      if (lanes == 0) continue;  // requests without an active lane are not issued
+      std::uint64_t bytes = 0;
+      if (!warp_request(addr, lanes, shift, width, request++, out, bytes))
+        fail(ErrorKind::kInternal, "coalescer: misaligned words after the check");
+      if (group == 32 && !local) out.bytes_requested = bytes;
     }
   }
   out.requests = request;
+  // Distinct bytes over the whole access (requests may share words; local frames never overlap).
+  if (local)
+    out.bytes_requested = std::uint64_t{a.active.count()} * a.width;
+  else if (group != 32)
+    out.bytes_requested = distinct_bytes(a.addr.data(), active, a.width);
+}
+
+void Coalescer::coalesce_cc1x(const WarpAccess& a, CoalesceResult& out) const {
+  const std::uint32_t active = a.active.bits();
+  const bool local = a.space == Space::kLocal;
+  const std::uint32_t pieces = local ? LocalLayout::pieces(a.width) : 1;
+  const std::uint32_t width = local ? LocalLayout::piece_bytes(a.width) : a.width;
+  alignas(32) std::uint64_t phys[kMaxWarpSize];
+  std::uint32_t request = 0;
+  for (std::uint32_t k = 0; k < pieces; ++k) {
+    const std::uint64_t* addr = a.addr.data();
+    if (local) {
+      local_piece(a, k, phys);
+      addr = phys;
+    }
+    if (profile_.coalescing == arch::Coalescing::kCc12)
+      coalesce_cc12(addr, active, width, request, out);
+    else
+      coalesce_cc10(addr, active, width, request, out);
+  }
+  out.requests = request;
+  out.bytes_requested =
+      local ? std::uint64_t{a.active.count()} * a.width : distinct_bytes(a.addr.data(), active, a.width);
+}
+
+void Coalescer::coalesce_shared(const WarpAccess& a, CoalesceResult& out) const {
+  out.transaction_bytes = profile_.shared_banks * profile_.shared_bank_bytes;
+  if (a.active.none()) return;
+  const SharedBankResult s = shared_access(profile_, a);
+  out.requests = 1;
+  for (std::uint32_t p = 0; p < s.phase_count; ++p) {
+    const SharedPhase& ph = s.phases[p];
+    for (std::uint32_t w = 0; w < ph.wavefronts; ++w)
+      push(out, ph.first_addr, out.transaction_bytes, 0, ph.lanes.bits());
+  }
+  out.bytes_requested = s.bytes_requested;
 }
 
 }  // namespace warpscope::mem

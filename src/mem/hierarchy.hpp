@@ -1,23 +1,32 @@
-// The memory hierarchy one launch sees: an L1 per SM, one L2, DRAM byte counters. It consumes
-// warp accesses already coalesced (coalescer.hpp) and counts what every level does.
+// The memory hierarchy one launch sees: an L1 per SM, one L2 for the device, and DRAM byte
+// counters. It consumes warp accesses already coalesced (coalescer.hpp) and counts what every
+// level does, with the counters Nsight Compute reports (design.md, "Nsight Compute names").
 //
-// Rules (design.md; the H100 measurements in tests/hw/data/h100):
-//  - A load that takes the L1 path looks up its sectors in its SM's L1; misses are read from L2;
-//    L2 misses are read from DRAM (32 bytes a sector). Other loads go to L2 directly.
-//  - A store applies the profile's L1 policy (Fermi/Kepler: the line is evicted from L1;
-//    Maxwell and later: sectors present in L1 are updated and counted as hits), then writes L2:
-//    write-back, write-allocate without fetch. An L2 write never misses (the H100 reports every
-//    write sector as a lookup hit); dirty sectors reach DRAM when evicted or on flush_l2().
-//  - Local stores that take the L1 path allocate their sectors in L1 (a later load of the slot
-//    hits there, as on the H100) and are written through to L2.
-//  - Atomics and reductions are performed at L2 (a read-modify-write: an L2 miss reads the
-//    sector from DRAM; the sector is then dirty).
-//  - Local memory: the transactions' addresses (warp base 0, see local_layout.hpp) are placed at
-//    a per-warp base far above global memory, distinct for every (CTA, warp), sized by
-//    set_local_frame_bytes(); then the same path as global memory, through L1 when the profile
-//    caches local memory there.
-//  - Without L2 (cc 1.x profiles have neither cache), every transaction moves its bytes to or
-//    from DRAM.
+// Rules (design.md; seed 003; CUDA C Programming Guide, compute capability 2.x-9.0 "Global
+// Memory"; the H100 measurements in tests/hw/data/h100):
+//  - Loads. A load the coalescer marks cached_in_l1 looks its transactions' sectors up in its
+//    SM's L1 (a 128-byte line transaction covers all 4 sectors of the line); L1 misses are read
+//    from L2; L2 misses are read from DRAM (sector_bytes each). Other loads (.cg, or not cached
+//    by default) go to L2 directly; their L1 requests and sectors are still counted, with no hit.
+//  - Global stores. L1 per profile.l1_store_policy: kInvalidate (Fermi/Kepler) evicts the line
+//    from L1; kWriteThroughUpdate (Maxwell and later) updates the sectors present, which count as
+//    L1 hits, and allocates nothing. Then the sectors are written into L2 (write-back,
+//    write-allocate without fetch: valid and dirty). An L2 write never misses, so every written
+//    sector counts as an L2 write hit (as the H100 reports lts__t_sectors_srcunit_tex_op_write
+//    _lookup_hit). Dirty sectors reach DRAM when L2 evicts them or on flush_l2().
+//  - Atomics and reductions are performed at L2, as a read-modify-write counted apart from reads
+//    and writes: a miss reads the sector from DRAM; the sector is then dirty. They evict the
+//    line from L1 (a copy there would be stale).
+//  - Local memory. Transaction addresses (warp base 0, local_layout.hpp) are moved to the warp's
+//    own base: kLocalWindow + (cta * 64 + warp) * (bytes of a warp's frames), frames of
+//    set_local_frame_bytes() bytes per thread (default 1024). Then the global path, except that
+//    where profile.local_cached_in_l1 a local store also allocates its sectors in L1 (written
+//    through to L2, not dirty in L1): on the H100 local loads after local stores hit L1.
+//  - Shared (and const) accesses are ignored: they never reach L1 or L2.
+//  - A profile whose l1.bytes is 0 has no L1 (every lookup misses, nothing is kept); l2.bytes 0
+//    means no L2: reads come from DRAM and writes go to DRAM at once, and the L2 counters stay 0
+//    (cc 1.x). L1 requests and sectors are still counted: they are the LSU's transactions.
+// Deterministic; not thread-safe (callers serialise access()).
 #pragma once
 
 #include <array>
@@ -31,49 +40,63 @@
 
 namespace warpscope::mem {
 
+/// What the L1/TEX unit counts for one kind of access (l1tex__t_requests_..., l1tex__t_sectors_...,
+/// ..._lookup_hit).
 struct L1Counters {
   std::uint64_t requests = 0;
   std::uint64_t sectors = 0;
   std::uint64_t sector_hits = 0;
 };
 
-struct HierarchyCounters {
-  /// [0: global, 1: local][0: load, 1: store, 2: atomic, 3: reduction]
+struct Counters {
+  /// [0: global, 1: local][Op: 0 load, 1 store, 2 atomic, 3 reduction]
   std::array<std::array<L1Counters, 4>, 2> l1{};
-  std::uint64_t l2_read_sectors = 0, l2_read_hits = 0;
-  std::uint64_t l2_write_sectors = 0, l2_write_hits = 0;
-  std::uint64_t l2_atom_sectors = 0, l2_atom_hits = 0;
-  std::uint64_t l2_red_sectors = 0, l2_red_hits = 0;
+  std::uint64_t l2_read_sectors = 0, l2_read_hits = 0;    // lts__t_sectors_srcunit_tex_op_read
+  std::uint64_t l2_write_sectors = 0, l2_write_hits = 0;  // ..._op_write
+  std::uint64_t l2_atom_sectors = 0, l2_atom_hits = 0;    // ..._op_atom
+  std::uint64_t l2_red_sectors = 0, l2_red_hits = 0;      // ..._op_red
   std::uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
 
+  /// The L1 counters of global or local accesses of one operation.
   const L1Counters& at(Space space, Op op) const {
     return l1[space == Space::kLocal ? 1 : 0][static_cast<unsigned>(op)];
   }
 };
+using HierarchyCounters = Counters;
 
 class MemoryHierarchy {
  public:
+  /// Keeps a reference to `profile`, which must outlive the hierarchy. Throws Error(kUsage) for
+  /// sm_count 0, Error(kProfile) for an invalid cache geometry or L1 and L2 line or sector sizes
+  /// that differ.
   MemoryHierarchy(const arch::Profile& profile, unsigned sm_count);
 
-  /// Bytes of local memory per thread (the kernel's frame); default 1024.
-  void set_local_frame_bytes(std::uint64_t bytes) { local_frame_bytes_ = bytes; }
-  /// Accounts one coalesced warp access (global or local; shared accesses are ignored) on `sm`.
+  /// Bytes of local memory per thread (the kernel's frame); default 1024; 0 is refused.
+  void set_local_frame_bytes(std::uint64_t bytes);
+  /// Accounts one warp access and its coalescing (from a Coalescer of the same profile) on SM
+  /// `sm` (< sm_count, else Error(kUsage)).
   void access(unsigned sm, const WarpAccess& access, const CoalesceResult& coalesced);
-  /// Writes every dirty L2 sector back to DRAM (end of a launch, when measuring write-backs).
+  /// Writes every dirty L2 sector back to DRAM (end of a launch).
   void flush_l2();
-  const HierarchyCounters& counters() const { return counters_; }
-  /// The physical base address of a warp's local frames.
-  std::uint64_t local_base(std::uint32_t cta, std::uint32_t warp) const;
+  const Counters& counters() const { return counters_; }
 
+  /// The physical base address of a warp's local frames (warp < kWarpSlotsPerCta, else
+  /// Error(kUsage)).
+  std::uint64_t local_base(std::uint32_t cta, std::uint32_t warp) const;
   static constexpr std::uint64_t kLocalWindow = 1ull << 60;
+  static constexpr std::uint64_t kWarpSlotsPerCta = 64;
+
+  const SectorCache& l1(unsigned sm) const { return l1_.at(sm); }
+  const SectorCache& l2() const { return l2_; }
 
  private:
-  void read_l2(std::uint64_t line, std::uint32_t sectors, std::uint64_t& sector_counter, std::uint64_t& hit_counter);
+  void l2_read(std::uint64_t line, std::uint32_t sectors, std::uint64_t& sector_counter, std::uint64_t& hit_counter);
+  void l2_write(std::uint64_t line, std::uint32_t sectors, bool count);
 
   const arch::Profile& profile_;
   std::vector<SectorCache> l1_;
   SectorCache l2_;
-  HierarchyCounters counters_;
+  Counters counters_;
   std::uint64_t local_frame_bytes_ = 1024;
 };
 

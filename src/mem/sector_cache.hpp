@@ -1,22 +1,29 @@
-// A sectored, set-associative cache with LRU replacement: lines of line_bytes split into
-// sectors of sector_bytes, each sector valid and dirty on its own.
+// A sectored, set-associative cache with LRU replacement, parameterised by arch::CacheGeometry:
+// lines of line_bytes split into sectors of sector_bytes, each sector with its own valid and
+// dirty bit (design.md: "Lines are 128 bytes made of 4 sectors; a miss fills only the missing
+// sectors").
 //
 // Contract:
-//  - Lines are named by line number (byte address / line_bytes); sectors by a bit mask
-//    (bit i = sector i of the line). Set index = line number mod sets, sets =
-//    bytes / (line_bytes * associativity).
-//  - read(): sectors present are hits; missing sectors are filled (a miss fills only the missing
-//    sectors). A line not present is allocated in the least recently used way of its set; the
-//    victim's dirty sectors are reported as write-backs.
-//  - write_allocate(): write-back, write-allocate without fetch: the sectors become valid and
-//    dirty; reports which were present before.
-//  - update_if_present(): write-through without allocation: sectors present are updated (and
-//    reported); nothing is allocated.
-//  - invalidate(): drops the line (dirty data is discarded: callers use it for write-through
-//    caches only).
-//  - flush(): writes back every dirty sector and reports how many.
-//  - A cache of 0 bytes holds nothing: every sector misses and nothing is ever written back.
-// Any access (read, write, update hit) makes the line the most recently used of its set.
+//  - Lines are named by line number (byte address / line_bytes), sectors by a mask (bit i =
+//    sector i of the line; span() computes both for a byte range inside one line).
+//    sets = bytes / (line_bytes * associativity); set index = line number mod sets.
+//  - read(line, sectors): sectors present are hits; the missing ones are filled (only they). A
+//    line not present is allocated in a free way of its set, else in the least recently used
+//    one; the victim's dirty sectors are reported as write-backs.
+//  - write(line, sectors, kAllocateNoFetch): write-back, write-allocate without fetch (an L2):
+//    the line is allocated as by read(), the sectors become valid and dirty; hit_mask says which
+//    were present before.
+//  - write(line, sectors, kUpdateIfPresent): write-through without allocation (an L1): the
+//    sectors present are updated (hit_mask); nothing is allocated or made dirty.
+//  - write(line, sectors, kAllocateWriteThrough): write-through with allocation (local memory in
+//    an L1): allocated as by read(), the sectors become valid but not dirty.
+//  - invalidate(line): drops the line; its dirty sectors are reported as write-backs (callers
+//    with write-through caches never have any).
+//  - flush(): cleans every dirty sector and returns how many there were; lines stay valid.
+//  - Every access that finds its line (read, write, an update that hits) or allocates it makes
+//    it the most recently used of its set. valid_sectors()/dirty_sectors() only look.
+//  - A capacity of 0 means no cache: every sector misses, nothing is kept or written back.
+// Storage is allocated once, in the constructor; accesses never allocate.
 #pragma once
 
 #include <cstdint>
@@ -26,42 +33,64 @@
 
 namespace warpscope::mem {
 
+enum class WritePolicy {
+  kAllocateNoFetch,       // write-back, write-allocate without fetch: sectors valid and dirty
+  kUpdateIfPresent,       // write-through, no allocation: update the sectors that are present
+  kAllocateWriteThrough,  // write-through with allocation: sectors valid, not dirty
+};
+
 struct CacheOutcome {
-  std::uint32_t hit_mask = 0;         // sectors that were present
-  std::uint32_t miss_mask = 0;        // sectors that were not
-  std::uint32_t writeback_sectors = 0;  // dirty sectors of an evicted victim
+  std::uint32_t hit_mask = 0;           // sectors that were present
+  std::uint32_t miss_mask = 0;          // sectors that were not
+  std::uint32_t writeback_sectors = 0;  // dirty sectors of an evicted or invalidated line
+};
+
+/// A line and the sectors of it that a byte range covers.
+struct LineSectors {
+  std::uint64_t line = 0;
+  std::uint32_t mask = 0;
 };
 
 class SectorCache {
  public:
+  /// Throws Error(kProfile) unless sector_bytes divides line_bytes into 1 to 32 sectors and,
+  /// for a non-zero capacity, at least one set of `associativity` (>= 1) ways fits.
   explicit SectorCache(const arch::CacheGeometry& geometry);
 
   CacheOutcome read(std::uint64_t line, std::uint32_t sectors);
-  CacheOutcome write_allocate(std::uint64_t line, std::uint32_t sectors);
-  CacheOutcome update_if_present(std::uint64_t line, std::uint32_t sectors);
-  void invalidate(std::uint64_t line);
+  CacheOutcome write(std::uint64_t line, std::uint32_t sectors, WritePolicy policy);
+  CacheOutcome invalidate(std::uint64_t line);
   std::uint64_t flush();
 
+  std::uint32_t valid_sectors(std::uint64_t line) const;
+  std::uint32_t dirty_sectors(std::uint64_t line) const;
+
+  /// The line holding byte `addr` and the sectors of [addr, addr + bytes); the range must not
+  /// cross the line.
+  LineSectors span(std::uint64_t addr, std::uint32_t bytes) const;
+
   bool enabled() const { return sets_ > 0; }
+  std::uint64_t sets() const { return sets_; }
   std::uint32_t sectors_per_line() const { return sectors_per_line_; }
   const arch::CacheGeometry& geometry() const { return geometry_; }
 
  private:
   struct Way {
     std::uint64_t line = 0;
+    std::uint64_t last_use = 0;
     std::uint32_t valid = 0;  // sector mask; 0 = the way is free
     std::uint32_t dirty = 0;
-    std::uint64_t last_use = 0;
   };
   Way* find(std::uint64_t line);
-  Way& allocate(std::uint64_t line, CacheOutcome& outcome);
+  const Way* find(std::uint64_t line) const;
+  Way& find_or_allocate(std::uint64_t line, CacheOutcome& outcome);
 
   arch::CacheGeometry geometry_;
   std::uint64_t sets_ = 0;
   std::uint32_t ways_ = 0;
   std::uint32_t sectors_per_line_ = 0;
   std::uint64_t clock_ = 0;
-  std::vector<Way> ways_storage_;  // sets_ * ways_
+  std::vector<Way> storage_;  // sets_ * ways_, set-major
 };
 
 }  // namespace warpscope::mem

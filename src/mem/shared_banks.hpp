@@ -1,16 +1,28 @@
-// Shared-memory banks: how many wavefronts (passes through the banks) one warp's shared access
-// takes, and how many of them are bank conflicts.
+// Shared-memory banks: how many wavefronts (passes through the banks) one warp's shared-memory
+// access takes, and how many of them are bank conflicts.
 //
-// Rule: the warp is served in passes of consecutive lanes whose accesses together span at most
-// the profile's pass size (load_pass_bytes / store_pass_bytes) of lane width: lanes per pass =
-// min(warp, pass_bytes / max(width, bank_bytes)). Inside a pass, each lane touches the bank words
-// covering [addr, addr + width); a bank serves one distinct word per wavefront and lanes reading
-// the same word share it (broadcast). The pass takes as many wavefronts as the most distinct
-// words any one bank holds; its ideal is ceil(distinct words / banks), at least 1. Conflicts =
-// wavefronts - ideal, as Nsight Compute counts l1tex__data_bank_conflicts_pipe_lsu_mem_shared.
-// Every case measured on an H100 (tests/hw/data/h100/README.md) follows this rule.
+// Rule (CUDA C Programming Guide, compute capability 2.x+ "Shared Memory" and 1.x "Shared
+// Memory"; design.md; measured on an H100, tests/hw/data/h100/README.md):
+//  - Banks: `shared_banks` banks of `shared_bank_bytes` bytes; bank word k (address / bank_bytes)
+//    is in bank k mod banks.
+//  - The warp is served in phases of P consecutive lanes, P = min(warp_size,
+//    pass_bytes / max(width, bank_bytes)), where pass_bytes is the profile's
+//    shared_load_pass_bytes for loads and shared_store_pass_bytes otherwise. With 128 B
+//    (32 banks x 4 B: Fermi and later stores) that is 32 lanes for words of up to 4 bytes, 16 for
+//    8 B and 8 for 16 B; the H100 serves loads in 256 B passes (32 lanes of 8 B, 16 of 16 B);
+//    cc 1.x (16 banks, 64 B) serves half-warps.
+//  - Each active lane touches the bank words covering [addr, addr + width). A phase with an
+//    active lane takes as many wavefronts as the largest number of DISTINCT bank words mapped to
+//    one bank; lanes reading the same word share it (broadcast), so they cost nothing extra.
+//  - ideal wavefronts of a phase = max(1, ceil(distinct bytes touched / (banks * bank_bytes))).
+//  - Totals are sums over phases; bank_conflicts = wavefronts - ideal_wavefronts (what Nsight
+//    Compute reports as l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st}).
+// Stores, atomics and loads follow the same rule (with their pass size). An access with no active
+// lane has 0 wavefronts. The access is validated first (access_check.hpp: width, alignment).
+// No allocation; at most 64 banks.
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include "arch/profile.hpp"
@@ -18,12 +30,26 @@
 
 namespace warpscope::mem {
 
+/// One phase of a shared access that has at least one active lane.
+struct SharedPhase {
+  LaneMask lanes;  // the active lanes of the phase
+  std::uint32_t wavefronts = 0;
+  std::uint32_t ideal_wavefronts = 0;
+  std::uint64_t first_addr = 0;  // lowest address the phase touches
+};
+
 struct SharedBankResult {
   std::uint32_t wavefronts = 0;
   std::uint32_t ideal_wavefronts = 0;
-  std::uint32_t bank_conflicts = 0;
+  std::uint32_t bank_conflicts = 0;   // wavefronts - ideal_wavefronts
   std::uint64_t bytes_requested = 0;  // distinct bytes the active lanes touch
+  std::uint32_t lanes_per_phase = 0;  // P
+  std::uint32_t phase_count = 0;      // phases with an active lane, listed in `phases`
+  std::array<SharedPhase, kMaxWarpSize> phases{};
 };
+
+/// Lanes per phase P for an access of `width` bytes by operation `op` on this profile.
+std::uint32_t shared_lanes_per_phase(const arch::Profile& profile, Op op, std::uint32_t width);
 
 SharedBankResult shared_access(const arch::Profile& profile, const WarpAccess& access);
 

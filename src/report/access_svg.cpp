@@ -52,7 +52,7 @@ std::string render_access_svg(const AccessPicture& p) {
   for (const Run& r : runs) shown += r.end - r.begin;
   double gaps = runs.empty() ? 0 : kGap * static_cast<double>(runs.size() - 1);
   double px_per_byte =
-      shown == 0 ? 1.0 : std::clamp((kMaxMemWidth - gaps) / static_cast<double>(shown), 0.05, 3.0);
+      shown == 0 ? 1.0 : std::clamp((kMaxMemWidth - gaps) / static_cast<double>(shown), 0.05, 6.0);
   double x = kLeft;
   for (Run& r : runs) {
     r.x = x;
@@ -104,7 +104,7 @@ std::string render_access_svg(const AccessPicture& p) {
     s += fmt::format(
         "<rect class=\"requested\" x=\"{:.1f}\" y=\"{}\" width=\"{:.2f}\" height=\"{}\" fill=\"#2171b5\" "
         "fill-opacity=\"0.8\"><title>lane {}: 0x{:x}</title></rect>\n",
-        wx, kMemTop + 8, std::max(1.0, p.width * px_per_byte), kMemHeight - 16, lane, p.addr[lane]);
+        wx + 0.5, kMemTop + 8, std::max(1.0, p.width * px_per_byte - 1.0), kMemHeight - 16, lane, p.addr[lane]);
     double lx = kLeft + lane * kLaneWidth + (kLaneWidth - 4) / 2;
     s += fmt::format(
         "<line class=\"arrow\" x1=\"{:.1f}\" y1=\"{}\" x2=\"{:.1f}\" y2=\"{}\" stroke=\"#555\" stroke-width=\"0.8\"/>\n",

@@ -1,31 +1,52 @@
-// Builds WarpAccess records for tests: address of lane l = base + index(l) * width.
+// Test helpers: warp access records built from a per-lane rule.
 #pragma once
 
 #include <cstdint>
-#include <functional>
 
 #include "common/access.hpp"
 
 namespace warpscope::mem::test {
 
-inline WarpAccess make_access(Space space, Op op, std::uint8_t width, std::uint64_t base,
-                              const std::function<std::int64_t(unsigned)>& index,
-                              std::uint32_t active = 0xffffffffu, CacheOp cache = CacheOp::kDefault) {
+/// cudaMalloc aligns allocations to at least 256 bytes (seed 002); tests put arrays there.
+inline constexpr std::uint64_t kBase = 0x10000;
+
+/// Lane l accesses byte address addr_of_lane(l).
+template <class F>
+WarpAccess access(Space space, Op op, unsigned width, F addr_of_lane, std::uint32_t active = 0xffffffffu,
+                  CacheOp cache = CacheOp::kDefault) {
   WarpAccess a;
   a.space = space;
   a.op = op;
-  a.width = width;
+  a.width = static_cast<std::uint8_t>(width);
   a.cache = cache;
   a.active = LaneMask(active);
-  for (unsigned lane = 0; lane < 32; ++lane)
-    a.addr[lane] = base + static_cast<std::uint64_t>(index(lane) * static_cast<std::int64_t>(width));
+  for (unsigned lane = 0; lane < kMaxWarpSize; ++lane) a.addr[lane] = static_cast<std::uint64_t>(addr_of_lane(lane));
   return a;
 }
 
-inline WarpAccess global_load(std::uint8_t width, const std::function<std::int64_t(unsigned)>& index,
-                              CacheOp cache = CacheOp::kDefault, std::uint32_t active = 0xffffffffu,
-                              std::uint64_t base = 0) {
-  return make_access(Space::kGlobal, Op::kLoad, width, base, index, active, cache);
+template <class F>
+WarpAccess load(unsigned width, F addr_of_lane, CacheOp cache = CacheOp::kDefault, std::uint32_t active = 0xffffffffu) {
+  return access(Space::kGlobal, Op::kLoad, width, addr_of_lane, active, cache);
+}
+
+template <class F>
+WarpAccess store(unsigned width, F addr_of_lane, std::uint32_t active = 0xffffffffu) {
+  return access(Space::kGlobal, Op::kStore, width, addr_of_lane, active);
+}
+
+/// Lane l accesses element index(l) of an array of `width`-byte words at byte address `base`.
+template <class F>
+WarpAccess make_access(Space space, Op op, unsigned width, std::uint64_t base, F index,
+                       std::uint32_t active = 0xffffffffu, CacheOp cache = CacheOp::kDefault) {
+  return access(
+      space, op, width, [&](unsigned lane) { return base + static_cast<std::uint64_t>(index(lane)) * width; }, active,
+      cache);
+}
+
+/// A global load of element index(l) of an array at byte address 0.
+template <class F>
+WarpAccess global_load(unsigned width, F index, CacheOp cache = CacheOp::kDefault) {
+  return make_access(Space::kGlobal, Op::kLoad, width, 0, index, 0xffffffffu, cache);
 }
 
 }  // namespace warpscope::mem::test

@@ -24,9 +24,12 @@ std::vector<std::string> split_csv(const std::string& line) {
   std::string cell;
   bool quoted = false;
   for (char c : line) {
-    if (c == '"') quoted = !quoted;
-    else if (c == ',' && !quoted) cells.push_back(std::move(cell)), cell.clear();
-    else cell += c;
+    if (c == '"')
+      quoted = !quoted;
+    else if (c == ',' && !quoted)
+      cells.push_back(std::move(cell)), cell.clear();
+    else
+      cell += c;
   }
   cells.push_back(cell);
   return cells;
@@ -44,8 +47,8 @@ double number(const std::string& s) {
 }
 
 struct Capture {
-  std::vector<std::string> launches;                 // "load_default u8 consecutive grid 1 block 32"
-  std::vector<std::map<std::string, double>> rows;   // metric -> value, by launch ID
+  std::vector<std::string> launches;                // "load_default u8 consecutive grid 1 block 32"
+  std::vector<std::map<std::string, double>> rows;  // metric -> value, by launch ID
 };
 
 Capture read_capture(const std::string& name) {
@@ -84,8 +87,8 @@ const std::map<std::string, Pattern> kPatterns = {
     {"consecutive", {1, 1, 0, 1 << 30}}, {"offset1", {1, 1, 1, 1 << 30}}, {"sameword", {1, 0, 0, 1 << 30}},
     {"stride32", {32, 32, 0, 1 << 30}},  {"permuted", {1, 7, 3, 32}},     {"stride2", {2, 2, 0, 1 << 30}},
 };
-const std::map<std::string, std::uint8_t> kWidths = {{"u8", 1}, {"u16", 2}, {"u32", 4}, {"u64", 8}, {"i128", 16},
-                                                     {"i32", 4}, {"i64", 8}};
+const std::map<std::string, std::uint8_t> kWidths = {{"u8", 1},    {"u16", 2}, {"u32", 4}, {"u64", 8},
+                                                     {"i128", 16}, {"i32", 4}, {"i64", 8}};
 
 constexpr std::uint64_t kIn = 0x7f0000000000, kOut = 0x7f0010000000, kSel = 0x7f0020000000;
 
@@ -118,12 +121,13 @@ void replay(Model& m, const std::string& kernel, const std::string& type, const 
         // 16 stores a[k], then the index load, then a[i] and the result store.
         for (int k = 0; k < 16; ++k)
           m.run(b, stamp(test::make_access(Space::kLocal, Op::kStore, w, 0, [&](unsigned) { return k; })));
-        m.run(b, stamp(test::make_access(Space::kGlobal, Op::kLoad, 4, kSel,
-                                         [&](unsigned lane) { return per_thread ? g(lane) : std::int64_t(b) * threads; })));
+        m.run(b, stamp(test::make_access(Space::kGlobal, Op::kLoad, 4, kSel, [&](unsigned lane) {
+                return per_thread ? g(lane) : std::int64_t(b) * threads;
+              })));
         m.run(b, stamp(test::make_access(Space::kLocal, Op::kLoad, w, 0, [&](unsigned lane) {
-          const std::int64_t gl = per_thread ? g(lane) : std::int64_t(b) * threads;
-          return (gl * 5 + 3) % 16;
-        })));
+                const std::int64_t gl = per_thread ? g(lane) : std::int64_t(b) * threads;
+                return (gl * 5 + 3) % 16;
+              })));
         m.run(b, stamp(test::make_access(Space::kGlobal, Op::kStore, w, kOut, g)));
         continue;
       }
@@ -163,10 +167,13 @@ void compare_capture(const std::string& file) {
       const std::string s = space == Space::kGlobal ? "global" : "local";
       for (Op op : {Op::kLoad, Op::kStore}) {
         const std::string o = op == Op::kLoad ? "ld" : "st";
-        EXPECT_EQ(c.at(space, op).requests, hw(g + "requests_" + p + s + "_op_" + o + ".sum")) << what << " " << s << " " << o;
-        EXPECT_EQ(c.at(space, op).sectors, hw(g + "sectors_" + p + s + "_op_" + o + ".sum")) << what << " " << s << " " << o;
+        EXPECT_EQ(c.at(space, op).requests, hw(g + "requests_" + p + s + "_op_" + o + ".sum"))
+            << what << " " << s << " " << o;
+        EXPECT_EQ(c.at(space, op).sectors, hw(g + "sectors_" + p + s + "_op_" + o + ".sum"))
+            << what << " " << s << " " << o;
       }
-      EXPECT_EQ(c.at(space, Op::kLoad).sector_hits, hw(g + "sectors_" + p + s + "_op_ld_lookup_hit.sum")) << what << " " << s;
+      EXPECT_EQ(c.at(space, Op::kLoad).sector_hits, hw(g + "sectors_" + p + s + "_op_ld_lookup_hit.sum"))
+          << what << " " << s;
     }
     EXPECT_EQ(c.l2_read_sectors, hw("lts__t_sectors_srcunit_tex_op_read.sum")) << what;
     // Known gap (docs/mem.md): when consecutive warps of a block store into the same sector (a
@@ -177,7 +184,8 @@ void compare_capture(const std::string& file) {
     const std::uint64_t shared_sectors = merged_stores ? blocks * (threads / 32 - 1) : 0;
     EXPECT_EQ(c.l2_write_sectors - shared_sectors, hw("lts__t_sectors_srcunit_tex_op_write.sum")) << what;
     EXPECT_NEAR(double(c.l2_write_hits - shared_sectors), row.at("lts__t_sectors_srcunit_tex_op_write_lookup_hit.sum"),
-                merged_stores ? 1.0 : 0.0) << what;
+                merged_stores ? 1.0 : 0.0)
+        << what;
     ++compared;
   }
   EXPECT_GT(compared, 20);

@@ -1,14 +1,17 @@
 // The hierarchy between mock neighbours: hand-made warp accesses in, exact counters out.
+#include "mem/hierarchy.hpp"
+
 #include <gtest/gtest.h>
 
 #include "access_builder.hpp"
-#include "mem/hierarchy.hpp"
+#include "warpscope/error.hpp"
 
 namespace warpscope::mem {
 namespace {
 
 struct Rig {
-  explicit Rig(const char* arch, unsigned sms = 2) : profile(arch::builtin_profile(arch)), coalescer(profile), h(profile, sms) {}
+  explicit Rig(const char* arch, unsigned sms = 2) : Rig(arch::builtin_profile(arch), sms) {}
+  Rig(const arch::Profile& p, unsigned sms) : profile(p), coalescer(profile), h(profile, sms) {}
   void run(unsigned sm, WarpAccess a) { h.access(sm, a, coalescer.coalesce(a)); }
   const HierarchyCounters& c() const { return h.counters(); }
   const arch::Profile& profile;
@@ -20,14 +23,20 @@ auto words_from = [](std::int64_t first) { return [first](unsigned lane) { retur
 
 TEST(Hierarchy, MisalignedReadSharesASectorWithTheNextWarpInL1) {
   Rig r("hopper");
-  r.run(0, test::global_load(4, words_from(1)));   // bytes 4..131: sectors 0..4
+  r.run(0, test::global_load(4, words_from(1)));  // bytes 4..131: sectors 0..4
+  EXPECT_EQ(r.c().at(Space::kGlobal, Op::kLoad).requests, 1u);
   EXPECT_EQ(r.c().at(Space::kGlobal, Op::kLoad).sectors, 5u);
-  EXPECT_EQ(r.c().at(Space::kGlobal, Op::kLoad).sector_hits, 0u);
+  EXPECT_EQ(r.c().at(Space::kGlobal, Op::kLoad).sector_hits, 0u);  // 5 L1 misses
   EXPECT_EQ(r.c().l2_read_sectors, 5u);
+  EXPECT_EQ(r.c().l2_read_hits, 0u);  // 5 L2 misses
   EXPECT_EQ(r.c().dram_read_bytes, 160u);
+  EXPECT_EQ(r.c().dram_write_bytes, 0u);
   r.run(0, test::global_load(4, words_from(33)));  // bytes 132..259: sectors 4..8
-  EXPECT_EQ(r.c().at(Space::kGlobal, Op::kLoad).sector_hits, 1u);
+  EXPECT_EQ(r.c().at(Space::kGlobal, Op::kLoad).requests, 2u);
+  EXPECT_EQ(r.c().at(Space::kGlobal, Op::kLoad).sectors, 10u);
+  EXPECT_EQ(r.c().at(Space::kGlobal, Op::kLoad).sector_hits, 1u);  // design.md: the shared sector
   EXPECT_EQ(r.c().l2_read_sectors, 9u);
+  EXPECT_EQ(r.c().l2_read_hits, 0u);
   EXPECT_EQ(r.c().dram_read_bytes, 9u * 32);
 }
 
@@ -49,11 +58,11 @@ TEST(Hierarchy, OtherSmsAndNonCachingLoadsMeetInL2) {
 TEST(Hierarchy, FermiStoresInvalidateL1) {
   Rig r("fermi");
   auto load = test::global_load(4, words_from(0), CacheOp::kCa);
-  r.run(0, load);                                                   // one 128-byte line into L1
+  r.run(0, load);  // one 128-byte line into L1
   EXPECT_EQ(r.c().l2_read_sectors, 4u);
   r.run(0, test::make_access(Space::kGlobal, Op::kStore, 4, 0, words_from(0)));
   EXPECT_EQ(r.c().l2_write_sectors, 4u);
-  r.run(0, load);                                                   // L1 lost it; L2 has it
+  r.run(0, load);  // L1 lost it; L2 has it
   EXPECT_EQ(r.c().at(Space::kGlobal, Op::kLoad).sector_hits, 0u);
   EXPECT_EQ(r.c().l2_read_sectors, 8u);
   EXPECT_EQ(r.c().l2_read_hits, 4u);
@@ -120,6 +129,122 @@ TEST(Hierarchy, TeslaGoesStraightToDram) {
   EXPECT_EQ(r.c().l2_read_sectors, 0u);
   r.run(0, test::make_access(Space::kGlobal, Op::kStore, 4, 0, words_from(0)));
   EXPECT_EQ(r.c().dram_write_bytes, 128u);
+}
+
+TEST(Hierarchy, FermiLinesCoverFourSectorsAndStoresReachDramOnFlush) {
+  Rig r("fermi");
+  r.run(0, test::global_load(4, [](unsigned) { return 1; }));  // one word: one 128-byte line
+  EXPECT_EQ(r.c().at(Space::kGlobal, Op::kLoad).requests, 1u);
+  EXPECT_EQ(r.c().at(Space::kGlobal, Op::kLoad).sectors, 4u);
+  EXPECT_EQ(r.c().l2_read_sectors, 4u);
+  EXPECT_EQ(r.c().dram_read_bytes, 128u);
+  r.run(0, test::make_access(Space::kGlobal, Op::kStore, 4, 0, words_from(0)));
+  EXPECT_EQ(r.c().l2_write_sectors, 4u);
+  EXPECT_EQ(r.c().dram_write_bytes, 0u);
+  r.h.flush_l2();
+  EXPECT_EQ(r.c().dram_write_bytes, 128u);
+  // Kepler's default global load skips L1: 4 segments to L2, no L1 lookup.
+  Rig k("kepler");
+  k.run(0, test::global_load(4, words_from(0)));
+  k.run(0, test::global_load(4, words_from(0)));
+  EXPECT_EQ(k.c().at(Space::kGlobal, Op::kLoad).sectors, 8u);
+  EXPECT_EQ(k.c().at(Space::kGlobal, Op::kLoad).sector_hits, 0u);
+  EXPECT_EQ(k.c().l2_read_sectors, 8u);
+  EXPECT_EQ(k.c().l2_read_hits, 4u);
+}
+
+TEST(Hierarchy, L2EvictsDirtySectorsToDram) {
+  // One set of 2 ways: the third line written evicts the first, with its 4 dirty sectors.
+  arch::Profile p = arch::builtin_profile("hopper");
+  p.l2 = arch::CacheGeometry{256, 128, 32, 2};
+  Rig r(p, 1);
+  for (std::int64_t line = 0; line < 3; ++line)
+    r.run(0, test::make_access(Space::kGlobal, Op::kStore, 4, 0, words_from(32 * line)));
+  EXPECT_EQ(r.c().l2_write_sectors, 12u);
+  EXPECT_EQ(r.c().dram_write_bytes, 128u);
+  r.h.flush_l2();
+  EXPECT_EQ(r.c().dram_write_bytes, 384u);
+  // A read of the evicted line misses L1 and L2, and evicts another dirty-free line.
+  r.run(0, test::global_load(4, words_from(0)));
+  EXPECT_EQ(r.c().l2_read_hits, 0u);
+  EXPECT_EQ(r.c().dram_read_bytes, 128u);
+}
+
+TEST(Hierarchy, AtomicResultsReachDramOnFlushAndEvictL1) {
+  Rig r("hopper");
+  r.run(0, test::global_load(4, words_from(0)));  // line 0 in SM 0's L1
+  r.run(0, test::make_access(Space::kGlobal, Op::kAtomic, 4, 0, words_from(0)));
+  EXPECT_EQ(r.c().at(Space::kGlobal, Op::kAtomic).sectors, 4u);
+  EXPECT_EQ(r.c().l2_atom_sectors, 4u);
+  EXPECT_EQ(r.c().l2_atom_hits, 4u);  // the load brought them to L2
+  r.run(0, test::make_access(Space::kGlobal, Op::kReduction, 4, 0, [](unsigned) { return 0; }));
+  EXPECT_EQ(r.c().l2_red_sectors, 1u);
+  EXPECT_EQ(r.c().l2_red_hits, 1u);
+  r.run(0, test::global_load(4, words_from(0)));  // the atomic evicted the line from L1
+  EXPECT_EQ(r.c().at(Space::kGlobal, Op::kLoad).sector_hits, 0u);
+  EXPECT_EQ(r.c().l2_read_hits, 4u);
+  EXPECT_EQ(r.c().dram_read_bytes, 128u);
+  r.h.flush_l2();
+  EXPECT_EQ(r.c().dram_write_bytes, 128u);
+}
+
+TEST(Hierarchy, LocalBasesAreDistinctPerCtaAndWarp) {
+  const arch::Profile& p = arch::builtin_profile("hopper");
+  MemoryHierarchy h(p, 1);
+  EXPECT_EQ(h.local_base(0, 0), 1ull << 60);
+  EXPECT_EQ(h.local_base(0, 1), (1ull << 60) + 32 * 1024);       // 1024 B per thread x 32 lanes
+  EXPECT_EQ(h.local_base(1, 0), (1ull << 60) + 64 * 32 * 1024);  // 64 warp slots per CTA
+  h.set_local_frame_bytes(256);
+  EXPECT_EQ(h.local_base(0, 1), (1ull << 60) + 32 * 256);
+  EXPECT_THROW(h.set_local_frame_bytes(0), Error);
+  EXPECT_THROW(h.local_base(0, 64), Error);
+}
+
+TEST(Hierarchy, LocalStoresThenLoadsHitL1WhereLocalIsCached) {
+  // H100 (tests/hw/data/h100): local loads after local stores all hit L1.
+  Rig r("hopper");
+  auto st = test::make_access(Space::kLocal, Op::kStore, 4, 0, [](unsigned) { return 2; });
+  auto ld = test::make_access(Space::kLocal, Op::kLoad, 4, 0, [](unsigned) { return 2; });
+  r.run(0, st);
+  r.run(0, ld);
+  EXPECT_EQ(r.c().at(Space::kLocal, Op::kStore).sectors, 4u);
+  EXPECT_EQ(r.c().at(Space::kLocal, Op::kLoad).sectors, 4u);
+  EXPECT_EQ(r.c().at(Space::kLocal, Op::kLoad).sector_hits, 4u);
+  EXPECT_EQ(r.c().l2_write_sectors, 4u);  // written through
+  EXPECT_EQ(r.c().l2_read_sectors, 0u);
+  ld.cta = 1;  // another CTA's frame: nothing there
+  r.run(0, ld);
+  EXPECT_EQ(r.c().at(Space::kLocal, Op::kLoad).sector_hits, 4u);
+  EXPECT_EQ(r.c().l2_read_sectors, 4u);
+  EXPECT_EQ(r.c().l2_read_hits, 0u);
+  // Maxwell does not cache local memory in L1: the reload goes to L2 (and hits there).
+  Rig m("maxwell");
+  m.run(0, st);
+  m.run(0, test::make_access(Space::kLocal, Op::kLoad, 4, 0, [](unsigned) { return 2; }));
+  EXPECT_EQ(m.c().at(Space::kLocal, Op::kLoad).sector_hits, 0u);
+  EXPECT_EQ(m.c().l2_read_sectors, 4u);
+  EXPECT_EQ(m.c().l2_read_hits, 4u);
+  EXPECT_EQ(m.c().dram_read_bytes, 0u);
+}
+
+TEST(Hierarchy, SharedAccessesNeverReachTheCaches) {
+  Rig r("hopper");
+  r.run(0, test::make_access(Space::kShared, Op::kLoad, 4, 0, words_from(0)));
+  EXPECT_EQ(r.c().at(Space::kGlobal, Op::kLoad).requests, 0u);
+  EXPECT_EQ(r.c().l2_read_sectors, 0u);
+  EXPECT_EQ(r.c().dram_read_bytes, 0u);
+}
+
+TEST(Hierarchy, UsageErrors) {
+  const arch::Profile& p = arch::builtin_profile("hopper");
+  EXPECT_THROW(MemoryHierarchy(p, 0), Error);
+  Rig r("hopper", 2);
+  try {
+    r.run(2, test::global_load(4, words_from(0)));
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kUsage);
+  }
 }
 
 }  // namespace

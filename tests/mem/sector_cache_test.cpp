@@ -1,42 +1,76 @@
 // The sectored cache on its own, with a tiny geometry: 2 sets x 2 ways of 128-byte lines of
-// four 32-byte sectors. Lines 0, 2, 4 map to set 0.
+// four 32-byte sectors. Lines 0, 2, 4 map to set 0; odd lines to set 1.
+#include "mem/sector_cache.hpp"
+
 #include <gtest/gtest.h>
 
-#include "mem/sector_cache.hpp"
+#include "warpscope/error.hpp"
 
 namespace warpscope::mem {
 namespace {
 
 arch::CacheGeometry tiny() { return arch::CacheGeometry{512, 128, 32, 2}; }
 
+TEST(SectorCache, Geometry) {
+  SectorCache c(tiny());
+  EXPECT_TRUE(c.enabled());
+  EXPECT_EQ(c.sets(), 2u);
+  EXPECT_EQ(c.sectors_per_line(), 4u);
+  // The H100's L1 in the hopper profile: 256 KB, 4 ways of 128 B = 512 sets.
+  EXPECT_EQ(SectorCache(arch::builtin_profile("hopper").l1).sets(), 512u);
+}
+
+TEST(SectorCache, SpanNamesTheLineAndItsSectors) {
+  SectorCache c(tiny());
+  LineSectors s = c.span(0x1000 + 32, 64);
+  EXPECT_EQ(s.line, 0x20u);
+  EXPECT_EQ(s.mask, 0b0110u);
+  s = c.span(0x1000, 128);
+  EXPECT_EQ(s.mask, 0b1111u);
+  s = c.span(0x1000 + 100, 4);  // inside sector 3
+  EXPECT_EQ(s.mask, 0b1000u);
+}
+
 TEST(SectorCache, ColdFillThenHit) {
   SectorCache c(tiny());
-  CacheOutcome o = c.read(0, 0b0011);
+  CacheOutcome o = c.read(0, 0b1111);
   EXPECT_EQ(o.hit_mask, 0u);
-  EXPECT_EQ(o.miss_mask, 0b0011u);
-  o = c.read(0, 0b0011);
-  EXPECT_EQ(o.hit_mask, 0b0011u);
+  EXPECT_EQ(o.miss_mask, 0b1111u);
+  EXPECT_EQ(o.writeback_sectors, 0u);
+  o = c.read(0, 0b1111);
+  EXPECT_EQ(o.hit_mask, 0b1111u);
   EXPECT_EQ(o.miss_mask, 0u);
 }
 
 TEST(SectorCache, AMissFillsOnlyTheMissingSectors) {
   SectorCache c(tiny());
   c.read(0, 0b0011);
-  CacheOutcome o = c.read(0, 0b0110);
+  EXPECT_EQ(c.valid_sectors(0), 0b0011u);
+  // 2 old sectors and 2 new ones: 2 hits, 2 misses.
+  CacheOutcome o = c.read(0, 0b1111);
+  EXPECT_EQ(o.hit_mask, 0b0011u);
+  EXPECT_EQ(o.miss_mask, 0b1100u);
+  EXPECT_EQ(c.valid_sectors(0), 0b1111u);
+  SectorCache d(tiny());
+  d.read(0, 0b0011);
+  o = d.read(0, 0b0110);
   EXPECT_EQ(o.hit_mask, 0b0010u);
   EXPECT_EQ(o.miss_mask, 0b0100u);
-  EXPECT_EQ(c.read(0, 0b1111).miss_mask, 0b1000u);
 }
 
 TEST(SectorCache, EvictsTheLeastRecentlyUsedWay) {
   SectorCache c(tiny());
   c.read(0, 1);
   c.read(2, 1);
-  c.read(4, 1);                            // set 0 is full: line 0 (oldest) goes
-  EXPECT_EQ(c.read(2, 1).hit_mask, 1u);    // still there
-  EXPECT_EQ(c.read(0, 1).miss_mask, 1u);   // evicted; refilling it evicts line 4
+  c.read(4, 1);  // set 0 is full: line 0 (oldest) goes
+  EXPECT_EQ(c.valid_sectors(0), 0u);
+  EXPECT_EQ(c.valid_sectors(2), 1u);
+  EXPECT_EQ(c.valid_sectors(4), 1u);
+  EXPECT_EQ(c.read(2, 1).hit_mask, 1u);   // still there
+  EXPECT_EQ(c.read(0, 1).miss_mask, 1u);  // evicted; refilling it evicts line 4
   EXPECT_EQ(c.read(4, 1).miss_mask, 1u);
-  EXPECT_EQ(c.read(1, 1).miss_mask, 1u);   // set 1 is independent
+  EXPECT_EQ(c.read(1, 1).miss_mask, 1u);  // set 1 is independent
+  EXPECT_EQ(c.valid_sectors(0), 1u);      // line 4 took line 2's way, not line 0's
 }
 
 TEST(SectorCache, HitsRefreshRecency) {
@@ -49,30 +83,87 @@ TEST(SectorCache, HitsRefreshRecency) {
   EXPECT_EQ(c.read(2, 1).miss_mask, 1u);
 }
 
+TEST(SectorCache, FreeWaysAreUsedBeforeEvicting) {
+  SectorCache c(tiny());
+  c.read(0, 1);
+  c.read(2, 1);
+  c.invalidate(0);  // frees a way
+  c.read(4, 1);     // takes the free way: line 2 stays
+  EXPECT_EQ(c.valid_sectors(2), 1u);
+  EXPECT_EQ(c.valid_sectors(4), 1u);
+}
+
 TEST(SectorCache, DirtySectorsAreWrittenBackOnEvictionAndFlush) {
   SectorCache c(tiny());
-  CacheOutcome o = c.write_allocate(0, 0b0101);
+  CacheOutcome o = c.write(0, 0b0101, WritePolicy::kAllocateNoFetch);
   EXPECT_EQ(o.miss_mask, 0b0101u);
+  EXPECT_EQ(c.valid_sectors(0), 0b0101u);  // no fetch: the other sectors stay invalid
+  EXPECT_EQ(c.dirty_sectors(0), 0b0101u);
   c.read(2, 1);
-  o = c.read(4, 1);  // evicts line 0 with 2 dirty sectors
+  o = c.read(4, 1);  // evicts line 0 with its 2 dirty sectors
   EXPECT_EQ(o.writeback_sectors, 2u);
-  c.write_allocate(2, 0b1111);
-  EXPECT_EQ(c.flush(), 4u);
-  EXPECT_EQ(c.flush(), 0u);  // clean now
+  c.write(2, 0b1111, WritePolicy::kAllocateNoFetch);
+  c.write(3, 0b0001, WritePolicy::kAllocateNoFetch);
+  EXPECT_EQ(c.flush(), 5u);
+  EXPECT_EQ(c.flush(), 0u);                // clean now
+  EXPECT_EQ(c.valid_sectors(2), 0b1111u);  // and still there
+  EXPECT_EQ(c.dirty_sectors(2), 0u);
+}
+
+TEST(SectorCache, WriteAllocateReportsWhatWasPresent) {
+  SectorCache c(tiny());
+  c.read(0, 0b0011);
+  const CacheOutcome o = c.write(0, 0b0110, WritePolicy::kAllocateNoFetch);
+  EXPECT_EQ(o.hit_mask, 0b0010u);
+  EXPECT_EQ(o.miss_mask, 0b0100u);
+  EXPECT_EQ(c.dirty_sectors(0), 0b0110u);
 }
 
 TEST(SectorCache, WriteThroughUpdateDoesNotAllocate) {
   SectorCache c(tiny());
-  EXPECT_EQ(c.update_if_present(0, 0b0011).miss_mask, 0b0011u);
+  EXPECT_EQ(c.write(0, 0b0011, WritePolicy::kUpdateIfPresent).miss_mask, 0b0011u);
+  EXPECT_EQ(c.valid_sectors(0), 0u);
   EXPECT_EQ(c.read(0, 0b0011).miss_mask, 0b0011u);  // the update left nothing behind
-  EXPECT_EQ(c.update_if_present(0, 0b0111).hit_mask, 0b0011u);
+  const CacheOutcome o = c.write(0, 0b0111, WritePolicy::kUpdateIfPresent);
+  EXPECT_EQ(o.hit_mask, 0b0011u);
+  EXPECT_EQ(o.miss_mask, 0b0100u);
+  EXPECT_EQ(c.valid_sectors(0), 0b0011u);  // sector 2 not allocated
+  EXPECT_EQ(c.dirty_sectors(0), 0u);       // write-through: never dirty
+}
+
+TEST(SectorCache, UpdateHitsRefreshRecency) {
+  SectorCache c(tiny());
+  c.read(0, 1);
+  c.read(2, 1);
+  c.write(0, 1, WritePolicy::kUpdateIfPresent);  // line 0 most recent
+  c.read(4, 1);                                  // line 2 goes
+  EXPECT_EQ(c.valid_sectors(0), 1u);
+  EXPECT_EQ(c.valid_sectors(2), 0u);
+}
+
+TEST(SectorCache, WriteThroughAllocateIsValidButClean) {
+  SectorCache c(tiny());
+  const CacheOutcome o = c.write(1, 0b1111, WritePolicy::kAllocateWriteThrough);
+  EXPECT_EQ(o.miss_mask, 0b1111u);
+  EXPECT_EQ(c.valid_sectors(1), 0b1111u);
+  EXPECT_EQ(c.dirty_sectors(1), 0u);
+  EXPECT_EQ(c.read(1, 0b1111).hit_mask, 0b1111u);
+  EXPECT_EQ(c.flush(), 0u);
 }
 
 TEST(SectorCache, Invalidate) {
   SectorCache c(tiny());
   c.read(0, 0b1111);
-  c.invalidate(0);
+  CacheOutcome o = c.invalidate(0);
+  EXPECT_EQ(o.hit_mask, 0b1111u);
+  EXPECT_EQ(o.writeback_sectors, 0u);
+  EXPECT_EQ(c.valid_sectors(0), 0u);
   EXPECT_EQ(c.read(0, 0b1111).miss_mask, 0b1111u);
+  // Invalidating an absent line does nothing; a dirty line reports its dirty sectors.
+  EXPECT_EQ(c.invalidate(5).hit_mask, 0u);
+  c.write(2, 0b1001, WritePolicy::kAllocateNoFetch);
+  EXPECT_EQ(c.invalidate(2).writeback_sectors, 2u);
+  EXPECT_EQ(c.flush(), 0u);
 }
 
 TEST(SectorCache, ZeroCapacityHoldsNothing) {
@@ -80,8 +171,24 @@ TEST(SectorCache, ZeroCapacityHoldsNothing) {
   EXPECT_FALSE(c.enabled());
   c.read(0, 1);
   EXPECT_EQ(c.read(0, 1).miss_mask, 1u);
-  EXPECT_EQ(c.write_allocate(0, 1).miss_mask, 1u);
+  EXPECT_EQ(c.write(0, 1, WritePolicy::kAllocateNoFetch).miss_mask, 1u);
+  EXPECT_EQ(c.valid_sectors(0), 0u);
+  EXPECT_EQ(c.invalidate(0).writeback_sectors, 0u);
   EXPECT_EQ(c.flush(), 0u);
+  EXPECT_EQ(c.span(0x80, 32).mask, 1u);  // still knows its line geometry
+}
+
+TEST(SectorCache, InvalidGeometryIsAProfileError) {
+  for (const arch::CacheGeometry& g :
+       {arch::CacheGeometry{512, 128, 48, 2}, arch::CacheGeometry{512, 128, 0, 2}, arch::CacheGeometry{512, 128, 32, 0},
+        arch::CacheGeometry{128, 128, 32, 2}, arch::CacheGeometry{4096, 4096, 32, 1}}) {
+    try {
+      SectorCache c(g);
+      FAIL() << g.bytes << " " << g.line_bytes << " " << g.sector_bytes << " " << g.associativity;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::kProfile);
+    }
+  }
 }
 
 }  // namespace
