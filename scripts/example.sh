@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# Builds warpscope and runs its main job on the bundled example: the seeds' coalescing cases
-# (design.md's table, seed 003) through `warpscope pattern`, on Fermi and on Hopper.
+# Builds warpscope and runs its main job on the bundled examples: the seeds' coalescing cases
+# (design.md's table, seed 003) through `warpscope pattern`, on Fermi and on Hopper; then the
+# seeds' saxpy program (examples/saxpy.cu) unmodified under `warpscope run`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh >/dev/null
-exec bash examples/seeds_coalescing.sh
+bash examples/seeds_coalescing.sh
+export PATH="$PATH:${CUDA_HOME:-/usr/local/cuda}/bin"
+echo "== warpscope run examples/saxpy.cu -- 100003"
+exec build/bin/warpscope run examples/saxpy.cu -- 100003

@@ -6,6 +6,7 @@
 
 #include "common/error.hpp"
 #include "pattern_cmd.hpp"
+#include "run_cmd.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"warpscope: how CUDA kernels use GPU memory, emulated warp by warp on the CPU"};
@@ -13,6 +14,8 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "warpscope 0.1.0");
   warpscope::cli::PatternOptions pattern;
   warpscope::cli::add_pattern_command(app, pattern);
+  warpscope::cli::RunOptions run;
+  warpscope::cli::add_run_command(app, run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -20,6 +23,7 @@ int main(int argc, char** argv) {
   }
   try {
     if (app.got_subcommand("pattern")) return warpscope::cli::run_pattern(pattern);
+    if (app.got_subcommand("run")) return warpscope::cli::run_run(run);
   } catch (const warpscope::Error& e) {
     std::cerr << "warpscope: " << warpscope::to_string(e.kind()) << ": " << e.what() << "\n";
     return 1;

@@ -51,6 +51,19 @@ struct ParamInfo {
   std::size_t align = 1;
 };
 
+/// Where an instruction of a kernel comes from. WarpAccess::pc of a launch indexes the list
+/// Module::instructions(kernel) returns: the kernel's own PTX instructions first (so pc is the
+/// PTX instruction index there), then those of each non-inlined .func it calls, then one
+/// implicit `ret` per function.
+struct InstructionInfo {
+  std::string function;    // PTX function (mangled) the instruction belongs to
+  std::uint32_t index = 0; // index in that function's PTX instruction list
+  std::uint32_t ptx_line = 0;
+  std::string file;        // CUDA source file (outermost inlining call site), "" without .loc
+  std::uint32_t line = 0;  // CUDA source line, 0 without .loc
+  std::string text;        // the PTX instruction, e.g. "ld.global.f32 %f2, [%rd6];"
+};
+
 /// What one launch did, counted by the interpreter.
 struct LaunchStats {
   std::uint64_t warp_instructions = 0;    // warp-level instructions issued
@@ -69,6 +82,8 @@ class Module {
   std::vector<std::string> kernels() const;
   /// The parameters of a kernel, in order; throws if there is no such kernel.
   std::vector<ParamInfo> params(std::string_view kernel) const;
+  /// The instructions of a kernel as the interpreter numbers them (WarpAccess::pc).
+  std::vector<InstructionInfo> instructions(std::string_view kernel) const;
 
  private:
   friend class Device;

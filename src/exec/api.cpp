@@ -1,0 +1,283 @@
+// The public API (include/warpscope/warpscope.hpp) on top of the interpreter.
+#include <cstring>
+#include <iostream>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "exec/decode.hpp"
+#include "exec/fault.hpp"
+#include "exec/launch.hpp"
+#include "exec/memory.hpp"
+#include "ptx/ptx.hpp"
+#include "warpscope/warpscope.hpp"
+
+namespace warpscope {
+
+namespace {
+
+constexpr std::uint64_t kMaxThreadsPerBlock = 1024;
+constexpr std::uint64_t kMaxSharedPerBlock = 227 * 1024;  // H100 opt-in limit
+constexpr std::uint64_t kFunctionAddressBase = 0x7ffd'0000'0000ull;
+
+}  // namespace
+
+struct Device::Impl {
+  explicit Impl(DeviceOptions o) : options(o), memory(o.global_memory_bytes) {}
+  DeviceOptions options;
+  exec::GlobalMemory memory;
+  AccessSink* sink = nullptr;
+  std::uint32_t launches = 0;
+};
+
+struct Module::Impl {
+  const void* owner = nullptr;  // the Device::Impl that loaded it
+  ptx::Module ir;
+  std::vector<std::unique_ptr<exec::KernelImage>> kernels;
+  std::map<std::string, std::size_t, std::less<>> kernel_index;
+  std::vector<std::uint64_t> var_addr;
+  struct Symbol {
+    std::uint64_t addr = 0;
+    std::uint64_t size = 0;
+  };
+  std::map<std::string, Symbol, std::less<>> symbols;
+
+  const exec::KernelImage& kernel(std::string_view name) const {
+    auto it = kernel_index.find(name);
+    if (it == kernel_index.end()) fail(ErrorKind::kUsage, "module {} has no kernel named '{}'", ir.origin, name);
+    return *kernels[it->second];
+  }
+  const Symbol& symbol(std::string_view name) const {
+    auto it = symbols.find(name);
+    if (it == symbols.end()) {
+      fail(ErrorKind::kUsage, "module {} has no .global or .const variable named '{}'", ir.origin, name);
+    }
+    return it->second;
+  }
+};
+
+// --- Module ---------------------------------------------------------------------------------------
+
+std::vector<std::string> Module::kernels() const {
+  std::vector<std::string> names;
+  if (!impl_) return names;
+  for (const auto& k : impl_->kernels) names.push_back(k->name);
+  return names;
+}
+
+std::vector<ParamInfo> Module::params(std::string_view kernel) const {
+  if (!impl_) fail(ErrorKind::kUsage, "empty module");
+  return impl_->kernel(kernel).params;
+}
+
+std::vector<InstructionInfo> Module::instructions(std::string_view kernel) const {
+  if (!impl_) fail(ErrorKind::kUsage, "empty module");
+  const exec::KernelImage& k = impl_->kernel(kernel);
+  std::vector<InstructionInfo> out;
+  out.reserve(k.code.size());
+  for (std::uint32_t pc = 0; pc < k.code.size(); ++pc) {
+    const exec::InstSource& src = k.source[pc];
+    const ptx::Function& fn = k.ir_function(src.func);
+    InstructionInfo info;
+    info.function = fn.name;
+    info.index = src.index;
+    if (src.index < fn.instructions.size()) {
+      const ptx::Instruction& ins = fn.instructions[src.index];
+      info.ptx_line = ins.ptx.line;
+      const ptx::SourceLoc loc = k.module->outermost(ins.loc);
+      if (loc.valid()) {
+        info.file = std::string(k.module->file_path(loc));
+        info.line = loc.line;
+      }
+      const bool implicit = pc + 1 == k.funcs[src.func].end && k.code[pc].ctl == exec::Ctl::kRet &&
+                            (pc == k.funcs[src.func].begin || k.source[pc - 1].index == src.index);
+      info.text = implicit ? "ret; // implicit" : ptx::format_instruction(*k.module, fn, ins);
+    }
+    out.push_back(std::move(info));
+  }
+  return out;
+}
+
+// --- Device ---------------------------------------------------------------------------------------
+
+Device::Device(DeviceOptions options) : impl_(std::make_unique<Impl>(options)) {}
+Device::~Device() = default;
+
+Module Device::load_ptx(std::string_view ptx_text, std::string_view origin) {
+  auto impl = std::make_shared<Module::Impl>();
+  impl->owner = impl_.get();
+  impl->ir = ptx::load_module(ptx_text, origin);
+  const ptx::Module& m = impl->ir;
+  std::vector<std::uint64_t> allocated;
+  try {
+    // Module-scope .global and .const variables live in the global address space.
+    impl->var_addr.assign(m.variables.size(), 0);
+    for (std::size_t i = 0; i < m.variables.size(); ++i) {
+      const ptx::Variable& v = m.variables[i];
+      if (v.space != ptx::StateSpace::kGlobal && v.space != ptx::StateSpace::kConst) continue;
+      const std::uint64_t bytes = v.size ? v.size : 1;
+      const std::uint64_t addr = impl_->memory.allocate(bytes, v.name);
+      allocated.push_back(addr);
+      impl->var_addr[i] = addr;
+      impl->symbols[v.name] = Module::Impl::Symbol{addr, v.size};
+      if (v.has_init && !v.init.empty()) {
+        std::memcpy(impl_->memory.host_range(addr, std::min<std::uint64_t>(v.init.size(), bytes), v.name.c_str()),
+                    v.init.data(), std::min<std::uint64_t>(v.init.size(), bytes));
+      }
+    }
+    for (std::size_t i = 0; i < m.variables.size(); ++i) {
+      const ptx::Variable& v = m.variables[i];
+      if (impl->var_addr[i] == 0) continue;
+      for (const ptx::Relocation& r : v.relocations) {
+        std::uint64_t target = 0;
+        if (r.symbol.kind == ptx::SymbolKind::kModuleVar && r.symbol.index < m.variables.size()) {
+          target = impl->var_addr[r.symbol.index];
+        } else if (r.symbol.kind == ptx::SymbolKind::kFunction) {
+          target = kFunctionAddressBase + std::uint64_t(r.symbol.index) * 16;
+        }
+        const std::uint64_t value = target + static_cast<std::uint64_t>(r.addend);
+        if (r.offset + r.bytes <= v.size) {
+          std::memcpy(impl_->memory.host_range(impl->var_addr[i] + r.offset, r.bytes, v.name.c_str()), &value,
+                      r.bytes > 8 ? 8 : r.bytes);
+        }
+      }
+    }
+    for (std::uint32_t f = 0; f < m.functions.size(); ++f) {
+      const ptx::Function& fn = m.functions[f];
+      if (fn.kind != ptx::FunctionKind::kEntry || fn.is_declaration) continue;
+      impl->kernel_index[fn.name] = impl->kernels.size();
+      impl->kernels.push_back(exec::decode_kernel(m, f, impl->var_addr));
+    }
+  } catch (...) {
+    for (std::uint64_t a : allocated) impl_->memory.release(a);
+    throw;
+  }
+  Module mod;
+  mod.impl_ = std::move(impl);
+  return mod;
+}
+
+DevicePtr Device::malloc(std::size_t bytes) { return impl_->memory.allocate(bytes); }
+
+void Device::free(DevicePtr ptr) {
+  if (ptr == 0) return;
+  impl_->memory.release(ptr);
+}
+
+void Device::copy_to_device(DevicePtr dst, const void* src, std::size_t bytes) {
+  if (bytes == 0) return;
+  std::memcpy(impl_->memory.host_range(dst, bytes, "copy to device"), src, bytes);
+}
+
+void Device::copy_to_host(void* dst, DevicePtr src, std::size_t bytes) {
+  if (bytes == 0) return;
+  std::memcpy(dst, impl_->memory.host_range(src, bytes, "copy to host"), bytes);
+}
+
+void Device::copy_on_device(DevicePtr dst, DevicePtr src, std::size_t bytes) {
+  if (bytes == 0) return;
+  std::uint8_t* s = impl_->memory.host_range(src, bytes, "device-to-device copy source");
+  std::uint8_t* d = impl_->memory.host_range(dst, bytes, "device-to-device copy destination");
+  std::memmove(d, s, bytes);
+}
+
+void Device::memset(DevicePtr dst, int value, std::size_t bytes) {
+  if (bytes == 0) return;
+  std::memset(impl_->memory.host_range(dst, bytes, "memset"), value, bytes);
+}
+
+namespace {
+void check_owner(const void* owner, const void* dev) {
+  if (owner == nullptr) fail(ErrorKind::kUsage, "empty module");
+  if (owner != dev) fail(ErrorKind::kUsage, "the module was loaded by another device");
+}
+}  // namespace
+
+DevicePtr Device::symbol_address(const Module& module, std::string_view name) const {
+  check_owner(module.impl_ ? module.impl_->owner : nullptr, impl_.get());
+  return module.impl_->symbol(name).addr;
+}
+
+std::size_t Device::symbol_size(const Module& module, std::string_view name) const {
+  check_owner(module.impl_ ? module.impl_->owner : nullptr, impl_.get());
+  return module.impl_->symbol(name).size;
+}
+
+void Device::copy_to_symbol(const Module& module, std::string_view name, const void* src, std::size_t bytes,
+                            std::size_t offset) {
+  check_owner(module.impl_ ? module.impl_->owner : nullptr, impl_.get());
+  const auto& s = module.impl_->symbol(name);
+  if (offset > s.size || bytes > s.size - offset) {
+    fail(ErrorKind::kUsage, "copy of {} bytes at offset {} overruns symbol '{}' ({} bytes)", bytes, offset, name,
+         s.size);
+  }
+  copy_to_device(s.addr + offset, src, bytes);
+}
+
+void Device::copy_from_symbol(void* dst, const Module& module, std::string_view name, std::size_t bytes,
+                              std::size_t offset) {
+  check_owner(module.impl_ ? module.impl_->owner : nullptr, impl_.get());
+  const auto& s = module.impl_->symbol(name);
+  if (offset > s.size || bytes > s.size - offset) {
+    fail(ErrorKind::kUsage, "copy of {} bytes at offset {} overruns symbol '{}' ({} bytes)", bytes, offset, name,
+         s.size);
+  }
+  copy_to_host(dst, s.addr + offset, bytes);
+}
+
+LaunchStats Device::launch(const Module& module, std::string_view kernel, Dim3 grid, Dim3 block,
+                           std::span<const KernelArg> args, std::size_t dynamic_shared_bytes) {
+  check_owner(module.impl_ ? module.impl_->owner : nullptr, impl_.get());
+  const exec::KernelImage& k = module.impl_->kernel(kernel);
+  const std::string name = exec::pretty_kernel(k.name);
+  if (args.size() != k.params.size()) {
+    fail(ErrorKind::kUsage, "kernel {} takes {} parameters, {} arguments given", name, k.params.size(),
+         args.size());
+  }
+  std::vector<std::uint8_t> params(k.param_bytes, 0);
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const ParamInfo& p = k.params[i];
+    if (args[i].size != p.size) {
+      fail(ErrorKind::kUsage, "kernel {} parameter {} ({}) is {} bytes, the argument is {} bytes", name, i, p.name,
+           p.size, args[i].size);
+    }
+    if (p.size != 0 && args[i].data == nullptr) fail(ErrorKind::kUsage, "kernel {} argument {} has no data", name, i);
+    if (p.size) std::memcpy(params.data() + k.param_offsets[i], args[i].data, p.size);
+  }
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0 || block.x == 0 || block.y == 0 || block.z == 0) {
+    fail(ErrorKind::kUsage, "launch of {} with an empty grid ({},{},{}) or block ({},{},{})", name, grid.x, grid.y,
+         grid.z, block.x, block.y, block.z);
+  }
+  const std::uint64_t threads = std::uint64_t(block.x) * block.y * block.z;
+  if (threads > kMaxThreadsPerBlock || block.z > 64) {
+    fail(ErrorKind::kUsage, "launch of {} with a block of ({},{},{}) threads: at most {} per block (z at most 64)",
+         name, block.x, block.y, block.z, kMaxThreadsPerBlock);
+  }
+  if (grid.x > 0x7fffffffu || grid.y > 65535 || grid.z > 65535 ||
+      std::uint64_t(grid.x) * grid.y * grid.z > 0xffffffffull) {
+    fail(ErrorKind::kUsage, "launch of {} with a grid of ({},{},{}) blocks exceeds the grid limits", name, grid.x,
+         grid.y, grid.z);
+  }
+  const std::uint64_t shared = (dynamic_shared_bytes ? k.dynamic_shared_offset : k.static_shared) + dynamic_shared_bytes;
+  if (shared > kMaxSharedPerBlock) {
+    fail(ErrorKind::kUsage, "launch of {} needs {} bytes of shared memory per block ({} static + {} dynamic); the "
+         "limit is {}", name, shared, k.static_shared, dynamic_shared_bytes, kMaxSharedPerBlock);
+  }
+  exec::LaunchRequest req;
+  req.kernel = &k;
+  req.global = &impl_->memory;
+  req.grid = grid;
+  req.block = block;
+  req.params = std::move(params);
+  req.dynamic_shared = dynamic_shared_bytes;
+  req.sink = impl_->sink;
+  req.printf_output = impl_->options.printf_output ? impl_->options.printf_output : &std::cout;
+  req.host_threads = impl_->options.host_threads;
+  req.launch_id = ++impl_->launches;
+  return exec::run_launch(req);
+}
+
+void Device::set_access_sink(AccessSink* sink) { impl_->sink = sink; }
+
+}  // namespace warpscope

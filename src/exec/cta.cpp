@@ -1,0 +1,420 @@
+// One CTA: its warps run round-robin, each until it waits at a barrier, exits, or has used its
+// instruction budget; barriers complete when every non-exited warp (or the given thread count)
+// has arrived; a state where nothing can run and warps still wait is a deadlock.
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "exec/fault.hpp"
+#include "exec/machine.hpp"
+
+namespace warpscope::exec {
+
+namespace {
+
+constexpr std::uint32_t kSmCount = 132;    // %nsmid (an H100 SXM)
+constexpr std::uint32_t kWarpsPerSm = 64;  // %nwarpid
+
+std::string lanes_text(std::uint32_t m) {
+  if (m == kFullMask) return "all lanes";
+  std::string s;
+  unsigned l = 0;
+  while (l < 32) {
+    if (!((m >> l) & 1)) {
+      ++l;
+      continue;
+    }
+    unsigned e = l;
+    while (e + 1 < 32 && ((m >> (e + 1)) & 1)) ++e;
+    if (!s.empty()) s += ",";
+    s += e == l ? fmt::format("{}", l) : fmt::format("{}-{}", l, e);
+    l = e + 1;
+  }
+  return "lanes " + s;
+}
+
+void drop_empty(std::vector<Entry>& stack) {
+  stack.erase(std::remove_if(stack.begin(), stack.end(), [](const Entry& e) { return e.mask == 0; }),
+              stack.end());
+}
+
+}  // namespace
+
+CtaRunner::CtaRunner(const LaunchConfig& cfg) : cfg_(cfg), k_(*cfg.kernel) {
+  regs_template_.assign(std::size_t(k_.num_slots) * kLanes, 0);
+  for (const auto& [slot, value] : k_.consts) {
+    std::fill_n(regs_template_.data() + std::size_t(slot) * kLanes, kLanes, value);
+  }
+  x_.kernel = &k_;
+  x_.global = cfg.global;
+  x_.kparams = cfg.params.data();
+  x_.kparam_size = cfg.params.size();
+  x_.atomic_global = cfg.atomic_global;
+  x_.launch_id = cfg.launch_id;
+  x_.ntid = cfg.block;
+  x_.nctaid = cfg.grid;
+}
+
+void CtaRunner::point_ctx(WarpState& w) {
+  x_.regs = w.regs.data();
+  x_.local = w.local.data();
+  x_.local_stride = k_.local_bytes;
+  x_.warp_index = w.index;
+  x_.clock = &w.instructions;
+}
+
+void CtaRunner::init_warps(std::uint32_t linear) {
+  const Dim3 b = cfg_.block;
+  const std::uint64_t nthreads = std::uint64_t(b.x) * b.y * b.z;
+  const std::uint32_t nwarps = static_cast<std::uint32_t>((nthreads + kLanes - 1) / kLanes);
+  warps_.resize(nwarps);
+  const std::size_t nregs = std::size_t(k_.num_slots) * kLanes;
+  const std::uint32_t ntid[3] = {b.x, b.y, b.z};
+  const std::uint32_t ctaid[3] = {x_.ctaid.x, x_.ctaid.y, x_.ctaid.z};
+  const std::uint32_t nctaid[3] = {cfg_.grid.x, cfg_.grid.y, cfg_.grid.z};
+  for (std::uint32_t wi = 0; wi < nwarps; ++wi) {
+    WarpState& w = warps_[wi];
+    w.index = wi;
+    const std::uint64_t first = std::uint64_t(wi) * kLanes;
+    const std::uint64_t n = std::min<std::uint64_t>(kLanes, nthreads - first);
+    w.exists = n >= 32 ? kFullMask : ((1u << n) - 1);
+    w.live = w.exists;
+    // Reuse the buffers of the previous CTA: no allocation per warp.
+    w.splits.resize(1);
+    Split& s = w.splits[0];
+    s.state = SplitState::kRunnable;
+    s.no_wait = false;
+    s.stack.clear();
+    Entry e;
+    e.mask = w.exists;
+    s.stack.push_back(e);
+    w.arrived.fill(0);
+    w.instructions = 0;
+    w.thread_instructions = 0;
+    w.saved.clear();
+    // Registers start as zero, constant slots as their values: one copy of a prepared file.
+    w.regs.resize(nregs);
+    std::memcpy(w.regs.data(), regs_template_.data(), nregs * sizeof(std::uint64_t));
+    if (k_.local_bytes) w.local.assign(std::size_t(kLanes) * k_.local_bytes, 0);
+    std::uint64_t* regs = w.regs.data();
+    if (k_.sregs.empty()) continue;
+    // Thread coordinates of the warp's lanes, counted up from the first one.
+    std::uint32_t tid[3][kLanes];
+    std::uint32_t tx = static_cast<std::uint32_t>(first % b.x);
+    std::uint32_t ty = static_cast<std::uint32_t>((first / b.x) % b.y);
+    std::uint32_t tz = static_cast<std::uint32_t>(first / (std::uint64_t(b.x) * b.y));
+    for (unsigned l = 0; l < kLanes; ++l) {
+      tid[0][l] = tx;
+      tid[1][l] = ty;
+      tid[2][l] = tz;
+      if (++tx == b.x) {
+        tx = 0;
+        if (++ty == b.y) {
+          ty = 0;
+          ++tz;
+        }
+      }
+    }
+    for (const SregSlot& sr : k_.sregs) {
+      std::uint64_t* d = regs + std::size_t(sr.slot) * kLanes;
+      const unsigned c = sr.component < 3 ? sr.component : 0;
+      auto fill = [&](std::uint64_t v) { std::fill_n(d, kLanes, v); };
+      switch (sr.reg) {
+        case ptx::SpecialReg::kTid:
+          for (unsigned l = 0; l < kLanes; ++l) d[l] = tid[c][l];
+          break;
+        case ptx::SpecialReg::kNtid: fill(ntid[c]); break;
+        case ptx::SpecialReg::kCtaid: fill(ctaid[c]); break;
+        case ptx::SpecialReg::kNctaid: fill(nctaid[c]); break;
+        case ptx::SpecialReg::kLaneid:
+          for (unsigned l = 0; l < kLanes; ++l) d[l] = l;
+          break;
+        case ptx::SpecialReg::kWarpid: fill(wi); break;
+        case ptx::SpecialReg::kNwarpid: fill(kWarpsPerSm); break;
+        case ptx::SpecialReg::kSmid: fill(linear % kSmCount); break;
+        case ptx::SpecialReg::kNsmid: fill(kSmCount); break;
+        case ptx::SpecialReg::kGridid: fill(cfg_.launch_id); break;
+        case ptx::SpecialReg::kLanemaskEq:
+          for (unsigned l = 0; l < kLanes; ++l) d[l] = 1u << l;
+          break;
+        case ptx::SpecialReg::kLanemaskLt:
+          for (unsigned l = 0; l < kLanes; ++l) d[l] = (1u << l) - 1;
+          break;
+        case ptx::SpecialReg::kLanemaskLe:
+          for (unsigned l = 0; l < kLanes; ++l) d[l] = l == 31 ? kFullMask : (2u << l) - 1;
+          break;
+        case ptx::SpecialReg::kLanemaskGt:
+          for (unsigned l = 0; l < kLanes; ++l) d[l] = l == 31 ? 0u : ~((2u << l) - 1);
+          break;
+        case ptx::SpecialReg::kLanemaskGe:
+          for (unsigned l = 0; l < kLanes; ++l) d[l] = ~((1u << l) - 1);
+          break;
+        case ptx::SpecialReg::kDynamicSmemSize: fill(cfg_.dynamic_shared); break;
+        case ptx::SpecialReg::kTotalSmemSize:
+        case ptx::SpecialReg::kAggrSmemSize: fill(x_.shared_size); break;
+        case ptx::SpecialReg::kClusterid: fill(ctaid[c]); break;
+        case ptx::SpecialReg::kNclusterid: fill(nctaid[c]); break;
+        case ptx::SpecialReg::kClusterNctaid:
+        case ptx::SpecialReg::kClusterNctarank: fill(1); break;
+        default: fill(0); break;
+      }
+    }
+  }
+}
+
+void CtaRunner::run(std::uint32_t linear, AccessSink* sink, std::string* printf_out) {
+  const Dim3 g = cfg_.grid;
+  x_.cta_linear = linear;
+  x_.ctaid = Dim3{linear % g.x, (linear / g.x) % g.y, linear / (g.x * g.y)};
+  x_.sink = sink;
+  x_.printf_out = printf_out;
+  const std::uint64_t shared_bytes =
+      cfg_.dynamic_shared > 0 ? k_.dynamic_shared_offset + cfg_.dynamic_shared : k_.static_shared;
+  shared_.assign(shared_bytes, 0);
+  x_.shared = shared_.data();
+  x_.shared_size = shared_bytes;
+  bars_.fill(BarrierState{});
+  barrier_activity_ = false;
+  init_warps(linear);
+
+  for (;;) {
+    bool progress = false;
+    for (WarpState& w : warps_) {
+      if (w.done()) continue;
+      if (run_warp(w)) progress = true;
+      if (released_) break;  // after a barrier completes, warps resume in warp order
+    }
+    released_ = false;
+    if (std::all_of(warps_.begin(), warps_.end(), [](const WarpState& w) { return w.done(); })) break;
+    if (!progress) deadlock();
+  }
+  for (const WarpState& w : warps_) {
+    instructions_ += w.instructions;
+    thread_instructions_ += w.thread_instructions;
+  }
+}
+
+bool CtaRunner::run_warp(WarpState& w) {
+  bool ran = false;
+  for (;;) {
+    if (w.done()) return ran;
+    std::size_t i = 0;
+    while (i < w.splits.size() && w.splits[i].state != SplitState::kRunnable) ++i;
+    if (i == w.splits.size()) {
+      // Nothing runnable. Splits that wait to merge must run on: the others wait at barriers
+      // that need their lanes.
+      bool resumed = false;
+      for (Split& s : w.splits) {
+        if (s.state == SplitState::kWaitMerge) {
+          s.state = SplitState::kRunnable;
+          s.no_wait = true;
+          resumed = true;
+        }
+      }
+      if (!resumed) return ran;
+      continue;
+    }
+    ran = true;
+    // The split may start at its reconvergence point (after a barrier or a merge).
+    {
+      Split& s = w.splits[i];
+      if (!s.stack.empty() && s.stack.back().pc == s.stack.back().rpc) {
+        enter_split(w, s);
+        settle(w, s);
+      }
+      if (s.stack.empty()) {
+        w.splits.erase(w.splits.begin() + static_cast<std::ptrdiff_t>(i));
+        continue;
+      }
+    }
+    const RunResult r = run_split(w, w.splits[i]);
+    bool yield = false;
+    switch (r) {
+      case RunResult::kDone:
+        // Keep the last split (and its stack's buffer) for the next CTA.
+        if (w.splits.size() > 1) w.splits.erase(w.splits.begin() + static_cast<std::ptrdiff_t>(i));
+        break;
+      case RunResult::kBlocked:
+        on_blocked(w, i);
+        break;
+      case RunResult::kWaitMerge:
+        try_merge(w, i);
+        break;
+      case RunResult::kYield:
+        yield = true;
+        break;
+    }
+    // Lanes that exited or arrived may complete this warp's arrival, and warps that exited may
+    // complete a barrier.
+    bool pending = false;
+    for (std::uint32_t id = 0; id < kBarriers; ++id) {
+      if (w.arrived[id] != 0) {
+        pending = true;
+        check_warp_arrival(w, id);
+      }
+    }
+    if (pending || barrier_activity_) check_barriers();
+    if (yield || released_) return ran;
+  }
+}
+
+void CtaRunner::on_blocked(WarpState& w, std::size_t i) {
+  Split& s = w.splits[i];
+  const std::uint32_t id = s.bar_id;
+  const Inst& in = k_.code[s.bar_pc];
+  s.no_wait = false;
+  if (static_cast<BarKind>(in.aux) == BarKind::kRed) {
+    const std::uint64_t* p = w.regs.data() + std::size_t(in.c) * kLanes;
+    const bool neg = in.flags & kFlagNegC;
+    for_lanes(s.bar_mask, [&](unsigned l) {
+      const bool v = ((p[l] & 1) != 0) != neg;
+      bars_[id].red_popc += v ? 1 : 0;
+      bars_[id].red_and = bars_[id].red_and && v;
+      bars_[id].red_or = bars_[id].red_or || v;
+    });
+  }
+  if (s.bar_count) bars_[id].count = s.bar_count;
+  const std::uint32_t other = s.lanes() & ~s.bar_mask;
+  w.arrived[id] |= s.bar_mask;
+  if (other != 0) {
+    // Fork: the lanes at the barrier wait; the others (waiting lower in the stack, e.g. at the
+    // reconvergence point after an early return) run on.
+    Split rest;
+    rest.stack = s.stack;
+    for (Entry& e : rest.stack) e.mask &= other;
+    drop_empty(rest.stack);
+    for (Entry& e : s.stack) e.mask &= s.bar_mask;
+    drop_empty(s.stack);
+    w.splits.insert(w.splits.begin() + static_cast<std::ptrdiff_t>(i) + 1, std::move(rest));
+  }
+  check_warp_arrival(w, id);
+}
+
+bool CtaRunner::check_warp_arrival(WarpState& w, std::uint32_t id) {
+  if (w.arrived[id] == 0) return false;
+  if (w.live == 0) {
+    w.arrived[id] = 0;
+    return false;
+  }
+  if ((w.arrived[id] & w.live) != w.live) return false;
+  // Every non-exited lane arrived. An .aligned barrier must be the same instruction for all.
+  std::uint32_t first_pc = kNoPc;
+  std::uint32_t first_mask = 0;
+  for (const Split& s : w.splits) {
+    if (s.state != SplitState::kBarrier || s.bar_id != id) continue;
+    if (first_pc == kNoPc) {
+      first_pc = s.bar_pc;
+      first_mask = s.bar_mask;
+    } else if (s.bar_pc != first_pc && (k_.code[s.bar_pc].flags & kFlagAligned)) {
+      throw Error(ErrorKind::kDeadlock,
+                  fmt::format("barrier deadlock in kernel {}, block ({},{},{}): warp {} reaches barrier {} "
+                              "in divergent code: {} wait at {} while {} wait at {}; an aligned barrier "
+                              "(__syncthreads) must be reached by all threads of a warp together",
+                              kernel_label(k_.name), x_.ctaid.x, x_.ctaid.y, x_.ctaid.z, w.index, id,
+                              lanes_text(first_mask), k_.where(first_pc), lanes_text(s.bar_mask),
+                              k_.where(s.bar_pc)));
+    }
+  }
+  w.arrived[id] = 0;
+  bars_[id].arrivals += 1;
+  barrier_activity_ = true;
+  return true;
+}
+
+void CtaRunner::check_barriers() {
+  std::uint32_t live_warps = 0;
+  for (const WarpState& w : warps_) live_warps += w.done() ? 0 : 1;
+  for (std::uint32_t id = 0; id < kBarriers; ++id) {
+    BarrierState& b = bars_[id];
+    if (b.arrivals == 0) continue;
+    const std::uint32_t expected = b.count ? (b.count + kLanes - 1) / kLanes : live_warps;
+    if (b.arrivals >= expected) release(id);
+  }
+}
+
+void CtaRunner::release(std::uint32_t id) {
+  const BarrierState b = bars_[id];
+  bars_[id] = BarrierState{};
+  released_ = true;
+  for (WarpState& w : warps_) {
+    for (Split& s : w.splits) {
+      if (s.state != SplitState::kBarrier || s.bar_id != id) continue;
+      s.state = SplitState::kRunnable;
+      const Inst& in = k_.code[s.bar_pc];
+      if (static_cast<BarKind>(in.aux) == BarKind::kRed) {
+        std::uint64_t v = 0;
+        switch (static_cast<ptx::ReduceOp>(in.aux2)) {
+          case ptx::ReduceOp::kPopc: v = b.red_popc; break;
+          case ptx::ReduceOp::kAnd: v = b.red_and ? 1 : 0; break;
+          default: v = b.red_or ? 1 : 0; break;
+        }
+        std::uint64_t* d = w.regs.data() + std::size_t(in.d) * kLanes;
+        for_lanes(s.bar_mask, [&](unsigned l) { d[l] = v; });
+      }
+      s.stack.back().pc = s.bar_pc + 1;
+    }
+  }
+}
+
+bool CtaRunner::try_merge(WarpState& w, std::size_t i) {
+  for (std::size_t j = 0; j < w.splits.size(); ++j) {
+    if (j == i) continue;
+    Split& s = w.splits[i];
+    Split& o = w.splits[j];
+    if (o.state == SplitState::kBarrier) {
+      // A split at a barrier keeps its place; this one may still need to wait for it below.
+    } else if (o.stack.size() == s.stack.size() &&
+               std::equal(s.stack.begin(), s.stack.end(), o.stack.begin(),
+                          [](const Entry& a, const Entry& b) { return a.same_place(b); })) {
+      for (std::size_t k = 0; k < s.stack.size(); ++k) s.stack[k].mask |= o.stack[k].mask;
+      s.no_wait = s.no_wait && o.no_wait;
+      s.state = SplitState::kRunnable;
+      w.splits.erase(w.splits.begin() + static_cast<std::ptrdiff_t>(j));
+      return false;
+    }
+    if (o.stack.size() > s.stack.size() &&
+        std::equal(s.stack.begin(), s.stack.end(), o.stack.begin(),
+                   [](const Entry& a, const Entry& b) { return a.same_place(b); })) {
+      s.state = SplitState::kWaitMerge;
+      return true;
+    }
+  }
+  return false;
+}
+
+void CtaRunner::deadlock() {
+  std::map<std::uint32_t, std::vector<std::string>> waiting;  // barrier id -> "warp W at L"
+  std::vector<std::uint32_t> exited;
+  for (const WarpState& w : warps_) {
+    if (w.done()) {
+      exited.push_back(w.index);
+      continue;
+    }
+    for (const Split& s : w.splits) {
+      if (s.state != SplitState::kBarrier) continue;
+      std::string who = fmt::format("warp {}", w.index);
+      if (s.bar_mask != w.live) who += " (" + lanes_text(s.bar_mask) + ")";
+      waiting[s.bar_id].push_back(fmt::format("{} at {}", who, k_.where(s.bar_pc)));
+    }
+  }
+  std::string msg = fmt::format("barrier deadlock in kernel {}, block ({},{},{}): no warp can run;",
+                                kernel_label(k_.name), x_.ctaid.x, x_.ctaid.y, x_.ctaid.z);
+  std::uint32_t live_warps = 0;
+  for (const WarpState& w : warps_) live_warps += w.done() ? 0 : 1;
+  bool first = true;
+  for (const auto& [id, who] : waiting) {
+    const BarrierState& b = bars_[id];
+    const std::uint32_t expected = b.count ? (b.count + kLanes - 1) / kLanes : live_warps;
+    msg += fmt::format("{} barrier {} waits for {} warps, {} arrived: {}", first ? "" : ";", id, expected,
+                       b.arrivals, fmt::join(who, ", "));
+    first = false;
+  }
+  if (!exited.empty()) msg += fmt::format("; exited: warps {}", fmt::join(exited, ", "));
+  throw Error(ErrorKind::kDeadlock, msg);
+}
+
+}  // namespace warpscope::exec

@@ -1,0 +1,152 @@
+// The SIMT machine: warps with reconvergence stacks, CTAs with barriers, and one CtaRunner per
+// host thread that runs CTAs of a launch (docs/exec.md).
+//
+// A warp's lanes normally form one "split": a reconvergence stack whose top entry says which
+// lanes run at which pc. A divergent branch pushes one entry per path, each carrying the
+// branch's immediate post-dominator as its reconvergence pc; an entry is popped when it reaches
+// that pc, so its lanes rejoin the entry below. Calls push a frame entry. When only some of a
+// warp's non-exited lanes reach a barrier (the others wait at a reconvergence point, e.g. after
+// an early return), the split forks: the lanes at the barrier wait, the others run on, and the
+// two merge again where their stacks meet.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "exec/program.hpp"
+
+namespace warpscope::exec {
+
+inline constexpr unsigned kBarriers = 16;
+
+struct Entry {
+  enum Kind : std::uint8_t { kNormal, kCallFrame };
+  std::uint32_t pc = 0;
+  std::uint32_t rpc = kNoPc;  // reconvergence pc; kNoPc: none (only exits remove the lanes)
+  std::uint32_t mask = 0;
+  Kind kind = kNormal;
+  // kCallFrame: the caller's function and frame base, the call (for its results), and the
+  // saved registers of a recursive activation (index into WarpState::saved, or kNoPc).
+  std::uint32_t func = 0;
+  std::uint32_t call = 0;
+  std::uint32_t save = kNoPc;
+  std::uint64_t base = 0;
+
+  bool same_place(const Entry& o) const {
+    return pc == o.pc && rpc == o.rpc && kind == o.kind && func == o.func && call == o.call &&
+           base == o.base;
+  }
+};
+
+enum class SplitState : std::uint8_t { kRunnable, kBarrier, kWaitMerge };
+
+struct Split {
+  std::vector<Entry> stack;
+  SplitState state = SplitState::kRunnable;
+  bool no_wait = false;         // resumed to make progress: do not wait for a merge
+  // kBarrier: what it waits for.
+  std::uint32_t bar_id = 0;
+  std::uint32_t bar_pc = 0;
+  std::uint32_t bar_mask = 0;
+  std::uint32_t bar_count = 0;  // thread count operand (0: all threads)
+
+  std::uint32_t lanes() const {
+    std::uint32_t m = 0;
+    for (const Entry& e : stack) m |= e.mask;
+    return m;
+  }
+};
+
+struct WarpState {
+  std::uint32_t index = 0;
+  std::uint32_t exists = 0;   // lanes that are threads of the CTA
+  std::uint32_t live = 0;     // lanes that have not exited
+  std::vector<Split> splits;
+  std::array<std::uint32_t, kBarriers> arrived{};  // lanes that arrived, per barrier
+  std::uint64_t instructions = 0;
+  std::uint64_t thread_instructions = 0;
+  std::vector<std::uint64_t> regs;
+  std::vector<std::uint8_t> local;
+  std::vector<std::vector<std::uint64_t>> saved;  // registers of suspended recursive activations
+  bool done() const { return live == 0; }
+};
+
+/// Per-barrier state of a CTA.
+struct BarrierState {
+  std::uint32_t arrivals = 0;       // warps that arrived in the current phase
+  std::uint32_t count = 0;          // expected threads (0: all non-exited warps)
+  std::uint32_t red_popc = 0;       // bar.red accumulators
+  bool red_and = true, red_or = false;
+};
+
+/// Launch-wide, read-only while CTAs run.
+struct LaunchConfig {
+  const KernelImage* kernel = nullptr;
+  const GlobalMemory* global = nullptr;
+  Dim3 grid, block;
+  std::uint64_t dynamic_shared = 0;
+  std::vector<std::uint8_t> params;  // the kernel parameter buffer
+  bool atomic_global = false;
+  std::uint32_t launch_id = 0;
+  std::uint64_t yield_budget = 1u << 20;  // instructions a warp runs before it lets others run
+};
+
+/// Runs CTAs, one at a time, with buffers it keeps between CTAs.
+class CtaRunner {
+ public:
+  explicit CtaRunner(const LaunchConfig& cfg);
+
+  /// Runs CTA `linear` to completion; records go to `sink` (may be null), printf text is
+  /// appended to `printf_out`. Throws warpscope::Error for a fault or a deadlock.
+  void run(std::uint32_t linear, AccessSink* sink, std::string* printf_out);
+
+  std::uint64_t instructions() const { return instructions_; }
+  std::uint64_t thread_instructions() const { return thread_instructions_; }
+
+ private:
+  enum class RunResult : std::uint8_t { kDone, kBlocked, kWaitMerge, kYield };
+
+  // warp.cpp
+  RunResult run_split(WarpState& w, Split& s);
+  void enter_split(WarpState& w, Split& s);
+  bool settle(WarpState& w, Split& s);
+  void do_call(WarpState& w, Split& s, const Inst& in, std::uint32_t pc, std::uint32_t m);
+  void do_return(WarpState& w, Split& s, const Entry& frame);
+  void builtin_call(WarpState& w, const Inst& in, std::uint32_t pc, std::uint32_t m);
+
+  // cta.cpp
+  void init_warps(std::uint32_t linear);
+  bool run_warp(WarpState& w);
+  void on_blocked(WarpState& w, std::size_t split);
+  bool check_warp_arrival(WarpState& w, std::uint32_t id);
+  void check_barriers();
+  void release(std::uint32_t id);
+  bool try_merge(WarpState& w, std::size_t split);
+  [[noreturn]] void deadlock();
+  void point_ctx(WarpState& w);
+
+  const LaunchConfig& cfg_;
+  const KernelImage& k_;
+  Ctx x_;
+  std::vector<WarpState> warps_;
+  std::vector<std::uint8_t> shared_;
+  std::array<BarrierState, kBarriers> bars_{};
+  std::uint32_t cur_func_ = 0;  // function of the running split
+  bool released_ = false;       // a barrier completed: the sweep restarts at warp 0
+  bool barrier_activity_ = false;  // some warp has arrived at a barrier in this CTA
+  std::vector<std::uint64_t> regs_template_;  // a warp's register file at start
+  std::uint64_t instructions_ = 0;
+  std::uint64_t thread_instructions_ = 0;
+};
+
+/// Device printf: formats one lane's `vprintf(fmt, args)` (printf.cpp). Returns the number of
+/// arguments consumed, or -1 when the format string cannot be read.
+int format_printf(Ctx& x, const Inst& in, unsigned lane, std::uint64_t fmt_addr, std::uint64_t args_addr,
+                  std::string& out);
+/// Reads a NUL-terminated string at a generic address as `lane` sees it (for printf %s and
+/// assert messages); stops at the end of the memory it lies in.
+std::string read_c_string(Ctx& x, unsigned lane, std::uint64_t generic_addr, std::size_t limit = 4096);
+
+}  // namespace warpscope::exec

@@ -1,0 +1,86 @@
+// Functional device memory: the global address space (allocations, module variables) and the
+// generic-address windows of the per-CTA shared and per-thread local spaces.
+//
+// Contract:
+//  - Global allocations are 256-byte aligned and live in [kHeapBase, kHeapLimit). Address 0 and
+//    everything outside an allocation are invalid; find() says which allocation holds an address.
+//  - Shared and local state-space addresses are offsets (shared: from the start of the CTA's shared
+//    memory; local: from the start of the thread's private stack). A generic address maps to them
+//    through two windows, [kSharedWindow, +kWindowBytes) and [kLocalWindow, +kWindowBytes); any
+//    other generic address is a global one (the identity map, as on the hardware).
+//  - The allocation table is changed only between launches (malloc/free are host calls), so
+//    launches read it from several threads without locking.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+namespace warpscope::exec {
+
+inline constexpr std::uint64_t kHeapBase = 0x7f00'0000'0000ull;
+inline constexpr std::uint64_t kSharedWindow = 0x7ffe'0000'0000ull;
+inline constexpr std::uint64_t kLocalWindow = 0x7fff'0000'0000ull;
+inline constexpr std::uint64_t kWindowBytes = 0x1'0000'0000ull;  // 4 GiB each
+inline constexpr std::uint64_t kHeapLimit = kSharedWindow;
+inline constexpr std::uint64_t kAllocAlign = 256;
+
+enum class GenericSpace : std::uint8_t { kGlobal, kShared, kLocal };
+
+/// Which space a generic address falls in, and its offset there.
+inline GenericSpace classify_generic(std::uint64_t addr, std::uint64_t& offset) {
+  if (addr - kSharedWindow < kWindowBytes) {
+    offset = addr - kSharedWindow;
+    return GenericSpace::kShared;
+  }
+  if (addr - kLocalWindow < kWindowBytes) {
+    offset = addr - kLocalWindow;
+    return GenericSpace::kLocal;
+  }
+  offset = addr;
+  return GenericSpace::kGlobal;
+}
+
+/// One allocation: [base, base + size) backed by `host`.
+struct Region {
+  std::uint64_t base = 0;
+  std::uint64_t size = 0;
+  std::uint8_t* host = nullptr;
+  std::string label;  // "" for malloc'ed memory, the symbol name for module variables
+  bool contains(std::uint64_t addr, std::uint64_t bytes) const {
+    return addr >= base && addr - base <= size && size - (addr - base) >= bytes;
+  }
+};
+
+class GlobalMemory {
+ public:
+  explicit GlobalMemory(std::uint64_t capacity);
+  ~GlobalMemory();
+  GlobalMemory(const GlobalMemory&) = delete;
+  GlobalMemory& operator=(const GlobalMemory&) = delete;
+
+  /// A zero-filled allocation of `bytes` (at least 1) aligned to 256. Throws kUsage when the
+  /// capacity would be exceeded.
+  std::uint64_t allocate(std::uint64_t bytes, std::string label = {});
+  /// Frees an allocation by its base address; throws kUsage for anything else.
+  void release(std::uint64_t base);
+
+  /// The allocation holding [addr, addr+bytes), or nullptr.
+  const Region* find(std::uint64_t addr, std::uint64_t bytes) const;
+  /// The allocation nearest to addr (for error messages), or nullptr when there is none.
+  const Region* nearest(std::uint64_t addr) const;
+  /// Host pointer for [addr, addr+bytes); throws kOutOfBounds naming `what` if invalid.
+  std::uint8_t* host_range(std::uint64_t addr, std::uint64_t bytes, const char* what) const;
+
+  std::uint64_t capacity() const { return capacity_; }
+  std::uint64_t used() const { return used_; }
+
+ private:
+  std::map<std::uint64_t, Region> regions_;  // by base
+  std::uint64_t capacity_;
+  std::uint64_t used_ = 0;
+};
+
+}  // namespace warpscope::exec

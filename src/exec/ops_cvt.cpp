@@ -1,0 +1,323 @@
+// cvt: every conversion between the integer types, f16, bf16, f32, f64 (and f32 -> tf32), with
+// the PTX rounding modifiers, .ftz, .sat, .relu and .satfinite; the packing forms
+// cvt.f16x2.f32 / cvt.bf16x2.f32.
+//
+// - integer -> integer: truncation (or .sat clamping); the result is sign- or zero-extended to the
+//   destination register as the destination type says.
+// - float -> integer: rounded to an integral value (.rni/.rzi/.rmi/.rpi), then clamped to the
+//   destination range; NaN converts to 0 (PTX: float-to-integer conversions saturate).
+// - integer/float -> float: rounded once (bit-exact round-to-nearest-even by default); .sat clamps
+//   to [0, 1]; .relu clamps negative results to 0.
+#include <cfenv>
+#include <cmath>
+#include <limits>
+
+#include "exec/ops_common.hpp"
+#include "exec/smallfloat.hpp"
+
+namespace warpscope::exec {
+namespace {
+
+using ptx::Type;
+
+enum class FK : std::uint8_t { kF16, kBF16, kF32, kF64, kTF32 };
+
+// Modifier bits in Inst::aux.
+enum : std::uint32_t {
+  kSat = 1, kFtz = 2, kRelu = 4, kSatFinite = 8,
+  kIntRoundShift = 8,   // bits 8..11: 0 none, 1 rni, 2 rzi, 3 rmi, 4 rpi
+  kFloatRoundShift = 12 // bits 12..15: Round + 1 (0 = default .rn)
+};
+
+inline Round float_round(std::uint32_t aux) {
+  const std::uint32_t r = (aux >> kFloatRoundShift) & 0xf;
+  return r == 0 ? Round::kNearestEven : static_cast<Round>(r - 1);
+}
+
+inline double round_integral(double v, std::uint32_t aux) {
+  switch ((aux >> kIntRoundShift) & 0xf) {
+    case 1: return std::nearbyint(v);  // host default mode: ties to even
+    case 2: return std::trunc(v);
+    case 3: return std::floor(v);
+    case 4: return std::ceil(v);
+    default: return v;
+  }
+}
+
+template <FK K>
+inline double read_float(std::uint64_t bits, bool ftz) {
+  if constexpr (K == FK::kF16) return decode_small(static_cast<std::uint32_t>(bits) & 0xffff, kF16);
+  if constexpr (K == FK::kBF16) return decode_small(static_cast<std::uint32_t>(bits) & 0xffff, kBF16);
+  if constexpr (K == FK::kF32 || K == FK::kTF32) {
+    float f = get<float>(bits);
+    if (ftz) f = exec::ftz(f);
+    return f;
+  }
+  if constexpr (K == FK::kF64) return get<double>(bits);
+  return 0;
+}
+
+template <FK K>
+inline std::uint64_t write_float(double v, std::uint32_t aux) {
+  const Round r = float_round(aux);
+  if (aux & kSat) v = std::isnan(v) ? 0.0 : (v > 0 ? (v < 1 ? v : 1.0) : 0.0);
+  if ((aux & kRelu) && !std::isnan(v) && v < 0) v = 0.0;
+  const bool satfinite = aux & kSatFinite;
+  if constexpr (K == FK::kF16) return encode_small(v, kF16, r, satfinite);
+  if constexpr (K == FK::kBF16) return encode_small(v, kBF16, r, satfinite);
+  if constexpr (K == FK::kTF32) return put<float>(f32_to_tf32(static_cast<float>(v), r));
+  if constexpr (K == FK::kF32) {
+    float f = std::isnan(v) ? std::bit_cast<float>(0x7fffffffu) : f64_to_f32(v, r);
+    if (aux & kFtz) f = exec::ftz(f);
+    return put<float>(f);
+  }
+  if constexpr (K == FK::kF64) return put<double>(std::isnan(v) ? std::bit_cast<double>(0x7fffffffffffffffull) : v);
+  return 0;
+}
+
+/// float -> float
+template <FK S, FK D>
+void cvt_ff(const Inst& in, Ctx& x, std::uint32_t m) {
+  const std::uint32_t aux = in.aux;
+  std::uint64_t* d = x.reg(in.d);
+  const std::uint64_t* a = x.reg(in.a);
+  for_lanes(m, [&](unsigned l) {
+    const double v = round_integral(read_float<S>(a[l], aux & kFtz), aux);
+    d[l] = write_float<D>(v, aux);
+  });
+}
+
+/// float -> integer (saturating; NaN -> 0)
+template <FK S, class D>
+void cvt_fi(const Inst& in, Ctx& x, std::uint32_t m) {
+  const std::uint32_t aux = in.aux;
+  std::uint64_t* d = x.reg(in.d);
+  const std::uint64_t* a = x.reg(in.a);
+  for_lanes(m, [&](unsigned l) {
+    const double v = round_integral(read_float<S>(a[l], aux & kFtz), aux);
+    D r;
+    if (std::isnan(v)) r = 0;
+    else if (v <= static_cast<double>(std::numeric_limits<D>::min())) r = std::numeric_limits<D>::min();
+    else if (v >= static_cast<double>(std::numeric_limits<D>::max())) r = std::numeric_limits<D>::max();
+    else r = static_cast<D>(v);
+    if constexpr (std::is_signed_v<D>) d[l] = static_cast<std::uint64_t>(static_cast<std::int64_t>(r));
+    else d[l] = static_cast<std::uint64_t>(r);
+  });
+}
+
+/// integer -> float
+template <class S, FK D>
+void cvt_if(const Inst& in, Ctx& x, std::uint32_t m) {
+  const std::uint32_t aux = in.aux;
+  const Round r = float_round(aux);
+  std::uint64_t* d = x.reg(in.d);
+  const std::uint64_t* a = x.reg(in.a);
+  if constexpr (D == FK::kF32 || D == FK::kF64) {
+    // Convert directly with the host rounding mode set: one rounding even for 64-bit integers.
+    using F = std::conditional_t<D == FK::kF32, float, double>;
+    const int mode = r == Round::kZero ? FE_TOWARDZERO : r == Round::kDown ? FE_DOWNWARD
+                   : r == Round::kUp ? FE_UPWARD : FE_TONEAREST;
+    if (mode != FE_TONEAREST) std::fesetround(mode);
+    for_lanes(m, [&](unsigned l) {
+      F f = static_cast<F>(get<S>(a[l]));
+      if (aux & kSat) f = f > 0 ? (f < 1 ? f : F(1)) : F(0);
+      if constexpr (D == FK::kF32) {
+        if (aux & kFtz) f = exec::ftz(f);
+      }
+      d[l] = put<F>(f);
+    });
+    if (mode != FE_TONEAREST) std::fesetround(FE_TONEAREST);
+  } else {
+    for_lanes(m, [&](unsigned l) { d[l] = write_float<D>(static_cast<double>(get<S>(a[l])), aux); });
+  }
+}
+
+/// integer -> integer
+template <class S, class D, bool Sat>
+void cvt_ii(const Inst& in, Ctx& x, std::uint32_t m) {
+  std::uint64_t* d = x.reg(in.d);
+  const std::uint64_t* a = x.reg(in.a);
+  for_lanes(m, [&](unsigned l) {
+    const S v = get<S>(a[l]);
+    D r;
+    if constexpr (Sat) {
+      const i128 w = static_cast<i128>(v);
+      const i128 lo = std::numeric_limits<D>::min(), hi = std::numeric_limits<D>::max();
+      r = w < lo ? static_cast<D>(lo) : w > hi ? static_cast<D>(hi) : static_cast<D>(w);
+    } else {
+      r = static_cast<D>(v);
+    }
+    if constexpr (std::is_signed_v<D>) d[l] = static_cast<std::uint64_t>(static_cast<std::int64_t>(r));
+    else d[l] = static_cast<std::uint64_t>(r);
+  });
+}
+
+/// cvt.rn{.relu}{.satfinite}.{f16x2,bf16x2}.f32 d, a, b: a to the upper half, b to the lower.
+template <bool BF>
+void cvt_pack2(const Inst& in, Ctx& x, std::uint32_t m) {
+  const std::uint32_t aux = in.aux;
+  std::uint64_t* d = x.reg(in.d);
+  const std::uint64_t* a = x.reg(in.a);
+  const std::uint64_t* b = x.reg(in.b);
+  for_lanes(m, [&](unsigned l) {
+    const std::uint64_t hi = write_float<BF ? FK::kBF16 : FK::kF16>(get<float>(a[l]), aux);
+    const std::uint64_t lo = write_float<BF ? FK::kBF16 : FK::kF16>(get<float>(b[l]), aux);
+    d[l] = (hi << 16) | lo;
+  });
+}
+
+bool float_kind(Type t, FK& k) {
+  switch (t) {
+    case Type::kF16: k = FK::kF16; return true;
+    case Type::kBF16: k = FK::kBF16; return true;
+    case Type::kF32: k = FK::kF32; return true;
+    case Type::kF64: k = FK::kF64; return true;
+    case Type::kTF32: k = FK::kTF32; return true;
+    default: return false;
+  }
+}
+
+template <FK S>
+ExecFn pick_ff_dst(FK d) {
+  switch (d) {
+    case FK::kF16: return &cvt_ff<S, FK::kF16>;
+    case FK::kBF16: return &cvt_ff<S, FK::kBF16>;
+    case FK::kF32: return &cvt_ff<S, FK::kF32>;
+    case FK::kF64: return &cvt_ff<S, FK::kF64>;
+    case FK::kTF32: return &cvt_ff<S, FK::kTF32>;
+  }
+  return nullptr;
+}
+ExecFn pick_ff(FK s, FK d) {
+  switch (s) {
+    case FK::kF16: return pick_ff_dst<FK::kF16>(d);
+    case FK::kBF16: return pick_ff_dst<FK::kBF16>(d);
+    case FK::kF32: case FK::kTF32: return pick_ff_dst<FK::kF32>(d);
+    case FK::kF64: return pick_ff_dst<FK::kF64>(d);
+  }
+  return nullptr;
+}
+
+#define WS_INTS(X)                                                                    \
+  X(Type::kU8, std::uint8_t) X(Type::kS8, std::int8_t) X(Type::kU16, std::uint16_t)   \
+  X(Type::kS16, std::int16_t) X(Type::kU32, std::uint32_t) X(Type::kS32, std::int32_t) \
+  X(Type::kU64, std::uint64_t) X(Type::kS64, std::int64_t)                             \
+  X(Type::kB8, std::uint8_t) X(Type::kB16, std::uint16_t) X(Type::kB32, std::uint32_t)  \
+  X(Type::kB64, std::uint64_t)
+
+template <FK S>
+ExecFn pick_fi(Type d) {
+  switch (d) {
+#define X(T, C) case T: return &cvt_fi<S, C>;
+    WS_INTS(X)
+#undef X
+    default: return nullptr;
+  }
+}
+ExecFn pick_fi(FK s, Type d) {
+  switch (s) {
+    case FK::kF16: return pick_fi<FK::kF16>(d);
+    case FK::kBF16: return pick_fi<FK::kBF16>(d);
+    case FK::kF32: case FK::kTF32: return pick_fi<FK::kF32>(d);
+    case FK::kF64: return pick_fi<FK::kF64>(d);
+  }
+  return nullptr;
+}
+
+template <class S>
+ExecFn pick_if_dst(FK d) {
+  switch (d) {
+    case FK::kF16: return &cvt_if<S, FK::kF16>;
+    case FK::kBF16: return &cvt_if<S, FK::kBF16>;
+    case FK::kF32: return &cvt_if<S, FK::kF32>;
+    case FK::kF64: return &cvt_if<S, FK::kF64>;
+    case FK::kTF32: return nullptr;
+  }
+  return nullptr;
+}
+ExecFn pick_if(Type s, FK d) {
+  switch (s) {
+#define X(T, C) case T: return pick_if_dst<C>(d);
+    WS_INTS(X)
+#undef X
+    default: return nullptr;
+  }
+}
+
+template <class S, bool Sat>
+ExecFn pick_ii_dst(Type d) {
+  switch (d) {
+#define X(T, C) case T: return &cvt_ii<S, C, Sat>;
+    WS_INTS(X)
+#undef X
+    default: return nullptr;
+  }
+}
+ExecFn pick_ii(Type s, Type d, bool sat) {
+  switch (s) {
+#define X(T, C) case T: return sat ? pick_ii_dst<C, true>(d) : pick_ii_dst<C, false>(d);
+    WS_INTS(X)
+#undef X
+    default: return nullptr;
+  }
+}
+
+bool int_type(Type t) {
+  return ptx::is_signed_int(t) || ptx::is_unsigned_int(t) ||
+         (ptx::is_bits(t) && t != Type::kB128);
+}
+
+}  // namespace
+
+bool decode_cvt(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out) {
+  if (ins.op != ptx::Opcode::kCvt) return false;
+  const Type dt = ins.type, st = ins.src_type;
+  const auto& ops = ins.operands;
+  std::uint32_t aux = 0;
+  if (ins.sat) aux |= kSat;
+  if (ins.ftz) aux |= kFtz;
+  if (ins.relu) aux |= kRelu;
+  if (ins.satfinite) aux |= kSatFinite;
+  switch (ins.rounding) {
+    case ptx::Rounding::kRni: aux |= 1u << kIntRoundShift; break;
+    case ptx::Rounding::kRzi: aux |= 2u << kIntRoundShift; break;
+    case ptx::Rounding::kRmi: aux |= 3u << kIntRoundShift; break;
+    case ptx::Rounding::kRpi: aux |= 4u << kIntRoundShift; break;
+    case ptx::Rounding::kRz: aux |= (static_cast<std::uint32_t>(Round::kZero) + 1) << kFloatRoundShift; break;
+    case ptx::Rounding::kRm: aux |= (static_cast<std::uint32_t>(Round::kDown) + 1) << kFloatRoundShift; break;
+    case ptx::Rounding::kRp: aux |= (static_cast<std::uint32_t>(Round::kUp) + 1) << kFloatRoundShift; break;
+    case ptx::Rounding::kRna: aux |= (static_cast<std::uint32_t>(Round::kNearestAway) + 1) << kFloatRoundShift; break;
+    case ptx::Rounding::kRs: dc.unsupported("cvt.rs (stochastic rounding)");
+    default: break;
+  }
+  out.aux = aux;
+  out.d = dc.dst(ops[0]);
+
+  // Packing conversions: two f32 sources.
+  if ((dt == Type::kF16x2 || dt == Type::kBF16x2) && st == Type::kF32) {
+    if (ops.size() < 3) dc.unsupported("cvt to a packed pair from one source");
+    out.a = dc.src(ops[1], Type::kF32);
+    out.b = dc.src(ops[2], Type::kF32);
+    out.fn = dt == Type::kBF16x2 ? &cvt_pack2<true> : &cvt_pack2<false>;
+    return true;
+  }
+  out.a = dc.src(ops[1], st);
+  FK dk{}, sk{};
+  const bool df = float_kind(dt, dk), sf = float_kind(st, sk);
+  if (df && sf) {
+    out.fn = pick_ff(sk, dk);
+  } else if (sf && int_type(dt)) {
+    if (((aux >> kIntRoundShift) & 0xf) == 0) out.aux |= 2u << kIntRoundShift;  // default: truncate
+    out.fn = pick_fi(sk, dt);
+  } else if (int_type(st) && df) {
+    out.fn = pick_if(st, dk);
+  } else if (int_type(st) && int_type(dt)) {
+    out.fn = pick_ii(st, dt, ins.sat);
+  }
+  if (out.fn == nullptr) {
+    dc.unsupported(fmt::format("cvt.{}.{}", ptx::to_string(dt), ptx::to_string(st)));
+  }
+  return true;
+}
+
+}  // namespace warpscope::exec

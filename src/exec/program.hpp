@@ -1,0 +1,198 @@
+// The decoded program: what the interpreter runs. src/exec/decode.cpp turns a verified PTX IR
+// kernel (and the .func it calls) into one KernelImage when the module is loaded; nothing is
+// looked up by name or type at run time.
+//
+// Registers. A warp owns one register file of `num_slots` slots; slot s of lane l is
+// regs[s * 32 + l] (lane-contiguous, so one warp instruction is one loop over 32 values). Every
+// slot is 64 bits; narrower values sit in the low bits (integers zero- or sign-extended as the
+// instruction that wrote them says; predicates are 0 or 1). Slots are, in order: the registers of
+// each function of the kernel (each function has its own range), the carry flag, constant slots
+// (an immediate or a symbol address broadcast to all lanes, written once per warp), and the
+// special registers the kernel reads (%tid.x, %laneid, ...), written when the warp starts. So
+// every source operand of every instruction is just a slot number.
+//
+// Instructions. An Inst holds the semantic function chosen at decode time for its opcode, types
+// and modifiers (`fn`), the operand slots, and a control class `ctl`: kNone for instructions
+// that only compute (the warp loop calls fn and goes on), anything else is handled by the warp's
+// control logic (warp.cpp).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/access.hpp"
+#include "exec/memory.hpp"
+#include "ptx/ir.hpp"
+#include "warpscope/warpscope.hpp"
+
+namespace warpscope::exec {
+
+inline constexpr std::uint32_t kLanes = 32;
+inline constexpr std::uint32_t kFullMask = 0xffffffffu;
+inline constexpr std::uint32_t kNoSlot = 0xffffffffu;
+inline constexpr std::uint32_t kNoPc = 0xffffffffu;
+
+struct Inst;
+struct Ctx;
+/// A semantic function: executes `in` for the lanes set in `mask` (never 0).
+using ExecFn = void (*)(const Inst& in, Ctx& x, std::uint32_t mask);
+
+/// How the warp loop treats an instruction.
+enum class Ctl : std::uint8_t {
+  kNone,     // compute only: call fn, go to the next instruction
+  kBra,      // target; aux = immediate post-dominator (reconvergence pc)
+  kCall,     // aux = index into KernelImage::calls
+  kRet,
+  kExit,
+  kTrap,
+  kBar,      // bar.sync / barrier.sync / bar.arrive / bar.red: aux = BarKind
+  kYield,    // nanosleep: lets the other warps of the CTA run
+};
+
+enum class BarKind : std::uint8_t { kSync, kArrive, kRed };
+
+/// Inst::flags bits.
+enum : std::uint8_t {
+  kFlagFrameRel = 1,   // address operand is relative to the current local frame base
+  kFlagAligned = 2,    // barrier with .aligned semantics (bar.sync, barrier.sync.aligned)
+  kFlagNegC = 4,       // predicate operand c is negated (setp/bar.red/vote)
+  kFlagNegA = 8,       // predicate operand a is negated
+};
+
+struct Inst {
+  ExecFn fn = nullptr;
+  Ctl ctl = Ctl::kNone;
+  std::uint8_t guard_neg = 0;
+  std::uint8_t flags = 0;
+  std::uint8_t vec = 1;                        // ld/st/atom vector length
+  std::uint32_t guard = kNoSlot;               // predicate slot of `@p`
+  std::uint32_t d = kNoSlot, d2 = kNoSlot;     // destinations
+  std::uint32_t a = kNoSlot, b = kNoSlot, c = kNoSlot, e = kNoSlot;  // sources
+  std::uint32_t v[4] = {kNoSlot, kNoSlot, kNoSlot, kNoSlot};         // vector elements
+  std::int64_t imm = 0;                        // address offset, or an immediate parameter
+  std::uint32_t target = kNoPc;                // branch target
+  std::uint32_t aux = 0;                       // per-class extra (ipdom, call index, ...)
+  std::uint32_t aux2 = 0;
+  Space space = Space::kGlobal;                // memory instructions: the record's space
+  Op mem_op = Op::kLoad;
+  CacheOp cache = CacheOp::kDefault;
+  std::uint8_t width = 0;                      // bytes per lane of a memory access
+};
+
+/// Where an instruction came from.
+struct InstSource {
+  std::uint32_t func = 0;   // index into KernelImage::funcs
+  std::uint32_t index = 0;  // index in the PTX function's instruction list
+};
+
+struct FuncImage {
+  std::string name;
+  std::uint32_t ir_index = 0;       // index into ptx::Module::functions
+  std::uint32_t begin = 0, end = 0; // its instructions in KernelImage::code
+  std::uint32_t reg_base = 0, reg_count = 0;
+  std::uint64_t frame_bytes = 0;    // its local frame: .local variables, call-site .param
+                                    // variables, own parameters and return values
+  std::vector<std::uint64_t> param_offsets;   // own params, frame-relative
+  std::vector<std::uint64_t> return_offsets;  // own return values, frame-relative
+};
+
+/// A call: copy arguments into the callee's frame, run it, copy results back.
+struct CallInfo {
+  enum class Builtin : std::uint8_t { kNone, kVprintf, kAssertFail };
+  Builtin builtin = Builtin::kNone;
+  std::uint32_t callee = 0;  // index into KernelImage::funcs
+  struct Copy {
+    std::uint64_t caller_off = 0;  // frame-relative, in the caller's frame
+    std::uint32_t caller_slot = kNoSlot;  // or a register (for .reg parameters / arguments)
+    std::uint64_t callee_off = 0;  // frame-relative, in the callee's frame
+    std::uint32_t callee_slot = kNoSlot;
+    std::uint32_t bytes = 0;
+  };
+  std::vector<Copy> args;
+  std::vector<Copy> results;
+};
+
+/// A special register that lives in a slot, written when a warp starts.
+struct SregSlot {
+  std::uint32_t slot = 0;
+  ptx::SpecialReg reg = ptx::SpecialReg::kNone;
+  std::uint8_t component = 0;
+};
+
+struct KernelImage {
+  std::string name;
+  const ptx::Module* module = nullptr;
+  std::uint32_t ir_index = 0;
+  std::vector<Inst> code;
+  std::vector<InstSource> source;  // parallel to code
+  std::vector<FuncImage> funcs;    // funcs[0] is the kernel
+  std::vector<CallInfo> calls;
+  std::uint32_t num_slots = 0;
+  std::uint32_t cc_slot = kNoSlot;
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> consts;  // slot, value
+  std::vector<SregSlot> sregs;
+  std::uint64_t static_shared = 0;      // bytes of .shared variables
+  std::uint64_t dynamic_shared_offset = 0;  // where the extern .shared array starts
+  std::uint64_t local_bytes = 0;        // per-thread stack (deepest call chain's frames)
+  bool recursive = false;
+  std::vector<ParamInfo> params;
+  std::vector<std::uint64_t> param_offsets;
+  std::uint64_t param_bytes = 0;
+
+  const ptx::Function& ir_function(std::uint32_t func) const {
+    return module->functions[funcs[func].ir_index];
+  }
+  const ptx::Instruction& ir_instruction(std::uint32_t pc) const {
+    return ir_function(source[pc].func).instructions[source[pc].index];
+  }
+  /// "file.cu:12" (outermost inlining call site) or "module.ptx:345" when there is no .loc.
+  std::string where(std::uint32_t pc) const;
+  /// The CUDA source line of an instruction (0 when unknown).
+  std::uint32_t line(std::uint32_t pc) const;
+};
+
+/// What a warp's instructions see while they run. One per worker thread; the warp loop points it
+/// at the current warp's register file and frame.
+struct Ctx {
+  std::uint64_t* regs = nullptr;
+  std::uint64_t* reg(std::uint32_t slot) const { return regs + std::size_t(slot) * kLanes; }
+
+  const KernelImage* kernel = nullptr;
+  const GlobalMemory* global = nullptr;
+  const Region* gcache = nullptr;   // last allocation hit (a lookup cache)
+  const Region* gcache2 = nullptr;  // the one before
+  std::uint8_t* shared = nullptr;
+  std::uint64_t shared_size = 0;
+  std::uint8_t* local = nullptr;   // lane l's stack starts at local + l * local_stride
+  std::uint64_t local_stride = 0;
+  std::uint64_t frame_base = 0;    // current function's frame, frame-relative addresses add it
+  const std::uint8_t* kparams = nullptr;
+  std::uint64_t kparam_size = 0;
+  AccessSink* sink = nullptr;      // nullptr: no records are built
+  bool atomic_global = false;      // other CTAs run concurrently: global atomics use host atomics
+  std::uint32_t cta_linear = 0;
+  std::uint32_t warp_index = 0;
+  Dim3 ctaid, ntid, nctaid;
+  std::uint64_t* clock = nullptr;  // the warp's instruction counter
+  std::string* printf_out = nullptr;
+  std::uint32_t launch_id = 0;
+
+  std::uint32_t pc_of(const Inst& in) const {
+    return static_cast<std::uint32_t>(&in - kernel->code.data());
+  }
+  /// Thread index (x,y,z) of a lane of the current warp.
+  Dim3 thread_of(unsigned lane) const;
+};
+
+/// Calls f(lane) for every lane of mask, a straight loop when all 32 are set.
+template <class F>
+inline void for_lanes(std::uint32_t mask, F&& f) {
+  if (mask == kFullMask) {
+    for (unsigned l = 0; l < kLanes; ++l) f(l);
+  } else {
+    for (std::uint32_t b = mask; b != 0; b &= b - 1) f(static_cast<unsigned>(__builtin_ctz(b)));
+  }
+}
+
+}  // namespace warpscope::exec

@@ -1,0 +1,428 @@
+// The warp loop: runs one split of a warp until it finishes, blocks at a barrier, may merge with
+// another split, or has used its instruction budget. Compute instructions are one indirect call
+// each; control flow (branches, calls, returns, exits, barriers) is handled here.
+#include <bit>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "exec/fault.hpp"
+#include "exec/machine.hpp"
+
+namespace warpscope::exec {
+
+namespace {
+
+/// Population count without relying on a popcnt instruction (the baseline x86-64 target has
+/// none, and the library call it would otherwise become is slower).
+inline unsigned popcount32(std::uint32_t v) {
+  v = v - ((v >> 1) & 0x55555555u);
+  v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+  return (((v + (v >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
+inline std::uint32_t guard_mask(const std::uint64_t* p, bool neg) {
+  std::uint32_t m = 0;
+  for (unsigned l = 0; l < kLanes; ++l) m |= static_cast<std::uint32_t>(p[l] & 1u) << l;
+  return neg ? ~m : m;
+}
+
+}  // namespace
+
+void CtaRunner::enter_split(WarpState& w, Split& s) {
+  cur_func_ = 0;
+  x_.frame_base = 0;
+  for (std::size_t i = s.stack.size(); i-- > 0;) {
+    const Entry& e = s.stack[i];
+    if (e.kind == Entry::kCallFrame) {
+      cur_func_ = k_.calls[e.call].callee;
+      x_.frame_base = e.base + k_.funcs[e.func].frame_bytes;
+      break;
+    }
+  }
+  point_ctx(w);
+}
+
+bool CtaRunner::settle(WarpState& w, Split& s) {
+  bool popped = false;
+  while (!s.stack.empty()) {
+    Entry& t = s.stack.back();
+    if (t.kind == Entry::kNormal) {
+      if (t.mask == 0 || t.pc == t.rpc) {
+        s.stack.pop_back();
+        popped = true;
+        continue;
+      }
+      if (t.pc == kNoPc) {
+        fail(ErrorKind::kInternal, "warp {} resumed at a missing reconvergence point in kernel {}", w.index,
+             k_.name);
+      }
+      break;
+    }
+    // A call frame on top: every lane of the callee has returned (or exited).
+    const Entry frame = t;
+    s.stack.pop_back();
+    do_return(w, s, frame);
+    popped = true;
+  }
+  return popped;
+}
+
+void CtaRunner::do_call(WarpState& w, Split& s, const Inst& in, std::uint32_t pc, std::uint32_t m) {
+  const CallInfo& ci = k_.calls[in.aux];
+  const FuncImage& caller = k_.funcs[cur_func_];
+  const FuncImage& callee = k_.funcs[ci.callee];
+  const std::uint64_t new_base = x_.frame_base + caller.frame_bytes;
+  if (new_base + callee.frame_bytes > x_.local_stride) {
+    lane_fault(x_, pc, ErrorKind::kOutOfBounds, static_cast<unsigned>(std::countr_zero(m)),
+               fmt::format("stack overflow: calling {} needs {} bytes of local memory per thread, the "
+                           "limit is {}",
+                           pretty_kernel(callee.name), new_base + callee.frame_bytes, x_.local_stride));
+  }
+  // A recursive activation keeps the outer one's registers aside.
+  bool recursive = cur_func_ == ci.callee;
+  for (const Entry& e : s.stack) {
+    if (e.kind == Entry::kCallFrame && k_.calls[e.call].callee == ci.callee) recursive = true;
+  }
+  std::uint32_t save = kNoPc;
+  if (recursive) {
+    save = static_cast<std::uint32_t>(w.saved.size());
+    const std::uint64_t* first = w.regs.data() + std::size_t(callee.reg_base) * kLanes;
+    w.saved.emplace_back(first, first + std::size_t(callee.reg_count) * kLanes);
+  }
+  for (const CallInfo::Copy& c : ci.args) {
+    for_lanes(m, [&](unsigned l) {
+      std::uint64_t v = 0;
+      std::uint8_t* lane_stack = x_.local + std::size_t(l) * x_.local_stride;
+      if (c.caller_slot != kNoSlot) v = w.regs[std::size_t(c.caller_slot) * kLanes + l];
+      else std::memcpy(&v, lane_stack + x_.frame_base + c.caller_off, c.bytes > 8 ? 8 : c.bytes);
+      if (c.callee_slot != kNoSlot) {
+        w.regs[std::size_t(c.callee_slot) * kLanes + l] = v;
+      } else if (c.caller_slot == kNoSlot && c.bytes > 8) {
+        std::memcpy(lane_stack + new_base + c.callee_off, lane_stack + x_.frame_base + c.caller_off, c.bytes);
+      } else {
+        std::memcpy(lane_stack + new_base + c.callee_off, &v, c.bytes > 8 ? 8 : c.bytes);
+      }
+    });
+  }
+  s.stack.back().pc = pc + 1;
+  Entry frame;
+  frame.kind = Entry::kCallFrame;
+  frame.pc = pc + 1;
+  frame.mask = m;
+  frame.func = cur_func_;
+  frame.call = in.aux;
+  frame.base = x_.frame_base;
+  frame.save = save;
+  s.stack.push_back(frame);
+  Entry body;
+  body.pc = callee.begin;
+  body.mask = m;
+  s.stack.push_back(body);
+  cur_func_ = ci.callee;
+  x_.frame_base = new_base;
+}
+
+void CtaRunner::do_return(WarpState& w, Split&, const Entry& frame) {
+  const CallInfo& ci = k_.calls[frame.call];
+  const std::uint64_t callee_base = x_.frame_base;
+  const std::uint32_t m = frame.mask;
+  // Read the results before the caller's registers are restored (a .reg return value lives in
+  // the callee's register range).
+  std::vector<std::array<std::uint8_t, 8>> values(ci.results.size() * kLanes);
+  std::vector<std::vector<std::uint8_t>> big(ci.results.size());
+  for (std::size_t r = 0; r < ci.results.size(); ++r) {
+    const CallInfo::Copy& c = ci.results[r];
+    for_lanes(m, [&](unsigned l) {
+      std::uint8_t* lane_stack = x_.local + std::size_t(l) * x_.local_stride;
+      auto& v = values[r * kLanes + l];
+      v.fill(0);
+      if (c.callee_slot != kNoSlot) {
+        const std::uint64_t reg = w.regs[std::size_t(c.callee_slot) * kLanes + l];
+        std::memcpy(v.data(), &reg, 8);
+      } else if (c.bytes > 8) {
+        big[r].resize(std::size_t(kLanes) * c.bytes);
+        std::memcpy(big[r].data() + std::size_t(l) * c.bytes, lane_stack + callee_base + c.callee_off, c.bytes);
+      } else {
+        std::memcpy(v.data(), lane_stack + callee_base + c.callee_off, c.bytes);
+      }
+    });
+  }
+  if (frame.save != kNoPc) {
+    const FuncImage& callee = k_.funcs[ci.callee];
+    std::memcpy(w.regs.data() + std::size_t(callee.reg_base) * kLanes, w.saved[frame.save].data(),
+                w.saved[frame.save].size() * sizeof(std::uint64_t));
+    w.saved.resize(frame.save);
+  }
+  for (std::size_t r = 0; r < ci.results.size(); ++r) {
+    const CallInfo::Copy& c = ci.results[r];
+    for_lanes(m, [&](unsigned l) {
+      std::uint8_t* lane_stack = x_.local + std::size_t(l) * x_.local_stride;
+      const auto& v = values[r * kLanes + l];
+      if (c.caller_slot != kNoSlot) {
+        std::uint64_t reg = 0;
+        std::memcpy(&reg, v.data(), 8);
+        w.regs[std::size_t(c.caller_slot) * kLanes + l] = reg;
+      } else if (c.bytes > 8) {
+        std::memcpy(lane_stack + frame.base + c.caller_off, big[r].data() + std::size_t(l) * c.bytes, c.bytes);
+      } else {
+        std::memcpy(lane_stack + frame.base + c.caller_off, v.data(), c.bytes);
+      }
+    });
+  }
+  cur_func_ = frame.func;
+  x_.frame_base = frame.base;
+}
+
+void CtaRunner::builtin_call(WarpState& w, const Inst& in, std::uint32_t pc, std::uint32_t m) {
+  const CallInfo& ci = k_.calls[in.aux];
+  auto arg = [&](unsigned l, std::size_t i) -> std::uint64_t {
+    if (i >= ci.args.size()) return 0;
+    const CallInfo::Copy& c = ci.args[i];
+    if (c.caller_slot != kNoSlot) return w.regs[std::size_t(c.caller_slot) * kLanes + l];
+    std::uint64_t v = 0;
+    std::memcpy(&v, x_.local + std::size_t(l) * x_.local_stride + x_.frame_base + c.caller_off,
+                c.bytes > 8 ? 8 : c.bytes);
+    return v;
+  };
+  auto set_result = [&](unsigned l, std::uint64_t v) {
+    if (ci.results.empty()) return;
+    const CallInfo::Copy& c = ci.results[0];
+    if (c.caller_slot != kNoSlot) {
+      w.regs[std::size_t(c.caller_slot) * kLanes + l] = v;
+    } else {
+      std::memcpy(x_.local + std::size_t(l) * x_.local_stride + x_.frame_base + c.caller_off, &v,
+                  c.bytes > 8 ? 8 : c.bytes);
+    }
+  };
+  const Inst& at = k_.code[pc];
+  if (ci.builtin == CallInfo::Builtin::kVprintf) {
+    for_lanes(m, [&](unsigned l) {
+      const int r = format_printf(x_, at, l, arg(l, 0), arg(l, 1), *x_.printf_out);
+      set_result(l, static_cast<std::uint64_t>(static_cast<std::int64_t>(r)));
+    });
+    return;
+  }
+  // __assertfail(message, file, line, function, char size)
+  const unsigned l = static_cast<unsigned>(std::countr_zero(m));
+  const std::string msg = read_c_string(x_, l, arg(l, 0));
+  const std::string file = read_c_string(x_, l, arg(l, 1));
+  const std::uint32_t line = static_cast<std::uint32_t>(arg(l, 2));
+  const std::string func = read_c_string(x_, l, arg(l, 3));
+  lane_fault(x_, pc, ErrorKind::kTrap, l,
+             fmt::format("assertion `{}` failed ({}:{}: {})", msg, file, line, func));
+}
+
+CtaRunner::RunResult CtaRunner::run_split(WarpState& w, Split& s) {
+  enter_split(w, s);
+  const Inst* const code = k_.code.data();
+  std::uint64_t* const regs = w.regs.data();
+  std::uint64_t budget = cfg_.yield_budget;
+  Entry* top = &s.stack.back();
+  std::uint32_t pc = top->pc;
+  std::uint32_t active = top->mask;
+  std::uint64_t count = w.instructions;
+  std::uint64_t tcount = w.thread_instructions;
+
+  auto save_counts = [&] {
+    w.instructions = count;
+    w.thread_instructions = tcount;
+  };
+  // After the stack changed: pop finished entries and reload the top. Returns true to keep
+  // running, false with `result` set to stop.
+  RunResult result = RunResult::kDone;
+  auto restack = [&]() -> bool {
+    const bool popped = settle(w, s);
+    if (s.stack.empty()) {
+      result = RunResult::kDone;
+      return false;
+    }
+    top = &s.stack.back();
+    pc = top->pc;
+    active = top->mask;
+    if (popped && w.splits.size() > 1 && !s.no_wait) {
+      result = RunResult::kWaitMerge;
+      return false;
+    }
+    return true;
+  };
+
+  for (;;) {
+    const Inst& in = code[pc];
+    std::uint32_t m = active;
+    if (in.guard != kNoSlot) m &= guard_mask(regs + std::size_t(in.guard) * kLanes, in.guard_neg);
+    ++count;
+    tcount += popcount32(m);
+    if (in.ctl == Ctl::kNone) [[likely]] {
+      if (m != 0) {
+        w.instructions = count;
+        in.fn(in, x_, m);
+      }
+      ++pc;
+      if (pc == top->rpc) [[unlikely]] {
+        top->pc = pc;
+        if (!restack()) break;
+      }
+      if (--budget == 0) [[unlikely]] {
+        top->pc = pc;
+        result = RunResult::kYield;
+        break;
+      }
+      continue;
+    }
+
+    top->pc = pc;
+    switch (in.ctl) {
+      case Ctl::kBra: {
+        const std::uint32_t fall = active & ~m;
+        if (fall == 0 || m == 0) {
+          pc = fall == 0 ? in.target : pc + 1;
+          top->pc = pc;
+          if (pc == top->rpc && !restack()) goto out;
+          break;
+        }
+        // Divergence: the top entry waits at the reconvergence point; the fall-through path runs
+        // first, then the taken one.
+        const std::uint32_t r = in.aux;
+        const std::uint32_t next = pc + 1;
+        top->pc = r;
+        Entry taken;
+        taken.pc = in.target;
+        taken.rpc = r;
+        taken.mask = m;
+        Entry through;
+        through.pc = next;
+        through.rpc = r;
+        through.mask = fall;
+        if (in.target != r) s.stack.push_back(taken);
+        if (next != r) s.stack.push_back(through);
+        if (!restack()) goto out;
+        break;
+      }
+      case Ctl::kExit: {
+        if (m == 0) {
+          ++pc;
+          break;
+        }
+        top->pc = pc + 1;
+        for (Entry& e : s.stack) e.mask &= ~m;
+        w.live &= ~m;
+        if (!restack()) goto out;
+        break;
+      }
+      case Ctl::kRet: {
+        if (m == 0) {
+          ++pc;
+          break;
+        }
+        std::size_t frame = s.stack.size();
+        for (std::size_t i = s.stack.size(); i-- > 0;) {
+          if (s.stack[i].kind == Entry::kCallFrame) {
+            frame = i;
+            break;
+          }
+        }
+        top->pc = pc + 1;
+        if (frame == s.stack.size()) {  // ret from the kernel: the lanes exit
+          for (Entry& e : s.stack) e.mask &= ~m;
+          w.live &= ~m;
+        } else {
+          for (std::size_t i = frame + 1; i < s.stack.size(); ++i) s.stack[i].mask &= ~m;
+        }
+        if (!restack()) goto out;
+        break;
+      }
+      case Ctl::kCall: {
+        if (m == 0) {
+          ++pc;
+          break;
+        }
+        save_counts();
+        if (k_.calls[in.aux].builtin != CallInfo::Builtin::kNone) {
+          builtin_call(w, in, pc, m);
+          ++pc;
+          top->pc = pc;
+          if (pc == top->rpc && !restack()) goto out;
+          break;
+        }
+        do_call(w, s, in, pc, m);
+        top = &s.stack.back();
+        pc = top->pc;
+        active = top->mask;
+        break;
+      }
+      case Ctl::kTrap:
+        if (m == 0) {
+          ++pc;
+          break;
+        }
+        save_counts();
+        lane_fault(x_, pc, ErrorKind::kTrap, static_cast<unsigned>(std::countr_zero(m)), "trap");
+      case Ctl::kBar: {
+        if (m == 0) {
+          ++pc;
+          break;
+        }
+        const unsigned first = static_cast<unsigned>(std::countr_zero(m));
+        if (m != active) {
+          save_counts();
+          lane_fault(x_, pc, ErrorKind::kDeadlock, first,
+                     fmt::format("barrier executed by lanes 0x{:08x} of warp {} under a guard that is false "
+                                 "for lanes 0x{:08x} (a barrier in divergent code)",
+                                 m, w.index, active & ~m));
+        }
+        const std::uint32_t id = static_cast<std::uint32_t>(regs[std::size_t(in.a) * kLanes + first]);
+        const std::uint32_t cnt =
+            in.b == kNoSlot ? 0 : static_cast<std::uint32_t>(regs[std::size_t(in.b) * kLanes + first]);
+        if (id >= kBarriers) {
+          save_counts();
+          lane_fault(x_, pc, ErrorKind::kUsage, first, fmt::format("barrier id {} is not in 0..15", id));
+        }
+        if (cnt % kLanes != 0) {
+          save_counts();
+          lane_fault(x_, pc, ErrorKind::kUsage, first,
+                     fmt::format("barrier thread count {} is not a multiple of the warp size", cnt));
+        }
+        s.bar_id = id;
+        s.bar_pc = pc;
+        s.bar_mask = m;
+        s.bar_count = cnt;
+        if (static_cast<BarKind>(in.aux) == BarKind::kArrive) {
+          // Arrive without waiting.
+          w.arrived[id] |= m;
+          bars_[id].count = cnt;
+          check_warp_arrival(w, id);
+          ++pc;
+          top = &s.stack.back();
+          top->pc = pc;
+          if (pc == top->rpc && !restack()) goto out;
+          break;
+        }
+        s.state = SplitState::kBarrier;
+        result = RunResult::kBlocked;
+        goto out;
+      }
+      case Ctl::kYield:
+        ++pc;
+        top->pc = pc;
+        result = RunResult::kYield;
+        if (pc == top->rpc) {
+          settle(w, s);
+          if (s.stack.empty()) result = RunResult::kDone;
+        }
+        goto out;
+      case Ctl::kNone: break;
+    }
+    if (--budget == 0) {
+      top->pc = pc;
+      result = RunResult::kYield;
+      break;
+    }
+  }
+out:
+  save_counts();
+  return result;
+}
+
+}  // namespace warpscope::exec

@@ -1,0 +1,208 @@
+// Streams and events. Every operation runs to completion when it is issued, so all streams are
+// in order and always idle; events record the emulator's wall-clock time, and
+// cudaEventElapsedTime returns emulated-run time, not GPU time (the report says so).
+#include <chrono>
+
+#include "runtime/cudart/api.hpp"
+
+using namespace warpscope::cudart;  // NOLINT: the C entry points below
+
+namespace {
+
+Stream* as_stream(void* s) { return static_cast<Stream*>(s); }
+Event* as_event(void* e) { return static_cast<Event*>(e); }
+
+constexpr unsigned kEventDisableTiming = 0x02;
+
+}  // namespace
+
+WS_API cudaError_t cudaStreamCreateWithPriority(void** stream, unsigned flags, int priority) {
+  return call("cudaStreamCreate", [&](Runtime& rt) {
+    if (stream == nullptr || flags > 1) return kErrInvalidValue;
+    auto* s = new Stream{flags, priority, rt.next_stream_id++};
+    rt.streams.insert(s);
+    *stream = s;
+    return kSuccess;
+  });
+}
+
+WS_API cudaError_t cudaStreamCreateWithFlags(void** stream, unsigned flags) {
+  return cudaStreamCreateWithPriority(stream, flags, 0);
+}
+
+WS_API cudaError_t cudaStreamCreate(void** stream) { return cudaStreamCreateWithPriority(stream, 0, 0); }
+
+WS_API cudaError_t cudaStreamDestroy(void* stream) {
+  return call("cudaStreamDestroy", [&](Runtime& rt) {
+    auto it = rt.streams.find(as_stream(stream));
+    if (it == rt.streams.end()) return kErrInvalidResourceHandle;
+    delete *it;
+    rt.streams.erase(it);
+    return kSuccess;
+  });
+}
+
+WS_API cudaError_t cudaStreamSynchronize(void* stream) {
+  return call("cudaStreamSynchronize", [&](Runtime& rt) { return rt.check_stream(stream); });
+}
+WS_API cudaError_t cudaStreamSynchronize_ptsz(void* stream) { return cudaStreamSynchronize(stream); }
+
+WS_API cudaError_t cudaStreamQuery(void* stream) {
+  return call("cudaStreamQuery", [&](Runtime& rt) { return rt.check_stream(stream); });
+}
+WS_API cudaError_t cudaStreamQuery_ptsz(void* stream) { return cudaStreamQuery(stream); }
+
+WS_API cudaError_t cudaStreamWaitEvent(void* stream, void* event, unsigned) {
+  return call("cudaStreamWaitEvent", [&](Runtime& rt) {
+    if (cudaError_t e = rt.check_stream(stream); e != kSuccess) return e;
+    return rt.events.count(as_event(event)) ? kSuccess : kErrInvalidResourceHandle;
+  });
+}
+WS_API cudaError_t cudaStreamWaitEvent_ptsz(void* stream, void* event, unsigned flags) {
+  return cudaStreamWaitEvent(stream, event, flags);
+}
+
+WS_API cudaError_t cudaStreamGetFlags(void* stream, unsigned* flags) {
+  return call("cudaStreamGetFlags", [&](Runtime& rt) {
+    if (flags == nullptr) return kErrInvalidValue;
+    if (cudaError_t e = rt.check_stream(stream); e != kSuccess) return e;
+    *flags = rt.streams.count(as_stream(stream)) ? as_stream(stream)->flags : 0;
+    return kSuccess;
+  });
+}
+WS_API cudaError_t cudaStreamGetFlags_ptsz(void* stream, unsigned* flags) { return cudaStreamGetFlags(stream, flags); }
+
+WS_API cudaError_t cudaStreamGetPriority(void* stream, int* priority) {
+  return call("cudaStreamGetPriority", [&](Runtime& rt) {
+    if (priority == nullptr) return kErrInvalidValue;
+    if (cudaError_t e = rt.check_stream(stream); e != kSuccess) return e;
+    *priority = rt.streams.count(as_stream(stream)) ? as_stream(stream)->priority : 0;
+    return kSuccess;
+  });
+}
+WS_API cudaError_t cudaStreamGetPriority_ptsz(void* stream, int* priority) {
+  return cudaStreamGetPriority(stream, priority);
+}
+
+WS_API cudaError_t cudaStreamGetId(void* stream, unsigned long long* id) {
+  return call("cudaStreamGetId", [&](Runtime& rt) {
+    if (id == nullptr) return kErrInvalidValue;
+    if (cudaError_t e = rt.check_stream(stream); e != kSuccess) return e;
+    *id = rt.streams.count(as_stream(stream)) ? as_stream(stream)->id : 0;
+    return kSuccess;
+  });
+}
+WS_API cudaError_t cudaStreamGetId_ptsz(void* stream, unsigned long long* id) { return cudaStreamGetId(stream, id); }
+
+WS_API cudaError_t cudaStreamGetDevice(void* stream, int* device) {
+  return call("cudaStreamGetDevice", [&](Runtime& rt) {
+    if (device == nullptr) return kErrInvalidValue;
+    if (cudaError_t e = rt.check_stream(stream); e != kSuccess) return e;
+    *device = 0;
+    return kSuccess;
+  });
+}
+WS_API cudaError_t cudaStreamGetDevice_ptsz(void* stream, int* device) { return cudaStreamGetDevice(stream, device); }
+
+WS_API cudaError_t cudaStreamIsCapturing(void* stream, int* status) {
+  return call("cudaStreamIsCapturing", [&](Runtime& rt) {
+    if (status == nullptr) return kErrInvalidValue;
+    *status = 0;  // cudaStreamCaptureStatusNone
+    return rt.check_stream(stream);
+  });
+}
+WS_API cudaError_t cudaStreamIsCapturing_ptsz(void* stream, int* status) {
+  return cudaStreamIsCapturing(stream, status);
+}
+
+using HostFn = void (*)(void*);
+using StreamCallback = void (*)(void*, cudaError_t, void*);
+
+WS_API cudaError_t cudaLaunchHostFunc(void* stream, HostFn fn, void* data) {
+  return call("cudaLaunchHostFunc", [&](Runtime& rt) {
+    if (fn == nullptr) return kErrInvalidValue;
+    if (cudaError_t e = rt.check_stream(stream); e != kSuccess) return e;
+    fn(data);
+    return kSuccess;
+  });
+}
+WS_API cudaError_t cudaLaunchHostFunc_ptsz(void* stream, HostFn fn, void* data) {
+  return cudaLaunchHostFunc(stream, fn, data);
+}
+
+WS_API cudaError_t cudaStreamAddCallback(void* stream, StreamCallback cb, void* data, unsigned flags) {
+  return call("cudaStreamAddCallback", [&](Runtime& rt) {
+    if (cb == nullptr || flags != 0) return kErrInvalidValue;
+    if (cudaError_t e = rt.check_stream(stream); e != kSuccess) return e;
+    cb(stream, kSuccess, data);
+    return kSuccess;
+  });
+}
+WS_API cudaError_t cudaStreamAddCallback_ptsz(void* stream, StreamCallback cb, void* data, unsigned flags) {
+  return cudaStreamAddCallback(stream, cb, data, flags);
+}
+
+// ---- Events ---------------------------------------------------------------------------------
+
+WS_API cudaError_t cudaEventCreateWithFlags(void** event, unsigned flags) {
+  return call("cudaEventCreate", [&](Runtime& rt) {
+    if (event == nullptr || flags > 0xf) return kErrInvalidValue;
+    auto* e = new Event{flags, false, {}};
+    rt.events.insert(e);
+    *event = e;
+    return kSuccess;
+  });
+}
+
+WS_API cudaError_t cudaEventCreate(void** event) { return cudaEventCreateWithFlags(event, 0); }
+
+WS_API cudaError_t cudaEventDestroy(void* event) {
+  return call("cudaEventDestroy", [&](Runtime& rt) {
+    auto it = rt.events.find(as_event(event));
+    if (it == rt.events.end()) return kErrInvalidResourceHandle;
+    delete *it;
+    rt.events.erase(it);
+    return kSuccess;
+  });
+}
+
+WS_API cudaError_t cudaEventRecordWithFlags(void* event, void* stream, unsigned) {
+  return call("cudaEventRecord", [&](Runtime& rt) {
+    if (!rt.events.count(as_event(event))) return kErrInvalidResourceHandle;
+    if (cudaError_t e = rt.check_stream(stream); e != kSuccess) return e;
+    as_event(event)->recorded = true;
+    as_event(event)->when = std::chrono::steady_clock::now();
+    return kSuccess;
+  });
+}
+
+WS_API cudaError_t cudaEventRecord(void* event, void* stream) { return cudaEventRecordWithFlags(event, stream, 0); }
+WS_API cudaError_t cudaEventRecord_ptsz(void* event, void* stream) { return cudaEventRecord(event, stream); }
+WS_API cudaError_t cudaEventRecordWithFlags_ptsz(void* event, void* stream, unsigned flags) {
+  return cudaEventRecordWithFlags(event, stream, flags);
+}
+
+WS_API cudaError_t cudaEventSynchronize(void* event) {
+  return call("cudaEventSynchronize", [&](Runtime& rt) {
+    return rt.events.count(as_event(event)) ? kSuccess : kErrInvalidResourceHandle;
+  });
+}
+
+WS_API cudaError_t cudaEventQuery(void* event) {
+  return call("cudaEventQuery", [&](Runtime& rt) {
+    return rt.events.count(as_event(event)) ? kSuccess : kErrInvalidResourceHandle;
+  });
+}
+
+WS_API cudaError_t cudaEventElapsedTime(float* ms, void* start, void* end) {
+  return call("cudaEventElapsedTime", [&](Runtime& rt) {
+    if (ms == nullptr) return kErrInvalidValue;
+    if (!rt.events.count(as_event(start)) || !rt.events.count(as_event(end))) return kErrInvalidResourceHandle;
+    const Event& a = *as_event(start);
+    const Event& b = *as_event(end);
+    if ((a.flags & kEventDisableTiming) || (b.flags & kEventDisableTiming)) return kErrInvalidResourceHandle;
+    if (!a.recorded || !b.recorded) return kErrInvalidResourceHandle;
+    *ms = std::chrono::duration<float, std::milli>(b.when - a.when).count();
+    return kSuccess;
+  });
+}

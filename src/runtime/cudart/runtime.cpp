@@ -1,0 +1,578 @@
+#include "runtime/cudart/runtime.hpp"
+
+#include <cxxabi.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <regex>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "runtime/cudart/metrics.hpp"
+
+// Marks a program linked with libwarpscope_cudart_static.a, so that `warpscope run` can tell it
+// from one linked with NVIDIA's static runtime (whose calls cannot be replaced).
+extern "C" __attribute__((used)) const char warpscope_cudart_static_marker[] = "warpscope CUDA runtime";
+
+namespace warpscope::cudart {
+namespace fatbin = warpscope::runtime::fatbin;
+namespace {
+
+ResourceProvider& provider() {
+  static ResourceProvider p;
+  return p;
+}
+
+std::string env(const char* name) {
+  const char* v = std::getenv(name);
+  return v == nullptr ? std::string() : std::string(v);
+}
+
+std::size_t page_size() {
+  static const std::size_t p = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  return p;
+}
+
+std::uint64_t round_up(std::uint64_t v, std::uint64_t a) { return (v + a - 1) / a * a; }
+
+/// Static shared bytes and the local depot of one .entry, read from the PTX text: a rough
+/// stand-in until ptxas numbers are available (ResourceProvider).
+KernelResources scan_ptx_resources(const std::string& ptx, const std::string& kernel) {
+  KernelResources r;
+  const auto at = ptx.find(".entry " + kernel);
+  if (at == std::string::npos) return r;
+  const auto open = ptx.find('{', at);
+  if (open == std::string::npos) return r;
+  // The body ends at the matching brace.
+  int depth = 0;
+  std::size_t end = open;
+  for (; end < ptx.size(); ++end) {
+    if (ptx[end] == '{') ++depth;
+    if (ptx[end] == '}' && --depth == 0) break;
+  }
+  const std::string body = ptx.substr(open, end - open);
+  static const std::regex decl(R"(\.(shared|local)\s+(?:\.align\s+\d+\s+)?\.[a-z0-9]+\s+[A-Za-z_$%][\w$]*\[(\d+)\])");
+  for (std::sregex_iterator it(body.begin(), body.end(), decl), e; it != e; ++it) {
+    const std::uint64_t n = std::stoull((*it)[2].str());
+    if ((*it)[1] == "shared") r.static_shared += n;
+    else r.local_bytes += n;
+  }
+  return r;
+}
+
+}  // namespace
+
+void set_resource_provider(ResourceProvider p) { provider() = std::move(p); }
+
+std::string demangle(const std::string& mangled) {
+  int status = 0;
+  char* d = abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status);
+  if (status != 0 || d == nullptr) return mangled;
+  std::string out(d);
+  std::free(d);
+  return out;
+}
+
+cudaError_t& last_error() {
+  thread_local cudaError_t e = kSuccess;
+  return e;
+}
+
+Runtime& Runtime::get() {
+  // Never destroyed: programs call the runtime from their own static destructors and atexit
+  // handlers (__cudaUnregisterFatBinary), after ours would have run. The report is written by an
+  // atexit handler registered on first use.
+  static Runtime* r = new Runtime();
+  return *r;
+}
+
+Runtime::Runtime() {
+  arch_file_ = env("WARPSCOPE_ARCH_FILE");
+  arch_name_ = env("WARPSCOPE_ARCH");
+  report_path = env("WARPSCOPE_REPORT");
+  quiet = !env("WARPSCOPE_QUIET").empty();
+  any_ptx = !env("WARPSCOPE_ANY_PTX").empty();
+  const std::string threads = env("WARPSCOPE_THREADS");
+  if (!threads.empty()) host_threads = static_cast<unsigned>(std::max(1, std::atoi(threads.c_str())));
+  std::atexit([] {
+    Runtime& rt = Runtime::get();
+    std::lock_guard lock(rt.mu);
+    rt.write_report();
+  });
+}
+
+Runtime::~Runtime() = default;
+
+const arch::Profile& Runtime::profile() {
+  if (!profile_) {
+    try {
+      profile_ = !arch_file_.empty()
+                     ? arch::load_profile_file(arch_file_)
+                     : arch::builtin_profile(arch_name_.empty() ? arch::kDefaultProfile : arch_name_);
+    } catch (const Error& e) {
+      std::fprintf(stderr, "warpscope: %s; using the %s profile\n", e.what(),
+                   std::string(arch::kDefaultProfile).c_str());
+      profile_ = arch::builtin_profile(arch::kDefaultProfile);
+    }
+  }
+  return *profile_;
+}
+
+void Runtime::note(const std::string& text) const {
+  if (!quiet) std::fprintf(stderr, "warpscope: %s\n", text.c_str());
+}
+
+Device& Runtime::device() {
+  if (!device_) {
+    DeviceOptions o;
+    // The H100's measured totalGlobalMem for the default profile; others use the profile's DRAM.
+    o.global_memory_bytes = profile().name == "hopper" ? 85017493504ull : profile().dram_bytes;
+    if (o.global_memory_bytes == 0) o.global_memory_bytes = 1ull << 32;
+    o.host_threads = host_threads;
+    device_ = std::make_unique<Device>(o);
+    reserve_address_space();
+  }
+  return *device_;
+}
+
+void Runtime::reserve_address_space() {
+  if (reserved_base_ != nullptr) return;
+  // Where the device puts its allocations: probe with one.
+  const DevicePtr probe = device_->malloc(1);
+  device_->free(probe);
+  const std::uint64_t base = probe & ~((1ull << 30) - 1);
+  for (std::size_t gib : {512, 128, 32, 8, 2}) {
+    const std::size_t bytes = gib << 30;
+    void* p = mmap(reinterpret_cast<void*>(base), bytes, PROT_NONE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+    if (p == MAP_FAILED) continue;
+    if (p != reinterpret_cast<void*>(base)) {  // an old kernel that ignores NOREPLACE
+      munmap(p, bytes);
+      continue;
+    }
+    reserved_base_ = p;
+    reserved_bytes_ = bytes;
+    device_lo_ = base;
+    device_hi_ = base + bytes;
+    return;
+  }
+}
+
+void Runtime::reset_device() {
+  for (auto& [key, h] : host_allocs) {
+    if (h.map_base != nullptr) {
+      munmap(h.map_base, h.map_bytes);
+      if (reserved_base_ != nullptr) {
+        mmap(h.map_base, h.map_bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+      }
+    } else {
+      std::free(h.ptr);
+    }
+  }
+  host_allocs.clear();
+  allocations.clear();
+  symbol_ranges.clear();
+  for (auto* s : streams) delete s;
+  streams.clear();
+  for (auto* e : events) delete e;
+  events.clear();
+  for (auto& m : modules) {
+    m->module.reset();
+    m->state = ModuleRec::State::kRegistered;
+    m->load_error = kSuccess;
+  }
+  device_.reset();
+  sticky = kSuccess;
+  sticky_message.clear();
+}
+
+cudaError_t Runtime::ensure_loaded(ModuleRec& m) {
+  if (m.state == ModuleRec::State::kLoaded) return kSuccess;
+  if (m.state == ModuleRec::State::kFailed) return m.load_error;
+  Device& dev = device();
+  try {
+    const std::size_t size = fatbin::size_from_header(fatbin::read_wrapper(m.wrapper).fatbin, m.origin);
+    const auto* bytes = static_cast<const std::uint8_t*>(fatbin::read_wrapper(m.wrapper).fatbin);
+    const auto fb = fatbin::parse(std::span<const std::uint8_t>(bytes, size), m.origin);
+    std::string why;
+    const fatbin::Entry* e = fatbin::choose_ptx(fb, profile().cc_major, profile().cc_minor, &why);
+    if (e == nullptr && any_ptx) {
+      // WARPSCOPE_ANY_PTX: run the oldest PTX there is, newer than the profile (with a note).
+      for (const auto& entry : fb.entries)
+        if (entry.is_ptx() && (e == nullptr || entry.arch < e->arch)) e = &entry;
+      if (e != nullptr) {
+        note(fmt::format("{}: no PTX for compute capability {}.{}; running its compute_{} PTX (WARPSCOPE_ANY_PTX)",
+                         m.origin, profile().cc_major, profile().cc_minor, e->arch));
+      }
+    }
+    if (e == nullptr) {
+      m.state = ModuleRec::State::kFailed;
+      m.load_error = kErrNoKernelImageForDevice;
+      m.load_message = fmt::format("{}: no PTX for the {} profile (compute capability {}.{}): {}{}",
+                                   m.origin, profile().name, profile().cc_major, profile().cc_minor, why,
+                                   m.wrapper_version == 2 ? " (this module comes from a -rdc=true device link, "
+                                                            "whose image has no PTX: build without -rdc)"
+                                                          : "");
+      std::fprintf(stderr, "warpscope: %s\n", m.load_message.c_str());
+      return m.load_error;
+    }
+    m.ptx = fatbin::contents(*e, m.origin);
+    m.ptx_arch = static_cast<int>(e->arch);
+    m.origin += fmt::format(" (compute_{} PTX, {})", e->arch, fatbin::to_string(e->compression));
+    m.module = dev.load_ptx(m.ptx, m.origin);
+    for (KernelRec* k : m.kernels) k->params = m.module->params(k->name);
+    for (VarRec* v : m.vars) {
+      try {
+        symbol_ranges[dev.symbol_address(*m.module, v->name)] = dev.symbol_size(*m.module, v->name);
+      } catch (const Error&) {
+        // A registered variable the PTX does not define: reported when it is used.
+      }
+    }
+    m.state = ModuleRec::State::kLoaded;
+    return kSuccess;
+  } catch (const Error& err) {
+    m.state = ModuleRec::State::kFailed;
+    m.load_error = err.kind() == ErrorKind::kParse && m.ptx.empty() ? kErrInvalidKernelImage
+                   : err.kind() == ErrorKind::kUnsupported         ? kErrNotSupported
+                                                                   : kErrInvalidPtx;
+    m.load_message = fmt::format("{}: cannot load: {}", m.origin, err.what());
+    std::fprintf(stderr, "warpscope: %s\n", m.load_message.c_str());
+    return m.load_error;
+  }
+}
+
+KernelRec* Runtime::find_kernel(const void* func) {
+  if (func == nullptr) return nullptr;
+  auto it = kernel_by_stub.find(func);
+  if (it != kernel_by_stub.end()) return it->second;
+  // A cudaKernel_t handle (what __cudaGetKernel hands out) is the KernelRec itself.
+  for (auto& k : kernels)
+    if (k.get() == func) return k.get();
+  return nullptr;
+}
+
+VarRec* Runtime::find_var(const void* symbol) {
+  auto it = var_by_shadow.find(symbol);
+  return it == var_by_shadow.end() ? nullptr : it->second;
+}
+
+const KernelResources& Runtime::resources(KernelRec& k) {
+  if (!k.resources) {
+    KernelResources r = scan_ptx_resources(k.module->ptx, k.name);
+    if (provider()) {
+      if (auto p = provider()(k.module->ptx, k.name, profile())) r = *p;
+    }
+    k.resources = r;
+  }
+  return *k.resources;
+}
+
+cudaError_t map_error(const Error& e, bool* sticky) {
+  *sticky = false;
+  switch (e.kind()) {
+    case ErrorKind::kOutOfBounds: *sticky = true; return kErrIllegalAddress;
+    case ErrorKind::kMisaligned: *sticky = true; return kErrMisalignedAddress;
+    case ErrorKind::kDeadlock: *sticky = true; return kErrLaunchFailure;
+    case ErrorKind::kTrap: {
+      *sticky = true;
+      std::string what = e.what();
+      std::transform(what.begin(), what.end(), what.begin(), [](unsigned char c) { return std::tolower(c); });
+      return what.find("assert") != std::string::npos ? kErrAssert : kErrLaunchFailure;
+    }
+    case ErrorKind::kUsage: return kErrInvalidValue;
+    case ErrorKind::kUnsupported: return kErrNotSupported;
+    case ErrorKind::kParse: return kErrInvalidPtx;
+    case ErrorKind::kProfile:
+    case ErrorKind::kIo:
+    case ErrorKind::kInternal: return kErrUnknown;
+  }
+  return kErrUnknown;
+}
+
+cudaError_t Runtime::check_stream(const void* stream) const {
+  const auto v = reinterpret_cast<std::uintptr_t>(stream);
+  if (v == 0 || v == kStreamLegacy || v == kStreamPerThread) return kSuccess;
+  return streams.count(static_cast<Stream*>(const_cast<void*>(stream))) ? kSuccess : kErrInvalidResourceHandle;
+}
+
+cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args, std::size_t shmem,
+                            const void* stream) {
+  KernelRec* k = find_kernel(func);
+  if (k == nullptr) {
+    note(fmt::format("launch of {} which is not a registered kernel", func));
+    return kErrInvalidDeviceFunction;
+  }
+  if (cudaError_t e = check_stream(stream); e != kSuccess) return e;
+  if (cudaError_t e = ensure_loaded(*k->module); e != kSuccess) return e;
+  const auto& p = profile();
+  const std::uint64_t threads = std::uint64_t{block.x} * block.y * block.z;
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0 || threads == 0 || threads > p.max_threads_per_block ||
+      block.x > 1024 || block.y > 1024 || block.z > 64 || grid.x > 2147483647u || grid.y > 65535 ||
+      grid.z > 65535) {
+    note(fmt::format("launch of {}: invalid configuration grid ({},{},{}) block ({},{},{})",
+                     demangle(k->name), grid.x, grid.y, grid.z, block.x, block.y, block.z));
+    // CUDA 13 on an H100 reports a bad grid or block as cudaErrorInvalidValue (measured), not
+    // cudaErrorInvalidConfiguration as older runtimes did.
+    return kErrInvalidValue;
+  }
+  const std::uint64_t static_shared = resources(*k).static_shared;
+  const std::uint64_t dyn_limit =
+      k->max_dynamic_shared >= 0 ? static_cast<std::uint64_t>(k->max_dynamic_shared)
+                                 : (48u * 1024u > static_shared ? 48u * 1024u - static_shared : 0);
+  if (shmem > dyn_limit || static_shared + shmem > p.shared_bytes_per_block) {
+    note(fmt::format("launch of {}: {} bytes of dynamic shared memory exceed the kernel's limit of {} "
+                     "(raise it with cudaFuncSetAttribute(..., cudaFuncAttributeMaxDynamicSharedMemorySize, n))",
+                     demangle(k->name), shmem, dyn_limit));
+    return kErrInvalidValue;
+  }
+  if (args == nullptr && !k->params.empty()) return kErrInvalidValue;
+  std::vector<KernelArg> kargs;
+  kargs.reserve(k->params.size());
+  for (std::size_t i = 0; i < k->params.size(); ++i) kargs.push_back(KernelArg{args[i], k->params[i].size});
+
+  LaunchRecord rec;
+  rec.kernel = k->name;
+  rec.name = demangle(k->name);
+  rec.grid = warpscope::Dim3{grid.x, grid.y, grid.z};
+  rec.block = warpscope::Dim3{block.x, block.y, block.z};
+  rec.dynamic_shared = shmem;
+  rec.registers = resources(*k).registers;
+  rec.module = k->module->origin;
+  const auto sv = reinterpret_cast<std::uintptr_t>(stream);
+  rec.stream = (sv == 0 || sv == kStreamLegacy || sv == kStreamPerThread) ? 0 : static_cast<const Stream*>(stream)->id;
+
+  LaunchMetrics metrics(profile());
+  metrics.set_local_frame_bytes(resources(*k).local_bytes);
+  Device& dev = device();
+  sync_managed_to_device();
+  dev.set_access_sink(&metrics);
+  const auto t0 = std::chrono::steady_clock::now();
+  cudaError_t result = kSuccess;
+  LaunchStats stats;
+  try {
+    stats = dev.launch(*k->module->module, k->name, rec.grid, rec.block, kargs, shmem);
+  } catch (const Error& e) {
+    bool is_sticky = false;
+    result = map_error(e, &is_sticky);
+    rec.error = fmt::format("{}: {}", error_name(result), e.what());
+    const std::string msg = fmt::format("kernel {} (launch #{}, grid ({},{},{}) block ({},{},{})) failed: {}: {}",
+                                        rec.name, launches.size(), grid.x, grid.y, grid.z, block.x,
+                                        block.y, block.z, error_string(result), e.what());
+    std::fprintf(stderr, "warpscope: %s\n", msg.c_str());
+    if (is_sticky) {
+      sticky = result;
+      sticky_message = msg;
+    }
+  }
+  const auto t1 = std::chrono::steady_clock::now();
+  dev.set_access_sink(nullptr);
+  if (sticky == kSuccess) sync_managed_to_host();
+  rec.wall_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+  rec.metrics = metrics.finish(stats);
+  launches.push_back(std::move(rec));
+  // A faulting kernel, as on the hardware, does not fail the (asynchronous) launch call itself;
+  // the error is sticky and every later call reports it.
+  return sticky != kSuccess ? kSuccess : result;
+}
+
+Runtime::Where Runtime::classify(const void* ptr, std::size_t bytes) const {
+  const auto p = reinterpret_cast<std::uintptr_t>(ptr);
+  auto h = host_allocs.upper_bound(p);
+  if (h != host_allocs.begin()) {
+    --h;
+    if (p - h->first < std::max<std::size_t>(h->second.bytes, 1)) return Where::kHostVisible;
+  }
+  auto d = allocations.upper_bound(p);
+  if (d != allocations.begin()) {
+    --d;
+    if (p - d->first < std::max<std::size_t>(d->second, 1)) return Where::kDevice;
+  }
+  (void)bytes;
+  auto s = symbol_ranges.upper_bound(p);
+  if (s != symbol_ranges.begin()) {
+    --s;
+    if (p - s->first < std::max<std::size_t>(s->second, 1)) return Where::kDevice;
+  }
+  // Anything else in the reserved device range (no host memory can be there).
+  if (device_ != nullptr && p >= device_lo_ && p < device_hi_) return Where::kDevice;
+  return Where::kHost;
+}
+
+cudaError_t Runtime::copy(void* dst, const void* src, std::size_t bytes, int kind) {
+  if (kind < kHostToHost || kind > kDefault) return kErrInvalidMemcpyDirection;
+  if (bytes == 0) return kSuccess;
+  if (dst == nullptr || src == nullptr) return kErrInvalidValue;
+  const Where wd = classify(dst, bytes), ws = classify(src, bytes);
+  const bool dst_dev_claim = kind == kHostToDevice || kind == kDeviceToDevice;
+  const bool src_dev_claim = kind == kDeviceToHost || kind == kDeviceToDevice;
+  if (kind != kDefault) {
+    // A pointer the kind calls device memory must be device or managed memory; one it calls host
+    // memory must not be plain device memory (the hardware reports invalid argument).
+    if (dst_dev_claim && wd == Where::kHost) return kErrInvalidValue;
+    if (src_dev_claim && ws == Where::kHost) return kErrInvalidValue;
+    if (!dst_dev_claim && wd == Where::kDevice) return kErrInvalidValue;
+    if (!src_dev_claim && ws == Where::kDevice) return kErrInvalidValue;
+  }
+  Device& dev = device();
+  const auto dp = reinterpret_cast<DevicePtr>(dst);
+  const auto sp = reinterpret_cast<DevicePtr>(src);
+  if (wd == Where::kDevice && ws == Where::kDevice) dev.copy_on_device(dp, sp, bytes);
+  else if (wd == Where::kDevice) dev.copy_to_device(dp, src, bytes);
+  else if (ws == Where::kDevice) dev.copy_to_host(dst, sp, bytes);
+  else std::memmove(dst, src, bytes);
+  return kSuccess;
+}
+
+cudaError_t Runtime::set(void* dst, int value, std::size_t bytes) {
+  if (bytes == 0) return kSuccess;
+  const Where w = classify(dst, bytes);
+  if (w == Where::kHost) return kErrInvalidValue;
+  if (w == Where::kHostVisible) {
+    std::memset(dst, value, bytes);
+    return kSuccess;
+  }
+  device().memset(reinterpret_cast<DevicePtr>(dst), value, bytes);
+  return kSuccess;
+}
+
+void Runtime::sync_managed_to_device() {
+  for (auto& [key, h] : host_allocs) {
+    if (h.device_base != 0) device_->copy_to_device(reinterpret_cast<DevicePtr>(h.ptr), h.ptr, h.bytes);
+  }
+}
+
+void Runtime::sync_managed_to_host() {
+  for (auto& [key, h] : host_allocs) {
+    if (h.device_base != 0) device_->copy_to_host(h.ptr, reinterpret_cast<DevicePtr>(h.ptr), h.bytes);
+  }
+}
+
+void* Runtime::allocate_host_visible(std::size_t bytes, bool managed, unsigned flags) {
+  Device& dev = device();
+  const std::size_t pg = page_size();
+  const std::size_t map_bytes = round_up(std::max<std::size_t>(bytes, 1), pg);
+  const DevicePtr base = dev.malloc(map_bytes + pg);
+  const std::uint64_t aligned = round_up(base, pg);
+  void* want = reinterpret_cast<void*>(aligned);
+  const bool in_reservation = reserved_base_ != nullptr && aligned >= reinterpret_cast<std::uintptr_t>(reserved_base_) &&
+                              aligned + map_bytes <= reinterpret_cast<std::uintptr_t>(reserved_base_) + reserved_bytes_;
+  void* p = mmap(want, map_bytes, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | (in_reservation ? MAP_FIXED : MAP_FIXED_NOREPLACE), -1, 0);
+  if (p == MAP_FAILED || p != want) {
+    if (p != MAP_FAILED) munmap(p, map_bytes);
+    dev.free(base);
+    note(fmt::format("cannot map {} host-visible bytes at device address 0x{:x}: the range is in use by the "
+                     "process", bytes, aligned));
+    return nullptr;
+  }
+  HostAlloc h;
+  h.ptr = p;
+  h.bytes = bytes;
+  h.device_base = base;
+  h.map_base = p;
+  h.map_bytes = map_bytes;
+  h.flags = flags;
+  h.managed = managed;
+  host_allocs[reinterpret_cast<std::uintptr_t>(p)] = h;
+  return p;
+}
+
+cudaError_t Runtime::free_host_visible(std::uintptr_t key) {
+  auto it = host_allocs.find(key);
+  if (it == host_allocs.end()) return kErrInvalidValue;
+  HostAlloc& h = it->second;
+  if (h.map_base != nullptr) {
+    const bool in_reservation = reserved_base_ != nullptr;
+    if (in_reservation) {
+      mmap(h.map_base, h.map_bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+    } else {
+      munmap(h.map_base, h.map_bytes);
+    }
+    if (device_ != nullptr) device_->free(h.device_base);
+  } else {
+    std::free(h.ptr);
+  }
+  host_allocs.erase(it);
+  return kSuccess;
+}
+
+void Runtime::write_report() {
+  if (report_written_ || report_path.empty()) return;
+  report_written_ = true;
+  nlohmann::json j;
+  j["tool"] = "warpscope";
+  j["arch"] = profile().name;
+  j["gpu"] = profile().gpu;
+  j["memory_model"] = LaunchMetrics::has_memory_model();
+  j["timing_note"] = "cudaEventElapsedTime and wall_ms are the emulator's wall time, not GPU time";
+  nlohmann::json arr = nlohmann::json::array();
+  for (const auto& r : launches) {
+    nlohmann::json l;
+    l["kernel"] = r.kernel;
+    l["name"] = r.name;
+    l["grid"] = {r.grid.x, r.grid.y, r.grid.z};
+    l["block"] = {r.block.x, r.block.y, r.block.z};
+    l["dynamic_shared_bytes"] = r.dynamic_shared;
+    l["registers"] = r.registers < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.registers);
+    l["stream"] = r.stream;
+    l["module"] = r.module;
+    l["wall_ms"] = r.wall_ms;
+    l["metrics"] = r.metrics;
+    if (!r.error.empty()) l["error"] = r.error;
+    arr.push_back(std::move(l));
+  }
+  j["launches"] = std::move(arr);
+  if (sticky != kSuccess) j["sticky_error"] = {{"code", error_name(sticky)}, {"message", sticky_message}};
+  std::ofstream out(report_path);
+  if (!out) {
+    std::fprintf(stderr, "warpscope: cannot write the report to %s\n", report_path.c_str());
+    return;
+  }
+  out << j.dump(1) << "\n";
+}
+
+cudaError_t call(const char* api, bool ignore_sticky, const std::function<cudaError_t(Runtime&)>& body) {
+  Runtime& rt = Runtime::get();
+  std::lock_guard lock(rt.mu);
+  if (!ignore_sticky && rt.sticky != kSuccess) {
+    last_error() = rt.sticky;
+    return rt.sticky;
+  }
+  cudaError_t e = kSuccess;
+  try {
+    e = body(rt);
+  } catch (const Error& err) {
+    bool sticky = false;
+    e = map_error(err, &sticky);
+    if (err.kind() == ErrorKind::kUsage && std::string(err.what()).find("out of device memory") != std::string::npos) {
+      e = kErrMemoryAllocation;
+    }
+    rt.note(fmt::format("{}: {}", api, err.what()));
+  } catch (const std::bad_alloc&) {
+    e = kErrMemoryAllocation;
+  }
+  if (e != kSuccess) last_error() = e;
+  return e;
+}
+
+cudaError_t not_supported(const char* name) {
+  static std::mutex mu;
+  static std::set<std::string> said;
+  {
+    std::lock_guard lock(mu);
+    if (said.insert(name).second) {
+      std::fprintf(stderr, "warpscope: %s is not supported by warpscope's CUDA runtime\n", name);
+    }
+  }
+  last_error() = kErrNotSupported;
+  return kErrNotSupported;
+}
+
+}  // namespace warpscope::cudart

@@ -1,0 +1,225 @@
+// The state behind warpscope's CUDA runtime replacement: the registered fatbinaries and their
+// kernels and variables, the emulated device, allocations, streams, events, errors and the
+// per-launch report. One process-wide instance, guarded by one mutex; every C entry point
+// (api_*.cpp) takes the lock through call().
+//
+// Memory. Device memory lives in warpscope::Device's address space. Managed memory and mapped
+// pinned memory must be reachable by the same pointer from host and kernel, so they are host pages
+// mapped at the very address of a device allocation; the host copy is the valid one between
+// launches and is copied in before and out after each launch. To keep host pointers out of the
+// device's address range, the range is reserved (PROT_NONE) in the process when the device is
+// created. cudaMemcpy and friends classify each pointer: device, managed (host-accessible) or host.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "arch/profile.hpp"
+#include "runtime/cudart/abi.hpp"
+#include "runtime/fatbin.hpp"
+#include "warpscope/warpscope.hpp"
+
+namespace warpscope::cudart {
+
+struct ModuleRec;
+
+/// Resources of a compiled kernel. Filled from the PTX for now; ptxas-based numbers (registers,
+/// spills, stack) come from a provider that src/analysis may install (set_resource_provider).
+struct KernelResources {
+  int registers = -1;              // -1: unknown
+  std::uint64_t static_shared = 0;
+  std::uint64_t local_bytes = 0;
+  std::uint64_t const_bytes = 0;
+  bool from_ptxas = false;
+};
+/// TODO(analysis): install a provider that runs ptxas on the module's PTX and returns its numbers.
+using ResourceProvider = std::function<std::optional<KernelResources>(
+    const std::string& ptx, const std::string& kernel, const arch::Profile& profile)>;
+void set_resource_provider(ResourceProvider provider);
+
+struct KernelRec {
+  ModuleRec* module = nullptr;
+  std::string name;       // mangled device name
+  const void* stub = nullptr;
+  std::vector<ParamInfo> params;  // filled when the module is loaded
+  int max_dynamic_shared = -1;    // cudaFuncAttributeMaxDynamicSharedMemorySize; -1: default
+  int carveout = -1;
+  std::optional<KernelResources> resources;
+};
+
+struct VarRec {
+  ModuleRec* module = nullptr;
+  std::string name;
+  std::size_t size = 0;
+  bool constant = false;
+  bool managed = false;
+  void** managed_host_slot = nullptr;  // __cudaRegisterManagedVar's host pointer variable
+};
+
+struct ModuleRec {
+  const void* wrapper = nullptr;
+  int wrapper_version = 0;
+  std::string origin;   // for messages: "module 2 (compute_90 PTX, zstd)"
+  enum class State { kRegistered, kLoaded, kFailed } state = State::kRegistered;
+  std::optional<Module> module;
+  std::string ptx;      // kept for resource queries
+  int ptx_arch = 0;
+  cudaError_t load_error = kSuccess;
+  std::string load_message;
+  std::vector<KernelRec*> kernels;
+  std::vector<VarRec*> vars;
+};
+
+struct Stream {
+  unsigned flags = 0;
+  int priority = 0;
+  std::uint64_t id = 0;
+};
+
+struct Event {
+  unsigned flags = 0;
+  bool recorded = false;
+  std::chrono::steady_clock::time_point when{};
+};
+
+/// A host-visible allocation: managed memory or mapped pinned memory (the same address in
+/// host and device spaces), or plain pinned host memory.
+struct HostAlloc {
+  void* ptr = nullptr;        // what the program sees
+  std::size_t bytes = 0;
+  DevicePtr device_base = 0;  // the device allocation behind it (0 for unmapped pinned memory)
+  void* map_base = nullptr;   // page-aligned mapping, when mapped
+  std::size_t map_bytes = 0;
+  unsigned flags = 0;
+  bool managed = false;
+};
+
+struct LaunchRecord {
+  std::string kernel;
+  std::string name;
+  warpscope::Dim3 grid, block;
+  std::size_t dynamic_shared = 0;
+  int registers = -1;
+  std::uint64_t stream = 0;
+  double wall_ms = 0;
+  std::string module;
+  nlohmann::json metrics;
+  std::string error;
+};
+
+class Runtime {
+ public:
+  static Runtime& get();
+
+  std::recursive_mutex mu;
+
+  // Configuration (environment, read once). The profile is loaded on first use, not while the
+  // program's static constructors register their fatbinaries: in a statically linked program the
+  // embedded profile data may not be initialised yet then.
+  const arch::Profile& profile();
+  std::string report_path;
+  unsigned host_threads = 1;
+  bool quiet = false;
+  bool any_ptx = false;  // WARPSCOPE_ANY_PTX: accept PTX newer than the profile
+
+  // Registration.
+  std::vector<std::unique_ptr<ModuleRec>> modules;
+  std::unordered_map<const void*, ModuleRec*> module_by_handle;
+  std::vector<std::unique_ptr<KernelRec>> kernels;
+  std::unordered_map<const void*, KernelRec*> kernel_by_stub;
+  std::vector<std::unique_ptr<VarRec>> vars;
+  std::unordered_map<const void*, VarRec*> var_by_shadow;
+
+  // Errors.
+  cudaError_t sticky = kSuccess;
+  std::string sticky_message;
+
+  // Device state.
+  Device& device();
+  bool has_device() const { return device_ != nullptr; }
+  void reset_device();
+  std::map<DevicePtr, std::size_t> allocations;  // plain device allocations, by base
+  std::map<std::uintptr_t, HostAlloc> host_allocs;  // managed and pinned, by program pointer
+  std::map<DevicePtr, std::size_t> symbol_ranges;    // module variables of loaded modules
+  std::set<Stream*> streams;
+  std::set<Event*> events;
+  std::uint64_t next_stream_id = 1;
+  int current_device = 0;
+  unsigned device_flags = 0;
+  std::size_t limit_stack = 1024, limit_printf_fifo = 1 << 20, limit_malloc_heap = 8 << 20;
+
+  // Report.
+  std::vector<LaunchRecord> launches;
+
+  /// Loads the module's PTX (once); returns kSuccess or the load error (message printed once).
+  cudaError_t ensure_loaded(ModuleRec& m);
+  KernelRec* find_kernel(const void* func);
+  VarRec* find_var(const void* symbol);
+  const KernelResources& resources(KernelRec& k);
+
+  /// Launches a kernel: validates, marshals `args` by the PTX parameter sizes, runs, records.
+  cudaError_t launch(const void* func, Dim3 grid, Dim3 block, void** args, std::size_t shmem,
+                     const void* stream);
+
+  /// Pointer classification for copies.
+  enum class Where { kDevice, kHostVisible, kHost };
+  Where classify(const void* p, std::size_t bytes) const;
+  /// Copies `bytes` from src to dst as `kind` says; kinds must agree with the pointers.
+  cudaError_t copy(void* dst, const void* src, std::size_t bytes, int kind);
+  cudaError_t set(void* dst, int value, std::size_t bytes);
+  cudaError_t check_stream(const void* stream) const;
+
+  void sync_managed_to_device();
+  void sync_managed_to_host();
+  /// Maps host pages at a new device allocation; returns the program's pointer or nullptr.
+  void* allocate_host_visible(std::size_t bytes, bool managed, unsigned flags);
+  cudaError_t free_host_visible(std::uintptr_t key);
+
+  void write_report();
+  /// Prints a one-line note to stderr unless WARPSCOPE_QUIET is set.
+  void note(const std::string& text) const;
+
+ private:
+  Runtime();
+  ~Runtime();
+  void reserve_address_space();
+  std::unique_ptr<Device> device_;
+  std::optional<arch::Profile> profile_;
+  std::string arch_name_, arch_file_;
+  void* reserved_base_ = nullptr;
+  std::uint64_t device_lo_ = 0, device_hi_ = 0;  // the device's allocation range
+  std::size_t reserved_bytes_ = 0;
+  bool report_written_ = false;
+};
+
+/// Maps a warpscope::Error from the interpreter to a CUDA error code; `sticky` tells whether it
+/// is a fault that poisons the context.
+cudaError_t map_error(const Error& e, bool* sticky);
+
+/// Per-thread last error (cudaGetLastError/cudaPeekAtLastError).
+cudaError_t& last_error();
+
+/// Runs one API call under the runtime lock: returns the sticky error if there is one (unless
+/// `ignore_sticky`), turns exceptions into error codes and records a failure as the last error.
+cudaError_t call(const char* api, bool ignore_sticky, const std::function<cudaError_t(Runtime&)>& body);
+inline cudaError_t call(const char* api, const std::function<cudaError_t(Runtime&)>& body) {
+  return call(api, false, body);
+}
+
+/// Prints "warpscope: NAME is not supported by warpscope's CUDA runtime" once per name.
+cudaError_t not_supported(const char* name);
+
+std::string demangle(const std::string& mangled);
+
+}  // namespace warpscope::cudart

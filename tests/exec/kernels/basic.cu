@@ -1,0 +1,48 @@
+// Straight-line kernels: saxpy and integer / float arithmetic checked bit for bit on the host.
+extern "C" __global__ void saxpy(int n, float a, const float* x, float* y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}
+
+extern "C" __global__ void int_ops(const int* in, int* out) {
+  int t = threadIdx.x;
+  int a = in[t], b = in[t + 64];
+  unsigned ua = (unsigned)a, ub = (unsigned)b;
+  int* o = out + t * 16;
+  o[0] = a + b;
+  o[1] = a * b;
+  o[2] = b != 0 ? a / b : 0;
+  o[3] = b != 0 ? a % b : 0;
+  o[4] = __mulhi(a, b);
+  o[5] = (int)__umulhi(ua, ub);
+  o[6] = __popc(ua);
+  o[7] = __clz(a);
+  o[8] = (int)__brev(ua);
+  o[9] = __ffs(a);
+  o[10] = (int)(ua >> (ub & 31)) ^ (a << (b & 31));
+  o[11] = a >> (b & 31);
+  o[12] = max(a, b) - min(a, b);
+  o[13] = (int)__byte_perm(ua, ub, 0x5140);
+  o[14] = (int)(((unsigned long long)ua * ub) >> 7);
+  o[15] = abs(a) + __sad(a, b, 3u);
+}
+
+extern "C" __global__ void float_ops(const float* in, float* out, const double* din, double* dout) {
+  int t = threadIdx.x;
+  float a = in[t], b = in[t + 64];
+  float* o = out + t * 8;
+  o[0] = a + b;
+  o[1] = a * b;
+  o[2] = a / b;
+  o[3] = sqrtf(fabsf(a));
+  o[4] = fmaf(a, b, 1.0f);
+  o[5] = fminf(a, b);
+  o[6] = fmaxf(a, b);
+  o[7] = __fadd_rz(a, b);
+  double x = din[t], y = din[t + 64];
+  double* d = dout + t * 4;
+  d[0] = x * y + x;
+  d[1] = x / y;
+  d[2] = sqrt(fabs(x));
+  d[3] = fma(x, y, -1.0);
+}

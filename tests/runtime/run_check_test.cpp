@@ -1,0 +1,119 @@
+// `warpscope run`'s checks of a program before running it, and the command end to end when the
+// warpscope binary is built.
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "arch/profile.hpp"
+#include "harness.hpp"
+#include "run_cmd.hpp"
+
+using warpscope::cli::BinaryCheck;
+using warpscope::cli::check_binary;
+
+namespace {
+const warpscope::arch::Profile& hopper() { return warpscope::arch::builtin_profile("hopper"); }
+}  // namespace
+
+TEST(RunCheck, SharedRuntimeProgramIsRunnable) {
+  const BinaryCheck c = check_binary(rt_test::prog("api_test"), hopper());
+  EXPECT_EQ(c.kind, BinaryCheck::Kind::kShared);
+  EXPECT_TRUE(c.runnable);
+  EXPECT_TRUE(c.message.empty()) << c.message;
+}
+
+TEST(RunCheck, NvidiaStaticRuntimeIsRefusedWithTheFlags) {
+  const BinaryCheck c = check_binary(rt_test::prog("fault_nvidia_static"), hopper());
+  EXPECT_EQ(c.kind, BinaryCheck::Kind::kNvidiaStatic);
+  EXPECT_FALSE(c.runnable);
+  EXPECT_NE(c.message.find("static CUDA runtime"), std::string::npos) << c.message;
+  EXPECT_NE(c.message.find("nvcc -cudart shared -lineinfo -arch=sm_90"), std::string::npos) << c.message;
+}
+
+TEST(RunCheck, WarpscopeStaticRuntimeIsRecognised) {
+  const BinaryCheck c = check_binary(rt_test::prog("many_launches_ws_static"), hopper());
+  EXPECT_EQ(c.kind, BinaryCheck::Kind::kWarpscopeStatic);
+  EXPECT_TRUE(c.runnable);
+}
+
+TEST(RunCheck, MachineCodeOnlyIsRefusedWithTheFlags) {
+  const BinaryCheck c = check_binary(rt_test::prog("no_ptx"), hopper());
+  EXPECT_FALSE(c.runnable);
+  EXPECT_NE(c.message.find("without PTX"), std::string::npos) << c.message;
+  EXPECT_NE(c.message.find("-arch=sm_90"), std::string::npos) << c.message;
+}
+
+TEST(RunCheck, NewerPtxOnlyIsAWarning) {
+  const BinaryCheck c = check_binary(rt_test::prog("fb_future"), hopper());
+  EXPECT_TRUE(c.runnable);
+  EXPECT_NE(c.message.find("compute_100"), std::string::npos) << c.message;
+}
+
+TEST(RunCheck, NonCudaProgramsAndScriptsRun) {
+  EXPECT_EQ(check_binary("/bin/sh", hopper()).kind, BinaryCheck::Kind::kNotCuda);
+  EXPECT_EQ(check_binary(std::string(WARPSCOPE_EXAMPLES_DIR) + "/hw_capture.sh", hopper()).kind,
+            BinaryCheck::Kind::kNotElf);
+}
+
+TEST(RunSummary, ListsEachLaunch) {
+  nlohmann::json j = {{"tool", "warpscope"}, {"arch", "hopper"}, {"gpu", "H100"}, {"memory_model", false},
+                      {"launches", nlohmann::json::array()}};
+  j["launches"].push_back({{"kernel", "_Z1kv"}, {"name", "k()"}, {"grid", {2, 1, 1}}, {"block", {64, 1, 1}},
+                           {"metrics", {{"smsp__inst_executed.sum", 40}}}});
+  const std::string s = warpscope::cli::summary_text(j, false);
+  EXPECT_NE(s.find("1 kernel launch on hopper"), std::string::npos) << s;
+  EXPECT_NE(s.find("k()"), std::string::npos) << s;
+  EXPECT_NE(s.find("(2,1,1)"), std::string::npos) << s;
+  EXPECT_NE(s.find("40"), std::string::npos) << s;
+}
+
+// `warpscope run` end to end (needs the warpscope binary, which needs the memory model).
+class WarpscopeRun : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!std::filesystem::exists(exe_)) GTEST_SKIP() << exe_ << " not built";
+  }
+  std::string exe_ = std::string(WARPSCOPE_BINARY_DIR) + "/bin/warpscope";
+};
+
+TEST_F(WarpscopeRun, PassesThroughOutputExitCodeAndWritesJson) {
+  const std::string json = rt_test::prog("run_many.json");
+  const auto r = rt_test::run_shell(exe_ + " run --json " + json + " -- " + rt_test::prog("many_launches") + " x");
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  EXPECT_EQ(r.out, "1000 launches: 500 1000: OK\n");
+  EXPECT_NE(r.err.find("1000 kernel launches on hopper"), std::string::npos) << r.err;
+  std::ifstream in(json);
+  nlohmann::json j;
+  in >> j;
+  EXPECT_EQ(j["launches"].size(), 1000u);
+}
+
+TEST_F(WarpscopeRun, StdinAndArgumentsReachTheProgram) {
+  const auto r = rt_test::run_shell("echo hello | " + exe_ + " run --no-summary -- /bin/sh -c 'read x; echo $x $0' arg0");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "hello arg0\n");
+}
+
+TEST_F(WarpscopeRun, RefusesTheStaticRuntime) {
+  const auto r = rt_test::run_shell(exe_ + " run -- " + rt_test::prog("fault_nvidia_static"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("-cudart shared"), std::string::npos) << r.err;
+}
+
+TEST_F(WarpscopeRun, CompilesACuFileAndCachesIt) {
+  const std::string cache = rt_test::prog("cache");
+  std::filesystem::remove_all(cache);
+  const std::string cmd = exe_ + " run --cache-dir " + cache + " " + std::string(WARPSCOPE_EXAMPLES_DIR) +
+                          "/saxpy.cu -- 1000";
+  const auto r = rt_test::run_shell(cmd);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("all saxpy variants OK"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("saxpy1(float*, float*"), std::string::npos) << r.err;
+  std::size_t built = 0;
+  for (const auto& e : std::filesystem::directory_iterator(cache + "/build")) built += e.is_regular_file();
+  EXPECT_EQ(built, 1u);
+  const auto again = rt_test::run_shell(cmd);
+  EXPECT_EQ(again.exit_code, 0);
+}

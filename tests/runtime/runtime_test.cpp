@@ -1,0 +1,190 @@
+// Real CUDA programs (compiled by nvcc at build time) under warpscope's libcudart.so.13.
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "harness.hpp"
+
+using rt_test::prog;
+using rt_test::run_under_warpscope;
+
+namespace {
+
+nlohmann::json read_json(const std::string& path) {
+  std::ifstream in(path);
+  nlohmann::json j;
+  in >> j;
+  return j;
+}
+
+std::string tmp(const std::string& name) { return std::string(WARPSCOPE_RT_PROGRAMS_DIR) + "/" + name; }
+
+}  // namespace
+
+TEST(Runtime, ApiCallsBehaveAsDocumented) {
+  const auto r = run_under_warpscope(prog("api_test"));
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(r.out.find("not ok"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("0 failures"), std::string::npos) << r.out;
+  // Every unsupported call names itself once.
+  EXPECT_NE(r.err.find("cudaGraphCreate is not supported"), std::string::npos) << r.err;
+}
+
+TEST(Runtime, PerThreadDefaultStreamEntryPoints) {
+  const auto r = run_under_warpscope(prog("api_test_ptsz"));
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("0 failures"), std::string::npos) << r.out;
+}
+
+TEST(Runtime, TwoTranslationUnits) {
+  const auto r = run_under_warpscope(prog("multi_tu"), tmp("multi_tu.json"));
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("OK"), std::string::npos) << r.out;
+  const auto j = read_json(tmp("multi_tu.json"));
+  ASSERT_EQ(j["launches"].size(), 2u);
+  EXPECT_EQ(j["launches"][0]["kernel"], "_Z8a_kernelPi");
+  EXPECT_EQ(j["launches"][1]["name"], "b_kernel(int*)");
+}
+
+TEST(Runtime, AThousandLaunchesAndTheReport) {
+  const std::string report = tmp("many.json");
+  const auto r = run_under_warpscope(prog("many_launches"), report);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("1000 launches: 500 1000: OK"), std::string::npos) << r.out;
+  const auto j = read_json(report);
+  EXPECT_EQ(j["tool"], "warpscope");
+  EXPECT_EQ(j["arch"], "hopper");
+  ASSERT_EQ(j["launches"].size(), 1000u);
+  const auto& first = j["launches"][0];
+  EXPECT_EQ(first["kernel"], "_Z3addPii");
+  EXPECT_EQ(first["name"], "add(int*, int)");
+  EXPECT_EQ(first["grid"], nlohmann::json({1, 1, 1}));
+  EXPECT_EQ(first["block"], nlohmann::json({32, 1, 1}));
+  EXPECT_EQ(first["dynamic_shared_bytes"], 0);
+  EXPECT_TRUE(first.contains("registers"));
+  EXPECT_GT(first["metrics"]["smsp__inst_executed.sum"].get<long>(), 0);
+  EXPECT_EQ(first["metrics"]["smsp__sass_inst_executed_op_global_atom.sum"].get<long>() +
+                first["metrics"]["smsp__sass_inst_executed_op_global_red.sum"].get<long>(),
+            1);
+  EXPECT_EQ(j["launches"][1]["name"], "twice(int*)");
+  EXPECT_NE(first["stream"], j["launches"][1]["stream"]);
+}
+
+TEST(Runtime, ExitCodeAndArgumentsPassThrough) {
+  const auto r = run_under_warpscope(prog("many_launches") + " any-argument");
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+}
+
+TEST(Runtime, FaultingKernelGivesAStickyError) {
+  const std::string report = tmp("fault.json");
+  const auto r = run_under_warpscope(prog("fault"), report);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("before: cudaSuccess"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("sync: cudaErrorIllegalAddress (an illegal memory access was encountered)"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("sticky: OK"), std::string::npos) << r.out;
+  // The message says where: kernel, source line, block and thread, address.
+  EXPECT_NE(r.err.find("out_of_bounds(int*, int)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("fault.cu:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("thread ("), std::string::npos) << r.err;
+  const auto j = read_json(report);
+  EXPECT_TRUE(j.contains("sticky_error"));
+  EXPECT_EQ(j["sticky_error"]["code"], "cudaErrorIllegalAddress");
+  ASSERT_GE(j["launches"].size(), 2u);
+  EXPECT_TRUE(j["launches"][1].contains("error"));
+}
+
+TEST(Runtime, ProgramWithoutPtxGetsNoKernelImage) {
+  const auto r = run_under_warpscope(prog("no_ptx"));
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("cudaErrorNoKernelImageForDevice"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("no PTX"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("-arch=sm_90"), std::string::npos) << r.err;
+}
+
+TEST(Runtime, StaticFormLinkedWithCudartNone) {
+  const std::string report = tmp("static.json");
+  const auto r = rt_test::run_shell("WARPSCOPE_REPORT=" + report + " " + prog("many_launches_ws_static"));
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("OK"), std::string::npos) << r.out;
+  EXPECT_EQ(read_json(report)["launches"].size(), 1000u);
+}
+
+TEST(Runtime, OtherProfileChangesTheProperties) {
+  // WARPSCOPE_ARCH=ampere: the api_test's H100 checks fail on the properties, so only check
+  // that the program still runs its kernels and that cc 8.0 shows through.
+  const auto r = run_under_warpscope(prog("api_test"), "", "WARPSCOPE_ARCH=ampere WARPSCOPE_ANY_PTX=1");
+  EXPECT_NE(r.out.find("not ok prop_cc"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("ok managed_visible_on_host"), std::string::npos) << r.out;
+}
+
+// ---- The examples: each checks its own results.
+struct ExampleRun {
+  const char* name;
+  const char* exe;
+  const char* args;
+  const char* must_contain;
+  int exit_code;
+};
+
+class Examples : public ::testing::TestWithParam<ExampleRun> {};
+
+TEST_P(Examples, RunAndCheckThemselves) {
+  const ExampleRun& e = GetParam();
+  const auto r = run_under_warpscope(prog(e.exe) + " " + e.args);
+  EXPECT_EQ(r.exit_code, e.exit_code) << r.out << r.err;
+  EXPECT_NE(r.out.find(e.must_contain), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("FAIL"), std::string::npos) << r.out;
+  // Where the real GPU's output was captured (examples/hw_capture.sh), it must match.
+  for (const char* gpu : {"NVIDIA_H100_80GB_HBM3"}) {
+    const std::string expected = std::string(WARPSCOPE_EXAMPLES_DIR) + "/expected/" + gpu + "/" + e.name + ".txt";
+    std::ifstream in(expected);
+    if (!in) continue;
+    const std::string want = rt_test::without_timings(rt_test::slurp(expected));
+    EXPECT_EQ(rt_test::without_timings(r.out) + "exit " + std::to_string(r.exit_code) + "\n", want) << expected;
+  }
+}
+
+// Arguments: the same as examples/hw_capture.sh's.
+INSTANTIATE_TEST_SUITE_P(
+    All, Examples,
+    ::testing::Values(ExampleRun{"nbody", "nbody", "all 512 1", "all variants OK", 0},
+                      ExampleRun{"saxpy", "saxpy", "100003", "all saxpy variants OK", 0},
+                      ExampleRun{"local_arrays", "local_arrays", "8192", "all local-array kernels OK", 0},
+                      ExampleRun{"aos_soa", "aos_soa", "65536", "structure of arrays   N=65536: OK", 0},
+                      ExampleRun{"padding2d", "padding2d", "1000 300", "all layouts OK", 0},
+                      ExampleRun{"misaligned_copy", "misaligned_copy", "65536", "all offsets OK", 0},
+                      ExampleRun{"misaligned_copy_fault", "misaligned_copy", "65536 fault",
+                                 "misaligned double read: cudaErrorMisalignedAddress", 0}),
+    [](const ::testing::TestParamInfo<ExampleRun>& p) { return std::string(p.param.name); });
+
+// The library exports exactly NVIDIA's names, each under the version node libcudart.so.13, and
+// has its soname.
+TEST(Library, ExportsEveryNameUnderTheVersionNode) {
+  const std::string lib = std::string(WARPSCOPE_CUDART_DIR) + "/libcudart.so.13";
+  const auto nm = rt_test::run_shell("nm -D --defined-only " + lib);
+  if (nm.exit_code == 127) GTEST_SKIP() << "nm not available";
+  ASSERT_EQ(nm.exit_code, 0) << nm.err;
+  std::set<std::string> exported;
+  std::istringstream in(nm.out);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.size() > 2 && line.compare(line.size() - 18, 18, " A libcudart.so.13") == 0) continue;  // the node
+    const auto at = line.find("@@libcudart.so.13");
+    const auto sp = line.rfind(' ', at);
+    ASSERT_NE(at, std::string::npos) << "unversioned export: " << line;
+    exported.insert(line.substr(sp + 1, at - sp - 1));
+  }
+  std::set<std::string> wanted;
+  std::ifstream names(std::string(WARPSCOPE_SOURCE_DIR) + "/src/runtime/cudart_exports.txt");
+  while (std::getline(names, line))
+    if (!line.empty() && line[0] != '#') wanted.insert(line);
+  EXPECT_EQ(wanted.size(), 422u);
+  EXPECT_EQ(exported, wanted);
+  const auto re = rt_test::run_shell("readelf -d " + lib);
+  EXPECT_NE(re.out.find("Library soname: [libcudart.so.13]"), std::string::npos) << re.out;
+}

@@ -1,0 +1,487 @@
+#include "run_cmd.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "profile_option.hpp"
+#include "runtime/elf_file.hpp"
+#include "runtime/fatbin.hpp"
+
+namespace warpscope::cli {
+namespace fs = std::filesystem;
+namespace fb = runtime::fatbin;
+
+namespace {
+
+std::string env_or(const char* name, const std::string& fallback = {}) {
+  const char* v = std::getenv(name);
+  return v == nullptr || *v == '\0' ? fallback : std::string(v);
+}
+
+/// The path execvp would run for `cmd`.
+std::string resolve_executable(const std::string& cmd) {
+  if (cmd.find('/') != std::string::npos) return cmd;
+  std::stringstream path(env_or("PATH", "/usr/bin:/bin"));
+  std::string dir;
+  while (std::getline(path, dir, ':')) {
+    const fs::path p = fs::path(dir.empty() ? "." : dir) / cmd;
+    if (access(p.c_str(), X_OK) == 0) return p.string();
+  }
+  return cmd;
+}
+
+std::string find_nvcc() {
+  std::vector<std::string> candidates;
+  if (auto home = env_or("CUDA_HOME"); !home.empty()) candidates.push_back(home + "/bin/nvcc");
+  if (auto home = env_or("CUDA_PATH"); !home.empty()) candidates.push_back(home + "/bin/nvcc");
+  candidates.push_back("/usr/local/cuda/bin/nvcc");
+  for (const auto& c : candidates)
+    if (access(c.c_str(), X_OK) == 0) return c;
+  const std::string p = resolve_executable("nvcc");
+  if (p != "nvcc") return p;
+  fail(ErrorKind::kIo, "nvcc not found (looked in $CUDA_HOME/bin, /usr/local/cuda/bin and PATH)");
+}
+
+/// Runs a command, capturing stdout and stderr together; returns the exit status.
+int capture(const std::vector<std::string>& argv, std::string& output) {
+  int fds[2];
+  if (pipe(fds) != 0) fail(ErrorKind::kIo, "pipe: {}", std::strerror(errno));
+  const pid_t pid = fork();
+  if (pid < 0) fail(ErrorKind::kIo, "fork: {}", std::strerror(errno));
+  if (pid == 0) {
+    dup2(fds[1], 1);
+    dup2(fds[1], 2);
+    close(fds[0]);
+    close(fds[1]);
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    execv(args[0], args.data());
+    std::fprintf(stderr, "cannot run %s: %s\n", args[0], std::strerror(errno));
+    _exit(127);
+  }
+  close(fds[1]);
+  std::array<char, 4096> buf;
+  ssize_t n;
+  while ((n = read(fds[0], buf.data(), buf.size())) > 0) output.append(buf.data(), static_cast<std::size_t>(n));
+  close(fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+std::uint64_t fnv1a(std::string_view data, std::uint64_t h = 1469598103934665603ull) {
+  for (unsigned char c : data) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+std::vector<std::string> split_words(const std::string& s) {
+  std::vector<std::string> out;
+  std::istringstream in(s);
+  std::string w;
+  while (in >> w) out.push_back(w);
+  return out;
+}
+
+/// The -arch nvcc 13 can target for this profile: the profile's own, or sm_75 (the oldest nvcc
+/// 13 supports) for older profiles, which then need WARPSCOPE_ANY_PTX.
+std::string nvcc_arch(const arch::Profile& p) {
+  const int cc = p.cc_major * 10 + p.cc_minor;
+  return cc < 75 ? "sm_75" : p.ptx_target;
+}
+
+std::string fmt_dim(const nlohmann::json& d) {
+  if (!d.is_array() || d.size() != 3) return "?";
+  return fmt::format("({},{},{})", d[0].get<long long>(), d[1].get<long long>(), d[2].get<long long>());
+}
+
+double num(const nlohmann::json& m, const char* key) {
+  auto it = m.find(key);
+  return it == m.end() || !it->is_number() ? 0.0 : it->get<double>();
+}
+
+std::string shorten(std::string s, std::size_t n) {
+  if (s.size() <= n) return s;
+  return s.substr(0, n - 3) + "...";
+}
+
+}  // namespace
+
+std::string rebuild_flags(const arch::Profile& profile) {
+  return fmt::format("nvcc -cudart shared -lineinfo -arch={}", nvcc_arch(profile));
+}
+
+BinaryCheck check_binary(const std::string& path, const arch::Profile& profile) {
+  BinaryCheck c;
+  std::vector<std::uint8_t> bytes;
+  try {
+    bytes = runtime::read_file_bytes(path);
+  } catch (const Error&) {
+    c.kind = BinaryCheck::Kind::kNotElf;
+    return c;  // let exec report it
+  }
+  std::optional<runtime::ElfFile> elf;
+  try {
+    elf.emplace(std::span<const std::uint8_t>(bytes), path);
+  } catch (const Error&) {
+    c.kind = BinaryCheck::Kind::kNotElf;
+    return c;  // a script: run it, its programs load the library themselves
+  }
+  const auto& needed = elf->needed();
+  const bool shared = std::find(needed.begin(), needed.end(), "libcudart.so.13") != needed.end();
+  std::string other;
+  for (const auto& n : needed)
+    if (n.rfind("libcudart.so", 0) == 0 && n != "libcudart.so.13") other = n;
+  const auto fatbin_section = elf->section(".nv_fatbin");
+  const bool is_cuda = fatbin_section.has_value() || elf->has_symbol("__cudaRegisterFatBinary") ||
+                       elf->has_symbol("cudaMalloc") || elf->has_symbol("cudaLaunchKernel");
+  const std::string flags = rebuild_flags(profile);
+  if (shared) {
+    c.kind = BinaryCheck::Kind::kShared;
+  } else if (!other.empty()) {
+    c.kind = BinaryCheck::Kind::kOtherCudart;
+    c.runnable = false;
+    c.message = fmt::format(
+        "{} is linked with {}, another CUDA version's runtime; warpscope replaces libcudart.so.13 (CUDA 13). "
+        "Rebuild it with CUDA 13: {} ...",
+        path, other, flags);
+    return c;
+  } else if (elf->has_symbol("warpscope_cudart_static_marker")) {
+    c.kind = BinaryCheck::Kind::kWarpscopeStatic;
+  } else if (is_cuda) {
+    c.kind = BinaryCheck::Kind::kNvidiaStatic;
+    c.runnable = false;
+    c.message = fmt::format(
+        "{} is linked with the static CUDA runtime (nvcc's default, -cudart static), whose calls cannot be "
+        "replaced. Rebuild it with: {} ...   (or link libwarpscope_cudart_static.a with -cudart none)",
+        path, flags);
+    return c;
+  } else {
+    c.kind = BinaryCheck::Kind::kNotCuda;
+    return c;
+  }
+  if (!fatbin_section) return c;
+  try {
+    const auto fbs = fb::parse_all(elf->section_bytes(*fatbin_section), path + ":.nv_fatbin");
+    std::string why;
+    if (fb::choose_ptx(fbs, profile.cc_major, profile.cc_minor, &why) == nullptr) {
+      bool any_ptx = false;
+      for (const auto& f : fbs)
+        for (const auto& e : f.entries) any_ptx = any_ptx || e.is_ptx();
+      if (any_ptx) {
+        c.message = fmt::format("{}: {} (set --any-ptx to run it with the newer PTX anyway)", path, why);
+      } else {
+        c.runnable = false;
+        c.message = fmt::format("{} was built without PTX for the {} profile: {}. Rebuild it with: {} ...{}", path,
+                                profile.name, why, flags,
+                                elf->section("__nv_relfatbin") ? " (and without -rdc=true: the device-linked "
+                                                                 "image of a relocatable-device-code build has no PTX)"
+                                                               : "");
+      }
+    }
+  } catch (const Error& e) {
+    c.message = fmt::format("{}: cannot read its fatbinary ({}); running it anyway", path, e.what());
+  }
+  return c;
+}
+
+std::string compile_cu(const std::string& source, const arch::Profile& profile, const std::string& extra_flags,
+                       const std::string& cache_dir) {
+  std::ifstream in(source, std::ios::binary);
+  if (!in) fail(ErrorKind::kIo, "cannot read {}", source);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string nvcc = find_nvcc();
+  std::string version;
+  capture({nvcc, "--version"}, version);
+  std::vector<std::string> args = {nvcc, "-cudart", "shared", "-lineinfo", "-arch=" + nvcc_arch(profile)};
+  for (auto& w : split_words(extra_flags)) args.push_back(w);
+  std::string key_text = text + "\n" + version + "\n" + fs::absolute(source).parent_path().string();
+  for (const auto& a : args) key_text += "\n" + a;
+  const std::string key = fmt::format("{:016x}", fnv1a(key_text));
+  fs::path dir = cache_dir;
+  if (dir.empty()) dir = env_or("WARPSCOPE_CACHE_DIR");
+  if (dir.empty()) {
+    const std::string xdg = env_or("XDG_CACHE_HOME");
+    dir = xdg.empty() ? fs::path(env_or("HOME", "/tmp")) / ".cache" / "warpscope" : fs::path(xdg) / "warpscope";
+  }
+  dir /= "build";
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) fail(ErrorKind::kIo, "cannot create the build cache {}: {}", dir.string(), ec.message());
+  const fs::path exe = dir / (fs::path(source).stem().string() + "-" + key);
+  if (fs::exists(exe)) return exe.string();
+  const fs::path tmp = exe.string() + fmt::format(".tmp{}", getpid());
+  args.push_back("-o");
+  args.push_back(tmp.string());
+  args.push_back(source);
+  std::string out;
+  const int rc = capture(args, out);
+  if (rc != 0) {
+    fs::remove(tmp, ec);
+    std::string cmdline;
+    for (const auto& a : args) cmdline += (cmdline.empty() ? "" : " ") + a;
+    fail(ErrorKind::kIo, "nvcc failed (exit {}):\n  {}\n{}", rc, cmdline, out);
+  }
+  if (!out.empty()) std::cerr << out;
+  fs::rename(tmp, exe, ec);
+  if (ec) fail(ErrorKind::kIo, "cannot store {} in the build cache: {}", exe.string(), ec.message());
+  return exe.string();
+}
+
+std::string find_cudart_dir(const std::string& option) {
+  std::vector<fs::path> candidates;
+  if (!option.empty()) candidates.emplace_back(option);
+  if (auto e = env_or("WARPSCOPE_CUDART_DIR"); !e.empty()) candidates.emplace_back(e);
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    candidates.push_back(self.parent_path().parent_path() / "lib" / "warpscope");
+    candidates.push_back(self.parent_path() / "lib" / "warpscope");
+  }
+  for (const auto& c : candidates)
+    if (fs::exists(c / "libcudart.so.13")) return fs::absolute(c).string();
+  std::string looked;
+  for (const auto& c : candidates) looked += "\n  " + c.string();
+  fail(ErrorKind::kIo, "warpscope's libcudart.so.13 not found; looked in:{}\n(build the warpscope_cudart target, "
+       "or give --cudart-dir)", looked);
+}
+
+std::string summary_text(const nlohmann::json& report, bool all_launches) {
+  std::string out;
+  const auto& launches = report.value("launches", nlohmann::json::array());
+  const bool model = report.value("memory_model", false);
+  out += fmt::format("\n== warpscope: {} kernel launch{} on {} ({}){}\n", launches.size(),
+                     launches.size() == 1 ? "" : "es", report.value("arch", "?"), report.value("gpu", "?"),
+                     model ? "" : "; memory model not built: instruction counts only");
+  if (launches.empty()) return out;
+  struct Row {
+    std::string label, name, grid, block;
+    double count = 1;
+    nlohmann::json m;
+  };
+  std::vector<Row> rows;
+  const bool aggregate = !all_launches && launches.size() > 64;
+  if (aggregate) {
+    std::map<std::string, std::size_t> index;
+    for (const auto& l : launches) {
+      const std::string name = l.value("name", "?");
+      auto [it, fresh] = index.emplace(name, rows.size());
+      if (fresh) {
+        rows.push_back(Row{"", name, "-", "-", 0, nlohmann::json::object()});
+      }
+      Row& r = rows[it->second];
+      r.count += 1;
+      const nlohmann::json metrics = l.contains("metrics") ? l["metrics"] : nlohmann::json::object();
+      for (const auto& [k, v] : metrics.items()) {
+        if (v.is_number() && k.find("_pct") == std::string::npos && k.find("per_request") == std::string::npos)
+          r.m[k] = num(r.m, k.c_str()) + v.get<double>();
+      }
+    }
+    for (auto& r : rows) {
+      r.label = fmt::format("x{}", r.count);
+      auto& m = r.m;
+      const double req = num(m, "global_requests"), sec = num(m, "global_sectors");
+      m["global_sectors_per_request"] = req == 0 ? 0 : sec / req;
+      const double br = num(m, "global_bytes_requested"), bm = num(m, "global_bytes_moved");
+      m["global_bus_utilization_pct"] = bm == 0 ? 0 : 100 * br / bm;
+      const double h = num(m, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum");
+      const double s = num(m, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
+      m["l1_hit_rate_global_ld_pct"] = s == 0 ? 0 : 100 * h / s;
+      const double rh = num(m, "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum");
+      const double rs = num(m, "lts__t_sectors_srcunit_tex_op_read.sum");
+      m["l2_read_hit_rate_pct"] = rs == 0 ? 0 : 100 * rh / rs;
+    }
+    out += fmt::format("   ({} launches, summed per kernel; --all-launches lists each)\n", launches.size());
+  } else {
+    std::size_t i = 0;
+    for (const auto& l : launches) {
+      rows.push_back(Row{fmt::format("{}", i++), l.value("name", "?"), fmt_dim(l.value("grid", nlohmann::json())),
+                         fmt_dim(l.value("block", nlohmann::json())), 1, l.value("metrics", nlohmann::json::object())});
+      if (l.contains("error")) rows.back().name += "  [" + l["error"].get<std::string>().substr(0, 40) + "]";
+    }
+  }
+  if (model) {
+    out += fmt::format("{:>5}  {:<40} {:>12} {:>11} {:>11} {:>9} {:>8} {:>7} {:>7} {:>7} {:>10} {:>12}\n", "#",
+                       "kernel", "grid", "block", "warp inst", "gmem req", "sect/req", "bus %", "L1 hit%",
+                       "L2 hit%", "local B", "smem wf/cf");
+    for (const auto& r : rows) {
+      const auto& m = r.m;
+      out += fmt::format("{:>5}  {:<40} {:>12} {:>11} {:>11} {:>9} {:>8.2f} {:>7.1f} {:>7.1f} {:>7.1f} {:>10} {:>12}\n",
+                         r.label, shorten(r.name, 40), r.grid, r.block,
+                         static_cast<std::uint64_t>(num(m, "smsp__inst_executed.sum")),
+                         static_cast<std::uint64_t>(num(m, "global_requests")), num(m, "global_sectors_per_request"),
+                         num(m, "global_bus_utilization_pct"), num(m, "l1_hit_rate_global_ld_pct"),
+                         num(m, "l2_read_hit_rate_pct"), static_cast<std::uint64_t>(num(m, "local_bytes")),
+                         fmt::format("{}/{}", static_cast<std::uint64_t>(num(m, "shared_wavefronts")),
+                                     static_cast<std::uint64_t>(num(m, "shared_bank_conflicts"))));
+    }
+    out += "   gmem req: global load/store/atomic requests; sect/req: 32-byte sectors per request; bus %: bytes\n"
+           "   requested / bytes moved; L1 hit%: global load sectors; L2 hit%: L2 read sectors; local B: local\n"
+           "   memory sectors x 32; smem wf/cf: shared-memory wavefronts / bank conflicts.\n";
+  } else {
+    out += fmt::format("{:>5}  {:<40} {:>12} {:>11} {:>12} {:>9} {:>9} {:>9} {:>9}\n", "#", "kernel", "grid", "block",
+                       "warp inst", "gld inst", "gst inst", "lcl inst", "shm inst");
+    for (const auto& r : rows) {
+      const auto& m = r.m;
+      out += fmt::format(
+          "{:>5}  {:<40} {:>12} {:>11} {:>12} {:>9} {:>9} {:>9} {:>9}\n", r.label, shorten(r.name, 40), r.grid,
+          r.block, static_cast<std::uint64_t>(num(m, "smsp__inst_executed.sum")),
+          static_cast<std::uint64_t>(num(m, "smsp__sass_inst_executed_op_global_ld.sum")),
+          static_cast<std::uint64_t>(num(m, "smsp__sass_inst_executed_op_global_st.sum")),
+          static_cast<std::uint64_t>(num(m, "smsp__sass_inst_executed_op_local_ld.sum") +
+                                     num(m, "smsp__sass_inst_executed_op_local_st.sum")),
+          static_cast<std::uint64_t>(num(m, "smsp__sass_inst_executed_op_shared_ld.sum") +
+                                     num(m, "smsp__sass_inst_executed_op_shared_st.sum")));
+    }
+  }
+  if (report.contains("sticky_error")) {
+    out += fmt::format("   sticky error: {}\n", report["sticky_error"].value("message", ""));
+  }
+  out += "   (timings the program prints are the emulator's wall time, not the GPU's)\n";
+  return out;
+}
+
+void add_run_command(CLI::App& app, RunOptions& o) {
+  CLI::App* cmd = app.add_subcommand(
+      "run", "Run a CUDA program (or compile and run a .cu file) on the emulated GPU and report each kernel launch");
+  cmd->add_option("--arch", o.arch, "Architecture profile (g80 tesla fermi kepler maxwell pascal volta ampere hopper)")
+      ->capture_default_str();
+  cmd->add_option("--arch-file", o.arch_file, "A profile file of your own (JSON, fields as src/arch/profiles/*.json)");
+  cmd->add_option("--json", o.json_path, "Write the report (JSON: tool, arch, launches) to FILE");
+  cmd->add_option("--cudart-dir", o.cudart_dir, "Directory holding warpscope's libcudart.so.13");
+  cmd->add_option("--cache-dir", o.cache_dir, "Build cache for `run app.cu` (default ~/.cache/warpscope)");
+  cmd->add_option("--nvcc-flags", o.nvcc_flags, "Extra nvcc flags for `run app.cu`");
+  cmd->add_option("--threads", o.threads, "Host threads that run CTAs (1 keeps cache statistics deterministic)")
+      ->capture_default_str();
+  cmd->add_flag("--quiet", o.quiet, "No notes from the runtime on stderr");
+  cmd->add_flag("--no-summary", o.no_summary, "Do not print the per-launch summary");
+  cmd->add_flag("--all-launches", o.all_launches, "One summary line per launch, however many");
+  cmd->add_flag("--any-ptx", o.any_ptx, "Run PTX made for a newer GPU than the profile's (with a warning)");
+  // Everything from the program on is the program's: `run [options] [--] ./app args...`.
+  cmd->add_option("command", o.command, "The program and its arguments (after --), or a .cu file")
+      ->allow_extra_args();
+  cmd->positionals_at_end(true);
+  cmd->footer("Usage: warpscope run [options] -- ./app args...   or   warpscope run [options] app.cu [-- args...]");
+  cmd->callback([&o] {
+    if (!o.command.empty() && o.command.front() == "--") o.command.erase(o.command.begin());
+    // `run app.cu -- args`: that -- separates the file from its arguments.
+    const auto& first = o.command.empty() ? std::string() : o.command.front();
+    if (first.size() > 3 && first.substr(first.size() - 3) == ".cu" && o.command.size() > 1 && o.command[1] == "--") {
+      o.command.erase(o.command.begin() + 1);
+    }
+  });
+}
+
+int run_run(const RunOptions& o) {
+  const arch::Profile profile = resolve_profile(o.arch, o.arch_file);
+  std::vector<std::string> command = o.command;
+  if (command.empty()) fail(ErrorKind::kUsage, "run: no program given");
+  if (command[0].size() > 3 && command[0].substr(command[0].size() - 3) == ".cu") {
+    command[0] = compile_cu(command[0], profile, o.nvcc_flags, o.cache_dir);
+  }
+  bool any_ptx = o.any_ptx;
+  if (profile.cc_major * 10 + profile.cc_minor < 75 && command[0] != o.command[0]) any_ptx = true;
+  const std::string exe = resolve_executable(command[0]);
+  const BinaryCheck check = check_binary(exe, profile);
+  if (!check.runnable) fail(ErrorKind::kUsage, "{}", check.message);
+  if (!check.message.empty() && !any_ptx) fail(ErrorKind::kUsage, "{}", check.message);
+  const std::string lib_dir = check.kind == BinaryCheck::Kind::kWarpscopeStatic ? "" : find_cudart_dir(o.cudart_dir);
+
+  std::string report = o.json_path;
+  std::string temp_report;
+  if (report.empty()) {
+    char tmpl[] = "/tmp/warpscope-report-XXXXXX";
+    const int fd = mkstemp(tmpl);
+    if (fd < 0) fail(ErrorKind::kIo, "cannot create a temporary report file: {}", std::strerror(errno));
+    close(fd);
+    temp_report = report = tmpl;
+  } else {
+    std::error_code ec;
+    fs::remove(report, ec);
+  }
+
+  // Like system(): the program gets the terminal's signals; we wait for it.
+  struct sigaction ignore {}, old_int{}, old_quit{};
+  ignore.sa_handler = SIG_IGN;
+  sigaction(SIGINT, &ignore, &old_int);
+  sigaction(SIGQUIT, &ignore, &old_quit);
+  const pid_t pid = fork();
+  if (pid < 0) fail(ErrorKind::kIo, "fork: {}", std::strerror(errno));
+  if (pid == 0) {
+    sigaction(SIGINT, &old_int, nullptr);
+    sigaction(SIGQUIT, &old_quit, nullptr);
+    if (!lib_dir.empty()) {
+      const std::string old = env_or("LD_LIBRARY_PATH");
+      setenv("LD_LIBRARY_PATH", (old.empty() ? lib_dir : lib_dir + ":" + old).c_str(), 1);
+    }
+    if (!o.arch_file.empty()) setenv("WARPSCOPE_ARCH_FILE", fs::absolute(o.arch_file).c_str(), 1);
+    setenv("WARPSCOPE_ARCH", profile.name.c_str(), 1);
+    setenv("WARPSCOPE_REPORT", fs::absolute(report).c_str(), 1);
+    setenv("WARPSCOPE_THREADS", std::to_string(std::max(1u, o.threads)).c_str(), 1);
+    if (o.quiet) setenv("WARPSCOPE_QUIET", "1", 1);
+    if (any_ptx) setenv("WARPSCOPE_ANY_PTX", "1", 1);
+    std::vector<char*> argv;
+    for (auto& a : command) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execvp(argv[0], argv.data());
+    std::fprintf(stderr, "warpscope: cannot run %s: %s\n", argv[0], std::strerror(errno));
+    _exit(127);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  sigaction(SIGINT, &old_int, nullptr);
+  sigaction(SIGQUIT, &old_quit, nullptr);
+  int rc = 0;
+  if (WIFEXITED(status)) {
+    rc = WEXITSTATUS(status);
+  } else if (WIFSIGNALED(status)) {
+    rc = 128 + WTERMSIG(status);
+    std::fprintf(stderr, "warpscope: %s was killed by signal %d (%s)\n", command[0].c_str(), WTERMSIG(status),
+                 strsignal(WTERMSIG(status)));
+  }
+  nlohmann::json j;
+  bool have_report = false;
+  {
+    std::ifstream in(report);
+    if (in) {
+      try {
+        in >> j;
+        have_report = true;
+      } catch (const std::exception&) {
+      }
+    }
+  }
+  if (!temp_report.empty()) std::remove(temp_report.c_str());
+  if (!have_report) {
+    if (!o.no_summary && rc != 127) {
+      std::fprintf(stderr, "warpscope: no report from the program (it used no CUDA, or ended abruptly)\n");
+    }
+    return rc;
+  }
+  if (!o.no_summary) std::cerr << summary_text(j, o.all_launches) << std::flush;
+  return rc;
+}
+
+}  // namespace warpscope::cli

@@ -1,0 +1,69 @@
+// `warpscope run`: runs an unmodified CUDA program on warpscope's CUDA runtime replacement
+// (lib/warpscope/libcudart.so.13, put first on LD_LIBRARY_PATH) and prints what each kernel
+// launch did to the memory system. The program's arguments, stdin, stdout, stderr and exit code
+// pass through unchanged; the summary goes to stderr after it exits. Options reach the library
+// through the environment: WARPSCOPE_ARCH / WARPSCOPE_ARCH_FILE, WARPSCOPE_REPORT (the JSON
+// report's path), WARPSCOPE_THREADS, WARPSCOPE_QUIET, WARPSCOPE_ANY_PTX.
+//
+// `warpscope run app.cu [-- args]` first compiles the file with nvcc (-cudart shared -lineinfo
+// -arch=<profile's target>), caching the executable by a hash of the source, flags and nvcc
+// version under $WARPSCOPE_CACHE_DIR, $XDG_CACHE_HOME/warpscope or ~/.cache/warpscope.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "arch/profile.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace warpscope::cli {
+
+struct RunOptions {
+  std::string arch = std::string(arch::kDefaultProfile);
+  std::string arch_file;
+  std::string json_path;
+  std::string cudart_dir;  // where libcudart.so.13 is; default: next to the executable
+  std::string cache_dir;
+  std::string nvcc_flags;  // extra flags for `run app.cu`
+  unsigned threads = 1;
+  bool quiet = false;       // no notes from the library
+  bool no_summary = false;
+  bool all_launches = false;  // one summary line per launch even for many launches
+  bool any_ptx = false;       // accept PTX newer than the profile (with a warning)
+  std::vector<std::string> command;
+};
+
+/// How a program was built, as far as running it under warpscope is concerned.
+struct BinaryCheck {
+  enum class Kind { kShared, kWarpscopeStatic, kNvidiaStatic, kOtherCudart, kNotCuda, kNotElf } kind = Kind::kNotElf;
+  bool runnable = true;
+  std::string message;  // why not, with the nvcc flags to rebuild with; or a warning
+};
+
+/// Inspects an executable: its libcudart dependency and the PTX its fatbinaries carry.
+BinaryCheck check_binary(const std::string& path, const arch::Profile& profile);
+
+/// The nvcc flags that make a program warpscope can run on `profile`.
+std::string rebuild_flags(const arch::Profile& profile);
+
+/// Compiles a .cu file (cached); returns the executable's path. Throws Error.
+std::string compile_cu(const std::string& source, const arch::Profile& profile, const std::string& extra_flags,
+                       const std::string& cache_dir);
+
+/// The per-launch summary printed after the program exits.
+std::string summary_text(const nlohmann::json& report, bool all_launches);
+
+/// Where lib/warpscope/libcudart.so.13 is: --cudart-dir, $WARPSCOPE_CUDART_DIR, or relative to
+/// the warpscope executable (../lib/warpscope). Throws Error when it is not found.
+std::string find_cudart_dir(const std::string& option);
+
+void add_run_command(CLI::App& app, RunOptions& options);
+/// Runs the program; returns its exit code (128 + signal when it was killed).
+int run_run(const RunOptions& options);
+
+}  // namespace warpscope::cli
