@@ -49,20 +49,11 @@ CacheOp parse_cache(const std::string& s) {
   fail(ErrorKind::kUsage, "--cache '{}': expected default, ca or cg", s);
 }
 
-/// Whether a global load with this cache operator goes through L1 on this profile.
-bool cached_in_l1(const arch::Profile& p, const WarpAccess& a) {
-  if (a.space == Space::kLocal) return p.local_cached_in_l1;
-  if (a.op != Op::kLoad) return false;
-  if (a.cache == CacheOp::kCa) return true;
-  if (a.cache == CacheOp::kCg) return false;
-  return p.global_loads_cached_in_l1;
-}
-
-std::string unit_name(const arch::Profile& p, const WarpAccess& a) {
+std::string unit_name(const arch::Profile& p, const WarpAccess& a, bool cached_in_l1) {
   if (a.space == Space::kShared) return "wavefront";
   switch (p.coalescing) {
     case arch::Coalescing::kSectors: return "sector";
-    case arch::Coalescing::kLines: return cached_in_l1(p, a) ? "line" : "segment";
+    case arch::Coalescing::kLines: return cached_in_l1 ? "line" : "segment";
     case arch::Coalescing::kCc10:
     case arch::Coalescing::kCc12: return "segment";
   }
@@ -107,7 +98,6 @@ PatternResult evaluate_pattern(const PatternOptions& o, const arch::Profile& pro
     a.addr[lane] = static_cast<std::uint64_t>(addr);
   });
 
-  r.unit_name = unit_name(profile, a);
   if (a.space == Space::kShared) {
     mem::SharedBankResult s = mem::shared_access(profile, a);
     r.has_wavefronts = true;
@@ -118,6 +108,8 @@ PatternResult evaluate_pattern(const PatternOptions& o, const arch::Profile& pro
   mem::Coalescer coalescer(profile);
   mem::CoalesceResult c;
   coalescer.coalesce(a, c);
+  r.cached_in_l1 = c.cached_in_l1;
+  r.unit_name = unit_name(profile, a, c.cached_in_l1);
   r.requests = c.requests;
   r.transactions = c.transaction_count;
   r.transaction_bytes = c.transaction_bytes;
@@ -168,14 +160,16 @@ std::string pattern_table(const PatternOptions& o, const arch::Profile& p, const
   s += fmt::format("access            {} {} of {}-byte words, index '{}', base {}, {} active lanes", o.space, o.op,
                    o.width, o.index, o.base, a.active.count());
   if (a.space != Space::kShared)
-    s += fmt::format(", {}", cached_in_l1(p, a) ? "cached in L1" : "not cached in L1");
+    s += fmt::format(", {}", r.cached_in_l1 ? "cached in L1" : "not cached in L1");
   s += "\n";
   s += fmt::format("requests          {}\n", r.requests);
   if (r.has_wavefronts) {
     s += fmt::format("wavefronts        {} (ideal {})\n", r.wavefronts, r.ideal_wavefronts);
     s += fmt::format("bank conflicts    {}\n", r.bank_conflicts);
   } else {
-    s += fmt::format("transactions      {} ({}s of {} B)\n", r.transactions, r.unit_name, r.transaction_bytes);
+    s += fmt::format("transactions      {} ({}s of {} B{})\n", r.transactions, r.unit_name,
+                     r.transaction_bytes, p.coalescing == arch::Coalescing::kCc10 || p.coalescing == arch::Coalescing::kCc12
+                                              ? " at most, shrunk to the half used" : "");
   }
   s += fmt::format("bytes requested   {}\n", r.bytes_requested);
   s += fmt::format("bytes moved       {}\n", r.bytes_moved);

@@ -48,6 +48,7 @@ struct PatternResult {
   };
   std::vector<Txn> transaction_list;
   std::string unit_name;  // "sector", "segment", "line", "wavefront"
+  bool cached_in_l1 = false;  // the access takes the L1 path
 };
 
 /// Builds the access and runs the model. Throws warpscope::Error on bad options.
