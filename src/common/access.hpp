@@ -26,7 +26,8 @@ std::string_view to_string(CacheOp c);
 /// PTX view); the memory model maps it to the interleaved physical layout. For the other spaces
 /// it is the byte address in that space. Only lanes in `active` are meaningful.
 struct WarpAccess {
-  std::uint32_t pc = 0;         // index of the instruction in its function (for per-line stats)
+  std::uint32_t pc = 0;         // instruction index across the kernel: its own instructions first,
+                                // then each called .func (Module::instructions maps it to a line)
   std::uint32_t cta = 0;        // linear index of the CTA in the grid
   std::uint32_t warp = 0;       // index of the warp inside its CTA
   Space space = Space::kGlobal;
