@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "analysis/occupancy.hpp"
 #include "runtime/cudart/api.hpp"
 
 namespace warpscope::cudart {
@@ -478,28 +479,20 @@ WS_API cudaError_t cudaFuncGetName(const char** name, const void* func) {
 
 namespace {
 
-// A simple occupancy rule (CUDA Occupancy Calculator's limits by warps, blocks, registers and
-// shared memory). TODO(analysis): src/analysis/occupancy.hpp holds the rule checked against the
-// H100; this copy stays simple until the runtime may use it.
+// Blocks per SM by the CUDA Occupancy Calculator's rules (src/analysis/occupancy.hpp, checked
+// against every cudaOccupancyMaxActiveBlocksPerMultiprocessor answer captured on an H100). A block
+// that cannot run at all (too many threads, registers or bytes of shared memory) gets 0.
 int occupancy_blocks(const warpscope::arch::Profile& p, int block_size, std::uint64_t shared, int regs) {
   if (block_size <= 0) return 0;
-  const std::uint32_t warp = std::max<std::uint32_t>(1, p.warp_size);
-  const std::uint32_t warps = (static_cast<std::uint32_t>(block_size) + warp - 1) / warp;
-  std::uint32_t blocks = std::min(p.max_blocks_per_sm, p.max_warps_per_sm / warps);
-  if (regs > 0 && p.register_allocation_unit > 0) {
-    const std::uint32_t unit = p.register_allocation_unit;
-    const std::uint32_t per_warp = (static_cast<std::uint32_t>(regs) * warp + unit - 1) / unit * unit;
-    std::uint32_t warps_by_regs = p.registers_per_sm / per_warp;
-    const std::uint32_t g = std::max<std::uint32_t>(1, p.warp_allocation_granularity);
-    warps_by_regs = warps_by_regs / g * g;
-    blocks = std::min(blocks, warps_by_regs / warps);
+  warpscope::analysis::OccupancyInput in;
+  in.threads_per_block = static_cast<std::uint32_t>(block_size);
+  in.registers_per_thread = regs > 0 ? static_cast<std::uint32_t>(regs) : 0;
+  in.static_shared_bytes = shared;
+  try {
+    return static_cast<int>(warpscope::analysis::compute_occupancy(p, in).blocks_per_sm);
+  } catch (const warpscope::Error&) {
+    return 0;
   }
-  const std::uint32_t unit = std::max<std::uint32_t>(1, p.shared_allocation_unit);
-  if (shared > 0 || p.shared_reserved_per_block > 0) {
-    const std::uint64_t per_block = (shared + unit - 1) / unit * unit + p.shared_reserved_per_block;
-    blocks = static_cast<std::uint32_t>(std::min<std::uint64_t>(blocks, p.shared_bytes_per_sm / per_block));
-  }
-  return static_cast<int>(blocks);
 }
 
 }  // namespace
