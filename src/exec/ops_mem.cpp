@@ -94,6 +94,26 @@ inline void emit_whole_warp(Ctx& x, const Inst& in, Space space, const std::uint
   x.sink->on_access(rec);
 }
 
+// The slow path of ld and st: translates every active lane's address (faulting on a bad one) and,
+// when tracing, keeps each lane's space and address for the records. Returns whether a generic
+// access touched more than one space.
+template <MemSpace S, bool Trace>
+inline bool translate_lanes(Ctx& x, const Inst& in, std::uint32_t m, const std::uint64_t* a, std::uint64_t off,
+                            unsigned w, Op op, std::uint8_t** ptr, Space* spaces, std::uint64_t* addrs) {
+  bool mixed = false;
+  for_lanes(m, [&](unsigned l) {
+    Space sp;
+    std::uint64_t sa;
+    ptr[l] = translate<S>(x, in, l, a[l] + off, w, op, sp, sa);
+    if constexpr (Trace) {
+      spaces[l] = sp;
+      addrs[l] = sa;
+      if constexpr (S == MemSpace::kGeneric) mixed |= sp != spaces[__builtin_ctz(m)];
+    }
+  });
+  return mixed;
+}
+
 template <MemSpace S, unsigned E, bool Sx, bool Trace>
 inline void ld_impl(const Inst& in, Ctx& x, std::uint32_t m) {
   const unsigned n = in.vec;
@@ -125,17 +145,7 @@ inline void ld_impl(const Inst& in, Ctx& x, std::uint32_t m) {
     }
   }
   std::uint8_t* ptr[kLanes];
-  bool mixed = false;
-  for_lanes(m, [&](unsigned l) {
-    Space sp;
-    std::uint64_t sa;
-    ptr[l] = translate<S>(x, in, l, a[l] + off, w, Op::kLoad, sp, sa);
-    if constexpr (Trace) {
-      spaces[l] = sp;
-      addrs[l] = sa;
-      if constexpr (S == MemSpace::kGeneric) mixed |= sp != spaces[__builtin_ctz(m)];
-    }
-  });
+  const bool mixed = translate_lanes<S, Trace>(x, in, m, a, off, w, Op::kLoad, ptr, spaces, addrs);
   for (unsigned i = 0; i < n; ++i) {
     std::uint64_t* d = x.reg(in.v[i]);
     for_lanes(m, [&](unsigned l) { d[l] = load_elem<E, Sx>(ptr[l] + i * E); });
@@ -189,17 +199,7 @@ inline void st_impl(const Inst& in, Ctx& x, std::uint32_t m) {
     }
   }
   std::uint8_t* ptr[kLanes];
-  bool mixed = false;
-  for_lanes(m, [&](unsigned l) {
-    Space sp;
-    std::uint64_t sa;
-    ptr[l] = translate<S>(x, in, l, a[l] + off, w, Op::kStore, sp, sa);
-    if constexpr (Trace) {
-      spaces[l] = sp;
-      addrs[l] = sa;
-      if constexpr (S == MemSpace::kGeneric) mixed |= sp != spaces[__builtin_ctz(m)];
-    }
-  });
+  const bool mixed = translate_lanes<S, Trace>(x, in, m, a, off, w, Op::kStore, ptr, spaces, addrs);
   // Lane order: when lanes store to the same address, the highest lane's value remains.
   for_lanes(m, [&](unsigned l) {
     for (unsigned i = 0; i < n; ++i) {
