@@ -6,7 +6,8 @@ set -euo pipefail
 packages=(cmake ninja-build g++ pkg-config
           libcli11-dev libfmt-dev nlohmann-json3-dev
           libgtest-dev libgmock-dev libbenchmark-dev
-          libzstd-dev liblz4-dev libtbb-dev)
+          libzstd-dev liblz4-dev libtbb-dev zlib1g-dev
+          chromium)  # chromium: the HTML report test renders the pages headless
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

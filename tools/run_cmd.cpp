@@ -22,6 +22,8 @@
 
 #include "common/error.hpp"
 #include "profile_option.hpp"
+#include "report/html.hpp"
+#include "report/text.hpp"
 #include "runtime/elf_file.hpp"
 #include "runtime/fatbin.hpp"
 
@@ -109,21 +111,6 @@ std::vector<std::string> split_words(const std::string& s) {
 std::string nvcc_arch(const arch::Profile& p) {
   const int cc = p.cc_major * 10 + p.cc_minor;
   return cc < 75 ? "sm_75" : p.ptx_target;
-}
-
-std::string fmt_dim(const nlohmann::json& d) {
-  if (!d.is_array() || d.size() != 3) return "?";
-  return fmt::format("({},{},{})", d[0].get<long long>(), d[1].get<long long>(), d[2].get<long long>());
-}
-
-double num(const nlohmann::json& m, const char* key) {
-  auto it = m.find(key);
-  return it == m.end() || !it->is_number() ? 0.0 : it->get<double>();
-}
-
-std::string shorten(std::string s, std::size_t n) {
-  if (s.size() <= n) return s;
-  return s.substr(0, n - 3) + "...";
 }
 
 }  // namespace
@@ -268,98 +255,9 @@ std::string find_cudart_dir(const std::string& option) {
 }
 
 std::string summary_text(const nlohmann::json& report, bool all_launches) {
-  std::string out;
-  const auto& launches = report.value("launches", nlohmann::json::array());
-  const bool model = report.value("memory_model", false);
-  out += fmt::format("\n== warpscope: {} kernel launch{} on {} ({}){}\n", launches.size(),
-                     launches.size() == 1 ? "" : "es", report.value("arch", "?"), report.value("gpu", "?"),
-                     model ? "" : "; memory model not built: instruction counts only");
-  if (launches.empty()) return out;
-  struct Row {
-    std::string label, name, grid, block;
-    double count = 1;
-    nlohmann::json m;
-  };
-  std::vector<Row> rows;
-  const bool aggregate = !all_launches && launches.size() > 64;
-  if (aggregate) {
-    std::map<std::string, std::size_t> index;
-    for (const auto& l : launches) {
-      const std::string name = l.value("name", "?");
-      auto [it, fresh] = index.emplace(name, rows.size());
-      if (fresh) {
-        rows.push_back(Row{"", name, "-", "-", 0, nlohmann::json::object()});
-      }
-      Row& r = rows[it->second];
-      r.count += 1;
-      const nlohmann::json metrics = l.contains("metrics") ? l["metrics"] : nlohmann::json::object();
-      for (const auto& [k, v] : metrics.items()) {
-        if (v.is_number() && k.find("_pct") == std::string::npos && k.find("per_request") == std::string::npos)
-          r.m[k] = num(r.m, k.c_str()) + v.get<double>();
-      }
-    }
-    for (auto& r : rows) {
-      r.label = fmt::format("x{}", r.count);
-      auto& m = r.m;
-      const double req = num(m, "global_requests"), sec = num(m, "global_sectors");
-      m["global_sectors_per_request"] = req == 0 ? 0 : sec / req;
-      const double br = num(m, "global_bytes_requested"), bm = num(m, "global_bytes_moved");
-      m["global_bus_utilization_pct"] = bm == 0 ? 0 : 100 * br / bm;
-      const double h = num(m, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum");
-      const double s = num(m, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
-      m["l1_hit_rate_global_ld_pct"] = s == 0 ? 0 : 100 * h / s;
-      const double rh = num(m, "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum");
-      const double rs = num(m, "lts__t_sectors_srcunit_tex_op_read.sum");
-      m["l2_read_hit_rate_pct"] = rs == 0 ? 0 : 100 * rh / rs;
-    }
-    out += fmt::format("   ({} launches, summed per kernel; --all-launches lists each)\n", launches.size());
-  } else {
-    std::size_t i = 0;
-    for (const auto& l : launches) {
-      rows.push_back(Row{fmt::format("{}", i++), l.value("name", "?"), fmt_dim(l.value("grid", nlohmann::json())),
-                         fmt_dim(l.value("block", nlohmann::json())), 1, l.value("metrics", nlohmann::json::object())});
-      if (l.contains("error")) rows.back().name += "  [" + l["error"].get<std::string>().substr(0, 40) + "]";
-    }
-  }
-  if (model) {
-    out += fmt::format("{:>5}  {:<40} {:>12} {:>11} {:>11} {:>9} {:>8} {:>7} {:>7} {:>7} {:>10} {:>12}\n", "#",
-                       "kernel", "grid", "block", "warp inst", "gmem req", "sect/req", "bus %", "L1 hit%",
-                       "L2 hit%", "local B", "smem wf/cf");
-    for (const auto& r : rows) {
-      const auto& m = r.m;
-      out += fmt::format("{:>5}  {:<40} {:>12} {:>11} {:>11} {:>9} {:>8.2f} {:>7.1f} {:>7.1f} {:>7.1f} {:>10} {:>12}\n",
-                         r.label, shorten(r.name, 40), r.grid, r.block,
-                         static_cast<std::uint64_t>(num(m, "smsp__inst_executed.sum")),
-                         static_cast<std::uint64_t>(num(m, "global_requests")), num(m, "global_sectors_per_request"),
-                         num(m, "global_bus_utilization_pct"), num(m, "l1_hit_rate_global_ld_pct"),
-                         num(m, "l2_read_hit_rate_pct"), static_cast<std::uint64_t>(num(m, "local_bytes")),
-                         fmt::format("{}/{}", static_cast<std::uint64_t>(num(m, "shared_wavefronts")),
-                                     static_cast<std::uint64_t>(num(m, "shared_bank_conflicts"))));
-    }
-    out += "   gmem req: global load/store/atomic requests; sect/req: 32-byte sectors per request; bus %: bytes\n"
-           "   requested / bytes moved; L1 hit%: global load sectors; L2 hit%: L2 read sectors; local B: local\n"
-           "   memory sectors x 32; smem wf/cf: shared-memory wavefronts / bank conflicts.\n";
-  } else {
-    out += fmt::format("{:>5}  {:<40} {:>12} {:>11} {:>12} {:>9} {:>9} {:>9} {:>9}\n", "#", "kernel", "grid", "block",
-                       "warp inst", "gld inst", "gst inst", "lcl inst", "shm inst");
-    for (const auto& r : rows) {
-      const auto& m = r.m;
-      out += fmt::format(
-          "{:>5}  {:<40} {:>12} {:>11} {:>12} {:>9} {:>9} {:>9} {:>9}\n", r.label, shorten(r.name, 40), r.grid,
-          r.block, static_cast<std::uint64_t>(num(m, "smsp__inst_executed.sum")),
-          static_cast<std::uint64_t>(num(m, "smsp__sass_inst_executed_op_global_ld.sum")),
-          static_cast<std::uint64_t>(num(m, "smsp__sass_inst_executed_op_global_st.sum")),
-          static_cast<std::uint64_t>(num(m, "smsp__sass_inst_executed_op_local_ld.sum") +
-                                     num(m, "smsp__sass_inst_executed_op_local_st.sum")),
-          static_cast<std::uint64_t>(num(m, "smsp__sass_inst_executed_op_shared_ld.sum") +
-                                     num(m, "smsp__sass_inst_executed_op_shared_st.sum")));
-    }
-  }
-  if (report.contains("sticky_error")) {
-    out += fmt::format("   sticky error: {}\n", report["sticky_error"].value("message", ""));
-  }
-  out += "   (timings the program prints are the emulator's wall time, not the GPU's)\n";
-  return out;
+  report::TextOptions t;
+  t.all_launches = all_launches;
+  return report::text_report(report, t);
 }
 
 void add_run_command(CLI::App& app, RunOptions& o) {
@@ -368,7 +266,11 @@ void add_run_command(CLI::App& app, RunOptions& o) {
   cmd->add_option("--arch", o.arch, "Architecture profile (g80 tesla fermi kepler maxwell pascal volta ampere hopper)")
       ->capture_default_str();
   cmd->add_option("--arch-file", o.arch_file, "A profile file of your own (JSON, fields as src/arch/profiles/*.json)");
-  cmd->add_option("--json", o.json_path, "Write the report (JSON: tool, arch, launches) to FILE");
+  cmd->add_option("--json", o.json_path, "Write the report (JSON, docs/report.md) to FILE");
+  cmd->add_option("--html", o.html_dir, "Write the HTML report (index.html, a page per launch) into DIR");
+  cmd->add_option("--compare-arch", o.compare_arch,
+                  "Also run the memory models of these profiles (A,B,...) in the same execution and report them "
+                  "side by side");
   cmd->add_option("--cudart-dir", o.cudart_dir, "Directory holding warpscope's libcudart.so.13");
   cmd->add_option("--cache-dir", o.cache_dir, "Build cache for `run app.cu` (default ~/.cache/warpscope)");
   cmd->add_option("--nvcc-flags", o.nvcc_flags, "Extra nvcc flags for `run app.cu`");
@@ -395,6 +297,13 @@ void add_run_command(CLI::App& app, RunOptions& o) {
 
 int run_run(const RunOptions& o) {
   const arch::Profile profile = resolve_profile(o.arch, o.arch_file);
+  // --compare-arch names built-in profiles; a wrong one is an error before the program runs.
+  for (std::size_t start = 0; start < o.compare_arch.size();) {
+    const std::size_t end = std::min(o.compare_arch.find(',', start), o.compare_arch.size());
+    const std::string name = o.compare_arch.substr(start, end - start);
+    if (!name.empty()) (void)arch::builtin_profile(name);
+    start = end + 1;
+  }
   std::vector<std::string> command = o.command;
   if (command.empty()) fail(ErrorKind::kUsage, "run: no program given");
   if (command[0].size() > 3 && command[0].substr(command[0].size() - 3) == ".cu") {
@@ -437,6 +346,7 @@ int run_run(const RunOptions& o) {
     }
     if (!o.arch_file.empty()) setenv("WARPSCOPE_ARCH_FILE", fs::absolute(o.arch_file).c_str(), 1);
     setenv("WARPSCOPE_ARCH", profile.name.c_str(), 1);
+    if (!o.compare_arch.empty()) setenv("WARPSCOPE_COMPARE_ARCH", o.compare_arch.c_str(), 1);
     setenv("WARPSCOPE_REPORT", fs::absolute(report).c_str(), 1);
     setenv("WARPSCOPE_THREADS", std::to_string(std::max(1u, o.threads)).c_str(), 1);
     if (o.quiet) setenv("WARPSCOPE_QUIET", "1", 1);
@@ -481,6 +391,10 @@ int run_run(const RunOptions& o) {
     return rc;
   }
   if (!o.no_summary) std::cerr << summary_text(j, o.all_launches) << std::flush;
+  if (!o.html_dir.empty()) {
+    report::write_html_report(j, o.html_dir);
+    if (!o.no_summary) std::cerr << "warpscope: HTML report in " << (fs::path(o.html_dir) / "index.html").string() << "\n";
+  }
   return rc;
 }
 

@@ -27,6 +27,8 @@ struct RunOptions {
   std::string arch = std::string(arch::kDefaultProfile);
   std::string arch_file;
   std::string json_path;
+  std::string html_dir;      // --html DIR: index.html and a page per launch
+  std::string compare_arch;  // --compare-arch A,B,...: more profiles' memory models, side by side
   std::string cudart_dir;  // where libcudart.so.13 is; default: next to the executable
   std::string cache_dir;
   std::string nvcc_flags;  // extra flags for `run app.cu`

@@ -68,6 +68,10 @@ struct InstructionInfo {
 struct LaunchStats {
   std::uint64_t warp_instructions = 0;    // warp-level instructions issued
   std::uint64_t thread_instructions = 0;  // sum over instructions of active lanes
+  /// Per instruction, indexed like Module::instructions (WarpAccess::pc): warp-level executions
+  /// and the sum of their active lanes. Sums over CTAs, so the same for any host thread count.
+  std::vector<std::uint64_t> pc_instructions;
+  std::vector<std::uint64_t> pc_thread_instructions;
 };
 
 struct DeviceOptions {

@@ -46,6 +46,8 @@ void drop_empty(std::vector<Entry>& stack) {
 
 CtaRunner::CtaRunner(const LaunchConfig& cfg) : cfg_(cfg), k_(*cfg.kernel) {
   regs_template_.assign(std::size_t(k_.num_slots) * kLanes, 0);
+  pc_warp_.assign(k_.code.size(), 0);
+  pc_thread_.assign(k_.code.size(), 0);
   for (const auto& [slot, value] : k_.consts) {
     std::fill_n(regs_template_.data() + std::size_t(slot) * kLanes, kLanes, value);
   }

@@ -29,6 +29,11 @@ struct CtaOutput {
   bool finished = false;
 };
 
+void add_counts(std::vector<std::uint64_t>& into, const std::vector<std::uint64_t>& from) {
+  if (into.size() < from.size()) into.resize(from.size(), 0);
+  for (std::size_t i = 0; i < from.size(); ++i) into[i] += from[i];
+}
+
 }  // namespace
 
 LaunchStats run_launch(const LaunchRequest& req) {
@@ -64,6 +69,8 @@ LaunchStats run_launch(const LaunchRequest& req) {
     out.flush();
     stats.warp_instructions = runner.instructions();
     stats.thread_instructions = runner.thread_instructions();
+    stats.pc_instructions = runner.pc_instructions();
+    stats.pc_thread_instructions = runner.pc_thread_instructions();
     return stats;
   }
 
@@ -124,6 +131,8 @@ LaunchStats run_launch(const LaunchRequest& req) {
     std::unique_lock lock(mu);
     insts += runner.instructions();
     tinsts += runner.thread_instructions();
+    add_counts(stats.pc_instructions, runner.pc_instructions());
+    add_counts(stats.pc_thread_instructions, runner.pc_thread_instructions());
   };
 
   std::vector<std::thread> pool;

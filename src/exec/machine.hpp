@@ -104,6 +104,10 @@ class CtaRunner {
 
   std::uint64_t instructions() const { return instructions_; }
   std::uint64_t thread_instructions() const { return thread_instructions_; }
+  /// Per instruction (index into KernelImage::code = WarpAccess::pc): warp-level executions and
+  /// the sum of their active lanes, over every CTA this runner ran.
+  const std::vector<std::uint64_t>& pc_instructions() const { return pc_warp_; }
+  const std::vector<std::uint64_t>& pc_thread_instructions() const { return pc_thread_; }
 
  private:
   enum class RunResult : std::uint8_t { kDone, kBlocked, kWaitMerge, kYield };
@@ -139,6 +143,7 @@ class CtaRunner {
   std::vector<std::uint64_t> regs_template_;  // a warp's register file at start
   std::uint64_t instructions_ = 0;
   std::uint64_t thread_instructions_ = 0;
+  std::vector<std::uint64_t> pc_warp_, pc_thread_;
 };
 
 /// Device printf: formats one lane's `vprintf(fmt, args)` (printf.cpp). Returns the number of

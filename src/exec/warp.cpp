@@ -224,6 +224,8 @@ CtaRunner::RunResult CtaRunner::run_split(WarpState& w, Split& s) {
   std::uint32_t active = top->mask;
   std::uint64_t count = w.instructions;
   std::uint64_t tcount = w.thread_instructions;
+  std::uint64_t* const pc_warp = pc_warp_.data();
+  std::uint64_t* const pc_thread = pc_thread_.data();
 
   auto save_counts = [&] {
     w.instructions = count;
@@ -254,6 +256,8 @@ CtaRunner::RunResult CtaRunner::run_split(WarpState& w, Split& s) {
     if (in.guard != kNoSlot) m &= guard_mask(regs + std::size_t(in.guard) * kLanes, in.guard_neg);
     ++count;
     tcount += popcount32(m);
+    ++pc_warp[pc];
+    pc_thread[pc] += popcount32(m);
     if (in.ctl == Ctl::kNone) [[likely]] {
       if (m != 0) {
         w.instructions = count;

@@ -1,6 +1,7 @@
 #include "report/access_svg.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <map>
 
 #include <fmt/format.h>
@@ -90,8 +91,13 @@ std::string render_access_svg(const AccessPicture& p) {
   }
 
   // 3. Transactions, then the requested bytes inside them, then the axis.
-  s += fmt::format("<text x=\"{}\" y=\"{}\">Memory addresses ({} outlined: {} moved, {} requested)</text>\n",
-                   kLeft, kMemTop - 10, p.unit_name + "s", p.bytes_moved, p.bytes_requested);
+  const bool shared_summary = p.transactions.empty() && p.wavefronts > 0;
+  if (shared_summary)
+    s += fmt::format("<text x=\"{}\" y=\"{}\">Shared-memory addresses ({} requested)</text>\n", kLeft,
+                     kMemTop - 10, p.bytes_requested);
+  else
+    s += fmt::format("<text x=\"{}\" y=\"{}\">Memory addresses ({} outlined: {} moved, {} requested)</text>\n",
+                     kLeft, kMemTop - 10, p.unit_name + "s", p.bytes_moved, p.bytes_requested);
   for (const PictureBlock& b : p.transactions) {
     double bx = x_of(b.addr), bw = static_cast<double>(b.bytes) * px_per_byte;
     s += fmt::format(
@@ -111,6 +117,8 @@ std::string render_access_svg(const AccessPicture& p) {
         lx, kLaneTop + kLaneHeight, wx + p.width * px_per_byte / 2, kMemTop);
   });
   double axis_y = kMemTop + kMemHeight + 18;
+  const bool large = !runs.empty() && runs.back().end > 0x10000;
+  double base_label_end = 0;
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const Run& r = runs[i];
     double step_bytes = 32;
@@ -119,13 +127,28 @@ std::string render_access_svg(const AccessPicture& p) {
       double tx = x_of(a);
       s += fmt::format("<line x1=\"{:.1f}\" y1=\"{}\" x2=\"{:.1f}\" y2=\"{}\" stroke=\"#999\"/>\n", tx,
                        kMemTop + kMemHeight, tx, kMemTop + kMemHeight + 6);
+      // Small addresses are labelled as they are; large ones (real heap addresses) as offsets
+      // from the run's first byte, whose address is written once below the axis.
+      std::string label = large ? fmt::format("+{}", a - r.begin) : fmt::format("{}", a);
       s += fmt::format("<text class=\"tick\" x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", tx,
-                       axis_y, a);
+                       axis_y, label);
+    }
+    if (large && r.x >= base_label_end) {  // skipped where the previous run's label would overlap
+      std::string base = fmt::format("+0 = 0x{:x}", r.begin);
+      s += fmt::format("<text class=\"base\" x=\"{:.1f}\" y=\"{}\">{}</text>\n", r.x, axis_y + 14, base);
+      base_label_end = r.x + 7.0 * static_cast<double>(base.size()) + 8;
     }
     if (i + 1 < runs.size())
       s += fmt::format("<text class=\"cut\" x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\" font-size=\"16\">&#8943;</text>\n",
                        r.x + static_cast<double>(r.end - r.begin) * px_per_byte + kGap / 2,
                        kMemTop + kMemHeight / 2 + 5);
+  }
+  if (shared_summary) {
+    s += fmt::format("<text class=\"summary\" x=\"{}\" y=\"{}\" font-size=\"13\">{} wavefront{} for {} bytes "
+                     "requested by {} lanes</text>\n</svg>\n",
+                     kLeft, axis_y + 34, p.wavefronts, p.wavefronts == 1 ? "" : "s", p.bytes_requested,
+                     std::popcount(p.active.bits()));
+    return s;
   }
   double eff = p.bytes_moved ? 100.0 * static_cast<double>(p.bytes_requested) / static_cast<double>(p.bytes_moved) : 0;
   s += fmt::format("<text class=\"summary\" x=\"{}\" y=\"{}\" font-size=\"13\">{} {}s, {} bytes moved for {} requested: bus utilization {:.2f} %</text>\n",

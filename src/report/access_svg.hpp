@@ -30,6 +30,7 @@ struct AccessPicture {
   std::uint64_t bytes_requested = 0;
   std::uint64_t bytes_moved = 0;
   std::string unit_name = "sector";     // what one transaction is called
+  std::uint32_t wavefronts = 0;         // shared accesses (no transactions): shown in the summary
 };
 
 /// A standalone SVG document.

@@ -406,6 +406,29 @@ WS_API cudaError_t cudaProfilerStop() { return kSuccess; }
 
 // ---- Function attributes and occupancy ----------------------------------------------------------
 
+namespace {
+
+/// The largest block a kernel can be launched with: the profile's limit, lowered while the
+/// registers of one block do not fit the SM's register file (the occupancy calculator's rule:
+/// per-warp allocation units, warps in multiples of the allocation granularity). On an H100 this
+/// gives cudaFuncGetAttributes' maxThreadsPerBlock of 512 at 102 registers, 640 at 96, 896 at 66
+/// (tests/hw/data/h100/runtime_probe.csv).
+int max_threads_for(const warpscope::arch::Profile& p, int regs) {
+  const int warp = static_cast<int>(std::max<std::uint32_t>(1, p.warp_size));
+  for (int threads = static_cast<int>(p.max_threads_per_block); threads >= warp; threads -= warp) {
+    warpscope::analysis::OccupancyInput in;
+    in.threads_per_block = static_cast<std::uint32_t>(threads);
+    in.registers_per_thread = regs > 0 ? static_cast<std::uint32_t>(regs) : 0;
+    try {
+      if (warpscope::analysis::compute_occupancy(p, in).blocks_per_sm > 0) return threads;
+    } catch (const warpscope::Error&) {
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
 WS_API cudaError_t cudaFuncGetAttributes(FuncAttributes* attr, const void* func) {
   return call("cudaFuncGetAttributes", [&](Runtime& rt) {
     if (attr == nullptr) return kErrInvalidValue;
@@ -414,12 +437,14 @@ WS_API cudaError_t cudaFuncGetAttributes(FuncAttributes* attr, const void* func)
     if (cudaError_t e = rt.ensure_loaded(*k->module); e != kSuccess) return e;
     const KernelResources& r = rt.resources(*k);
     FuncAttributes a{};
+    // ptxas's figures (Runtime::resources), as the driver reports them: registers, static shared
+    // memory, the stack frame as local memory per thread, the module's __constant__ bytes. Without
+    // ptxas, 32 registers stand in and the PTX's local depot is the local size (docs/runtime.md).
     a.sharedSizeBytes = r.static_shared;
     a.constSizeBytes = r.const_bytes;
-    a.localSizeBytes = r.local_bytes;
-    a.maxThreadsPerBlock = static_cast<int>(rt.profile().max_threads_per_block);
-    // Without ptxas numbers (ResourceProvider), 32 registers stand in: documented in docs/runtime.md.
+    a.localSizeBytes = r.from_ptxas ? r.stack_frame_bytes : r.local_bytes;
     a.numRegs = r.registers >= 0 ? r.registers : 32;
+    a.maxThreadsPerBlock = max_threads_for(rt.profile(), a.numRegs);
     a.ptxVersion = k->module->ptx_arch;
     a.binaryVersion = rt.profile().cc_major * 10 + rt.profile().cc_minor;
     a.cacheModeCA = 0;

@@ -11,11 +11,15 @@
 #include <fstream>
 #include <iostream>
 #include <regex>
+#include <utility>
 
 #include <fmt/format.h>
 
 #include "common/error.hpp"
-#include "runtime/cudart/metrics.hpp"
+#include "stats/collector.hpp"
+#include "stats/report_json.hpp"
+#include "analysis/advice.hpp"
+#include "analysis/ptxas.hpp"
 
 // Marks a program linked with libwarpscope_cudart_static.a, so that `warpscope run` can tell it
 // from one linked with NVIDIA's static runtime (whose calls cannot be replaced).
@@ -24,11 +28,6 @@ extern "C" __attribute__((used)) const char warpscope_cudart_static_marker[] = "
 namespace warpscope::cudart {
 namespace fatbin = warpscope::runtime::fatbin;
 namespace {
-
-ResourceProvider& provider() {
-  static ResourceProvider p;
-  return p;
-}
 
 std::string env(const char* name) {
   const char* v = std::getenv(name);
@@ -42,8 +41,8 @@ std::size_t page_size() {
 
 std::uint64_t round_up(std::uint64_t v, std::uint64_t a) { return (v + a - 1) / a * a; }
 
-/// Static shared bytes and the local depot of one .entry, read from the PTX text: a rough
-/// stand-in until ptxas numbers are available (ResourceProvider).
+/// Static shared bytes and the local depot of one .entry, read from the PTX text: what
+/// Runtime::resources reports where ptxas gives no numbers.
 KernelResources scan_ptx_resources(const std::string& ptx, const std::string& kernel) {
   KernelResources r;
   const auto at = ptx.find(".entry " + kernel);
@@ -67,9 +66,69 @@ KernelResources scan_ptx_resources(const std::string& ptx, const std::string& ke
   return r;
 }
 
-}  // namespace
+/// Bytes of the module's __constant__ variables (module-scope .const declarations, laid out in
+/// order with their alignment): what cudaFuncGetAttributes reports as constSizeBytes, for every
+/// kernel of the module alike (measured on an H200, CUDA 13: tests/hw/data/h200/func_attrs.csv).
+std::uint64_t ptx_const_bytes(const std::string& ptx) {
+  static const std::regex decl(
+      R"(^(?:\.visible\s+)?\.const\s+(?:\.align\s+(\d{1,6})\s+)?\.[a-z]+(\d{1,3})\s+[A-Za-z_$%][\w$]*((?:\[\d{1,12}\])*))");
+  static const std::regex dim(R"(\[(\d+)\])");
+  std::uint64_t end = 0;
+  std::size_t pos = 0;
+  while (pos < ptx.size()) {
+    std::size_t eol = ptx.find('\n', pos);
+    if (eol == std::string::npos) eol = ptx.size();
+    const std::string_view view = std::string_view(ptx).substr(pos, eol - pos);
+    pos = eol + 1;
+    if (!view.starts_with(".const") && !view.starts_with(".visible .const")) continue;
+    const std::string line(view);
+    std::smatch m;
+    if (!std::regex_search(line, m, decl)) continue;
+    const std::uint64_t align = m[1].matched ? std::max<std::uint64_t>(1, std::stoull(m[1].str())) : 1;
+    std::uint64_t bytes = std::max<std::uint64_t>(1, std::stoull(m[2].str()) / 8);
+    const std::string dims = m[3].str();
+    for (std::sregex_iterator d(dims.begin(), dims.end(), dim), de; d != de; ++d) bytes *= std::stoull((*d)[1].str());
+    end = round_up(end, align) + bytes;
+  }
+  return end;
+}
 
-void set_resource_provider(ResourceProvider p) { provider() = std::move(p); }
+/// ptxas -v on a module's PTX (src/analysis/ptxas.hpp), run once per module (and cached on disk
+/// across runs). nullptr when there are no ptxas numbers: ptxas is not installed, is switched off
+/// (WARPSCOPE_PTXAS=none), or rejected the PTX; the reason is printed once.
+const analysis::ptxas::Usage* ptxas_usage(const Runtime& rt, const ModuleRec& m, const arch::Profile& p) {
+  static std::unordered_map<const ModuleRec*, std::optional<analysis::ptxas::Usage>> memo;
+  static bool said_unavailable = false;
+  auto [it, inserted] = memo.try_emplace(&m);
+  if (!inserted) return it->second ? &*it->second : nullptr;
+  const std::string choice = env("WARPSCOPE_PTXAS");
+  const char* consequence = "cudaFuncGetAttributes reports 32 registers and the PTX's local depot, and the "
+                            "report's registers are null";
+  if (choice == "none") {
+    if (!std::exchange(said_unavailable, true)) rt.note(fmt::format("WARPSCOPE_PTXAS=none: {}", consequence));
+    return nullptr;
+  }
+  // The profile's target, unless the PTX is for a newer GPU (WARPSCOPE_ANY_PTX): ptxas cannot
+  // assemble it for an older one, so the numbers are then the PTX's own target's.
+  std::string target = p.ptx_target;
+  if (m.ptx_arch > p.cc_major * 10 + p.cc_minor) target = fmt::format("sm_{}", m.ptx_arch);
+  analysis::ptxas::Options o;
+  o.ptxas = choice;
+  try {
+    analysis::ptxas::Result r = analysis::ptxas::analyze(m.ptx, target, o);
+    if (!r.available) {
+      if (!std::exchange(said_unavailable, true)) rt.note(fmt::format("{}: {}", r.unavailable_reason, consequence));
+      return nullptr;
+    }
+    it->second = std::move(r.usage);
+  } catch (const Error& e) {
+    rt.note(fmt::format("{}: no ptxas resource usage: {}", m.origin, e.what()));
+    return nullptr;
+  }
+  return &*it->second;
+}
+
+}  // namespace
 
 std::string demangle(const std::string& mangled) {
   int status = 0;
@@ -96,6 +155,7 @@ Runtime& Runtime::get() {
 Runtime::Runtime() {
   arch_file_ = env("WARPSCOPE_ARCH_FILE");
   arch_name_ = env("WARPSCOPE_ARCH");
+  compare_names_ = env("WARPSCOPE_COMPARE_ARCH");
   report_path = env("WARPSCOPE_REPORT");
   quiet = !env("WARPSCOPE_QUIET").empty();
   any_ptx = !env("WARPSCOPE_ANY_PTX").empty();
@@ -123,6 +183,26 @@ const arch::Profile& Runtime::profile() {
     }
   }
   return *profile_;
+}
+
+const std::vector<arch::Profile>& Runtime::compare_profiles() {
+  if (!compare_profiles_) {
+    compare_profiles_.emplace();
+    std::size_t start = 0;
+    while (start <= compare_names_.size()) {
+      std::size_t end = compare_names_.find(',', start);
+      if (end == std::string::npos) end = compare_names_.size();
+      const std::string name = compare_names_.substr(start, end - start);
+      start = end + 1;
+      if (name.empty() || name == profile().name) continue;
+      try {
+        compare_profiles_->push_back(arch::builtin_profile(name));
+      } catch (const Error& e) {
+        std::fprintf(stderr, "warpscope: --compare-arch: %s\n", e.what());
+      }
+    }
+  }
+  return *compare_profiles_;
 }
 
 void Runtime::note(const std::string& text) const {
@@ -266,8 +346,17 @@ VarRec* Runtime::find_var(const void* symbol) {
 const KernelResources& Runtime::resources(KernelRec& k) {
   if (!k.resources) {
     KernelResources r = scan_ptx_resources(k.module->ptx, k.name);
-    if (provider()) {
-      if (auto p = provider()(k.module->ptx, k.name, profile())) r = *p;
+    r.const_bytes = ptx_const_bytes(k.module->ptx);
+    if (const auto* usage = ptxas_usage(*this, *k.module, profile()); usage != nullptr) {
+      if (const auto* f = usage->find(k.name); f != nullptr && f->registers >= 0) {
+        r.registers = f->registers;
+        r.static_shared = f->shared_bytes;
+        r.stack_frame_bytes = f->stack_frame_bytes;
+        r.spill_store_bytes = f->spill_store_bytes;
+        r.spill_load_bytes = f->spill_load_bytes;
+        r.barriers = f->barriers;
+        r.from_ptxas = true;
+      }
     }
     k.resources = r;
   }
@@ -348,7 +437,9 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
   const auto sv = reinterpret_cast<std::uintptr_t>(stream);
   rec.stream = (sv == 0 || sv == kStreamLegacy || sv == kStreamPerThread) ? 0 : static_cast<const Stream*>(stream)->id;
 
-  LaunchMetrics metrics(profile());
+  std::vector<const arch::Profile*> models{&profile()};
+  for (const arch::Profile& other : compare_profiles()) models.push_back(&other);
+  stats::LaunchCollector metrics(std::move(models));
   metrics.set_local_frame_bytes(resources(*k).local_bytes);
   Device& dev = device();
   sync_managed_to_device();
@@ -375,7 +466,24 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
   dev.set_access_sink(nullptr);
   if (sticky == kSuccess) sync_managed_to_host();
   rec.wall_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
-  rec.metrics = metrics.finish(stats);
+  const std::vector<InstructionInfo> code = k->module->module->instructions(k->name);
+  std::vector<stats::ModelResult> results = metrics.finish();
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    nlohmann::json m = stats::metrics_json(results[i], stats);
+    nlohmann::json est = stats::estimated_json(results[i]);
+    nlohmann::json lines = stats::lines_json(results[i], stats, code, sources_);
+    nlohmann::json adv = analysis::advise(results[i], stats, code, lines);
+    if (i == 0) {
+      rec.metrics = std::move(m);
+      rec.estimated = std::move(est);
+      rec.lines = std::move(lines);
+      rec.advice = std::move(adv);
+      rec.compare = nlohmann::json::array();
+    } else {
+      rec.compare.push_back({{"arch", results[i].profile->name}, {"metrics", std::move(m)}, {"estimated", std::move(est)},
+                             {"lines", std::move(lines)}, {"advice", std::move(adv)}});
+    }
+  }
   launches.push_back(std::move(rec));
   // A faulting kernel, as on the hardware, does not fail the (asynchronous) launch call itself;
   // the error is sticky and every later call reports it.
@@ -507,10 +615,13 @@ void Runtime::write_report() {
   if (report_written_ || report_path.empty()) return;
   report_written_ = true;
   nlohmann::json j;
-  j["tool"] = "warpscope";
+  j["tool"] = {{"name", "warpscope"}, {"version", WARPSCOPE_VERSION}};
   j["arch"] = profile().name;
   j["gpu"] = profile().gpu;
-  j["memory_model"] = LaunchMetrics::has_memory_model();
+  j["memory_model"] = true;
+  j["schema_version"] = 1;
+  j["compare_archs"] = nlohmann::json::array();
+  for (const arch::Profile& p : compare_profiles()) j["compare_archs"].push_back(p.name);
   j["timing_note"] = "cudaEventElapsedTime and wall_ms are the emulator's wall time, not GPU time";
   nlohmann::json arr = nlohmann::json::array();
   for (const auto& r : launches) {
@@ -524,7 +635,12 @@ void Runtime::write_report() {
     l["stream"] = r.stream;
     l["module"] = r.module;
     l["wall_ms"] = r.wall_ms;
+    l["index"] = arr.size();
     l["metrics"] = r.metrics;
+    l["estimated"] = r.estimated;
+    l["lines"] = r.lines;
+    l["advice"] = r.advice;
+    l["compare"] = r.compare;
     if (!r.error.empty()) l["error"] = r.error;
     arr.push_back(std::move(l));
   }

@@ -28,25 +28,31 @@
 #include "arch/profile.hpp"
 #include "runtime/cudart/abi.hpp"
 #include "runtime/fatbin.hpp"
+#include "stats/report_json.hpp"
 #include "warpscope/warpscope.hpp"
 
 namespace warpscope::cudart {
 
 struct ModuleRec;
 
-/// Resources of a compiled kernel. Filled from the PTX for now; ptxas-based numbers (registers,
-/// spills, stack) come from a provider that src/analysis may install (set_resource_provider).
+/// Resources of a compiled kernel (Runtime::resources). With ptxas (src/analysis/ptxas.hpp, run
+/// once per module on its PTX for the profile's ptx_target) registers, static shared memory, the
+/// stack frame and spills are ptxas's; without it (from_ptxas false) registers are unknown and the
+/// rest is read from the PTX text. local_bytes is always the PTX's .local depot per thread: the
+/// frame the interpreter's local addresses live in (the memory model's local layout), which need
+/// not equal ptxas's stack frame (ptxas may keep a PTX local array in registers).
 struct KernelResources {
   int registers = -1;              // -1: unknown
   std::uint64_t static_shared = 0;
-  std::uint64_t local_bytes = 0;
-  std::uint64_t const_bytes = 0;
+  std::uint64_t local_bytes = 0;   // the PTX .local depot
+  std::uint64_t const_bytes = 0;   // the module's __constant__ bytes (.const declarations)
   bool from_ptxas = false;
+  // ptxas -v, when from_ptxas:
+  std::uint64_t stack_frame_bytes = 0;  // cudaFuncGetAttributes' localSizeBytes
+  std::uint64_t spill_store_bytes = 0;
+  std::uint64_t spill_load_bytes = 0;
+  int barriers = 0;
 };
-/// TODO(analysis): install a provider that runs ptxas on the module's PTX and returns its numbers.
-using ResourceProvider = std::function<std::optional<KernelResources>(
-    const std::string& ptx, const std::string& kernel, const arch::Profile& profile)>;
-void set_resource_provider(ResourceProvider provider);
 
 struct KernelRec {
   ModuleRec* module = nullptr;
@@ -114,7 +120,11 @@ struct LaunchRecord {
   std::uint64_t stream = 0;
   double wall_ms = 0;
   std::string module;
-  nlohmann::json metrics;
+  nlohmann::json metrics;    // the primary profile's, docs/report.md
+  nlohmann::json estimated;
+  nlohmann::json lines;
+  nlohmann::json advice;
+  nlohmann::json compare;    // [{arch, metrics, estimated, lines, advice}] for --compare-arch
   std::string error;
 };
 
@@ -128,6 +138,8 @@ class Runtime {
   // program's static constructors register their fatbinaries: in a statically linked program the
   // embedded profile data may not be initialised yet then.
   const arch::Profile& profile();
+  /// The profiles of WARPSCOPE_COMPARE_ARCH (comma-separated names), besides the primary one.
+  const std::vector<arch::Profile>& compare_profiles();
   std::string report_path;
   unsigned host_threads = 1;
   bool quiet = false;
@@ -196,11 +208,14 @@ class Runtime {
   void reserve_address_space();
   std::unique_ptr<Device> device_;
   std::optional<arch::Profile> profile_;
+  std::optional<std::vector<arch::Profile>> compare_profiles_;
+  std::string compare_names_;
   std::string arch_name_, arch_file_;
   void* reserved_base_ = nullptr;
   std::uint64_t device_lo_ = 0, device_hi_ = 0;  // the device's allocation range
   std::size_t reserved_bytes_ = 0;
   bool report_written_ = false;
+  stats::SourceCache sources_;  // CUDA source text for the report's lines
 };
 
 /// Maps a warpscope::Error from the interpreter to a CUDA error code; `sticky` tells whether it

@@ -1,0 +1,199 @@
+#include "analysis/advice.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+namespace warpscope::analysis {
+namespace {
+
+struct Item {
+  std::uint64_t weight = 0;  // sectors or wavefronts it would save; sorts the list
+  nlohmann::json j;
+};
+
+const char* op_word(Op op) {
+  switch (op) {
+    case Op::kLoad: return "load";
+    case Op::kStore: return "store";
+    case Op::kAtomic: return "atomic";
+    case Op::kReduction: return "reduction";
+  }
+  return "access";
+}
+
+double per(std::uint64_t a, std::uint64_t b) { return b == 0 ? 0.0 : static_cast<double>(a) / static_cast<double>(b); }
+
+nlohmann::json base(const char* rule, std::uint32_t pc, const InstructionInfo* info) {
+  nlohmann::json j;
+  j["rule"] = rule;
+  j["file"] = info ? info->file : "";
+  j["line"] = info ? info->line : 0;
+  j["pc"] = pc;
+  return j;
+}
+
+std::string where(const InstructionInfo* info) {
+  if (!info || info->line == 0) return info ? fmt::format("PTX line {}", info->ptx_line) : "";
+  const auto slash = info->file.find_last_of('/');
+  return fmt::format("{}:{}", slash == std::string::npos ? info->file : info->file.substr(slash + 1), info->line);
+}
+
+void global_advice(const stats::InstructionStats& s, std::uint32_t pc, const InstructionInfo* info,
+                   const arch::Profile& profile, std::vector<Item>& out) {
+  const std::uint64_t excess = s.excessive_sectors();
+  const double used = per(s.bytes_requested, s.bytes_moved);
+  if (s.executions == 0 || (excess == 0 && used >= 0.5)) return;
+  const double avg_lanes = per(s.active_lanes, s.executions);
+  nlohmann::json ev;
+  ev["executions"] = s.executions;
+  ev["requests"] = s.requests;
+  ev["sectors"] = s.sectors;
+  ev["ideal_sectors"] = s.ideal_sectors;
+  ev["excessive_sectors"] = excess;
+  ev["sectors_per_request"] = per(s.sectors, s.requests);
+  ev["bus_utilization_pct"] = 100.0 * used;
+  ev["average_active_lanes"] = avg_lanes;
+  const std::string what = fmt::format("{} global {} of {}-byte words ({:.1f} sectors per request, {:.0f} % of "
+                                       "the bytes moved are used)",
+                                       where(info), op_word(s.op), s.width, per(s.sectors, s.requests), 100.0 * used);
+  auto majority = [&](std::uint64_t n) { return n * 2 >= s.executions; };
+  nlohmann::json j;
+  if (majority(s.uniform_executions)) {
+    j = base("same_word", pc, info);
+    j["message"] = fmt::format("{}: all active lanes of a warp access the same word; load it once (one lane, or "
+                               "__ldg/constant memory) and share it",
+                               what);
+  } else if (s.partial_executions * 4 >= s.executions && avg_lanes < 0.75 * profile.warp_size) {
+    j = base("divergence", pc, info);
+    j["message"] = fmt::format("{}: on average only {:.1f} of {} lanes take part: a branch splits the warp's access; "
+                               "load the values before the branch, or arrange the data so whole warps take one side",
+                               what, avg_lanes, profile.warp_size);
+  } else if (majority(s.misaligned_executions)) {
+    ev["misaligned_executions"] = s.misaligned_executions;
+    ev["misalignment_bytes_min"] = s.misalign_min;
+    ev["misalignment_bytes_max"] = s.misalign_max;
+    j = base("misaligned", pc, info);
+    if (s.misalign_min == s.misalign_max) {
+      j["message"] = fmt::format("{}: every warp's words start {} bytes past a {}-byte boundary (a sub-allocation "
+                                 "offset?): align each array to 128 bytes (cudaMalloc aligns to 256)",
+                                 what, s.misalign_min, profile.sector_bytes);
+    } else {
+      j["message"] = fmt::format("{}: warps start {} to {} bytes past a boundary, changing from warp to warp, as the "
+                                 "rows of an unpadded 2-D array do: pad rows to a multiple of 128 bytes or use "
+                                 "cudaMallocPitch",
+                                 what, s.misalign_min, s.misalign_max);
+    }
+  } else if (majority(s.strided_executions) && !s.stride_varies && std::llabs(s.stride) > s.width) {
+    const std::int64_t stride = std::llabs(s.stride);
+    ev["stride_bytes"] = s.stride;
+    if (stride <= 128 && stride % s.width == 0) {
+      j = base("aos", pc, info);
+      j["message"] = fmt::format("{}: lanes are {} bytes apart, one field of a {}-byte structure each: array of "
+                                 "structures: consider a structure of arrays",
+                                 what, stride, stride);
+    } else {
+      j = base("stride", pc, info);
+      j["message"] = fmt::format("{}: lanes are a constant {} bytes apart: make consecutive lanes access consecutive "
+                                 "words (for a column of a 2-D array, go through shared memory)",
+                                 what, stride);
+    }
+  } else {
+    j = base("uncoalesced", pc, info);
+    j["message"] = fmt::format("{}: the lanes' addresses are scattered", what);
+  }
+  j["evidence"] = std::move(ev);
+  out.push_back(Item{std::max<std::uint64_t>(excess, 1), std::move(j)});
+}
+
+void shared_advice(const stats::InstructionStats& s, std::uint32_t pc, const InstructionInfo* info,
+                   const arch::Profile& profile, std::vector<Item>& out) {
+  const std::uint64_t excess = s.excess_wavefronts();
+  if (excess == 0) return;
+  nlohmann::json ev;
+  ev["executions"] = s.executions;
+  ev["wavefronts"] = s.wavefronts;
+  ev["ideal_wavefronts"] = s.ideal_wavefronts;
+  ev["excess_wavefronts"] = excess;
+  ev["conflict_degree"] = per(s.wavefronts, s.ideal_wavefronts);
+  std::string stride_text = "addresses that share banks";
+  if (s.strided_executions > 0 && !s.stride_varies) {
+    ev["stride_bytes"] = s.stride;
+    stride_text = fmt::format("a stride of {} bytes ({} {}-byte words)", s.stride,
+                              s.stride / static_cast<std::int64_t>(profile.shared_bank_bytes), profile.shared_bank_bytes);
+  }
+  nlohmann::json j = base("bank_conflict", pc, info);
+  j["message"] = fmt::format("{} shared {}: {:.1f}-way bank conflicts from {}: pad the row by one word "
+                             "(e.g. [32][33] instead of [32][32])",
+                             where(info), op_word(s.op), per(s.wavefronts, s.ideal_wavefronts), stride_text);
+  j["evidence"] = std::move(ev);
+  out.push_back(Item{excess, std::move(j)});
+}
+
+void local_advice(const stats::InstructionStats& s, std::uint32_t pc, const InstructionInfo* info,
+                  std::vector<Item>& out) {
+  if (s.requests == 0) return;
+  nlohmann::json ev;
+  ev["executions"] = s.executions;
+  ev["requests"] = s.requests;
+  ev["sectors"] = s.sectors;
+  ev["sectors_per_request"] = per(s.sectors, s.requests);
+  ev["uniform_executions"] = s.uniform_executions;
+  const bool uniform = s.uniform_executions * 2 >= s.executions;
+  nlohmann::json j = base("local_memory", pc, info);
+  j["message"] = fmt::format(
+      "{} local {} ({:.1f} sectors per request): {}; local memory lives in device memory, so keep private arrays "
+      "indexed by constants (or fully unrolled loops) to let the compiler keep them in registers",
+      where(info), op_word(s.op), per(s.sectors, s.requests),
+      uniform ? "the index is the same for every lane of a warp, so the accesses are coalesced"
+              : "the index differs between lanes, so the accesses are not coalesced");
+  j["evidence"] = std::move(ev);
+  out.push_back(Item{s.sectors, std::move(j)});
+}
+
+}  // namespace
+
+nlohmann::json advise(const stats::ModelResult& model, const LaunchStats& exec, const std::vector<InstructionInfo>& code,
+                      const nlohmann::json& lines) {
+  (void)lines;
+  std::vector<Item> items;
+  const arch::Profile& profile = *model.profile;
+  for (std::size_t pc = 0; pc < model.per_pc.size(); ++pc) {
+    const stats::InstructionStats& s = model.per_pc[pc];
+    if (!s.seen) continue;
+    const InstructionInfo* info = pc < code.size() ? &code[pc] : nullptr;
+    const auto p = static_cast<std::uint32_t>(pc);
+    if (s.space == Space::kGlobal) global_advice(s, p, info, profile, items);
+    if (s.space == Space::kShared) shared_advice(s, p, info, profile, items);
+    if (s.space == Space::kLocal) local_advice(s, p, info, items);
+  }
+  std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.weight > b.weight; });
+
+  // Math to memory (seed 000): other instructions per global/local memory instruction.
+  std::uint64_t mem_insts = 0;
+  for (Space sp : {Space::kGlobal, Space::kLocal})
+    for (Op o : {Op::kLoad, Op::kStore, Op::kAtomic, Op::kReduction}) mem_insts += stats::instruction_count(model, sp, o);
+  nlohmann::json out = nlohmann::json::array();
+  if (mem_insts > 0) {
+    const std::uint64_t other = exec.warp_instructions > mem_insts ? exec.warp_instructions - mem_insts : 0;
+    const double r = per(other, mem_insts);
+    if (r < 4.0) {
+      nlohmann::json j;
+      j["rule"] = "low_math_ratio";
+      j["file"] = "";
+      j["line"] = 0;
+      j["pc"] = nullptr;
+      j["message"] = fmt::format("{:.1f} other instructions per global or local memory instruction: with under 4:1 "
+                                 "(aim for 4:1 to 8:1) the warps mostly wait for memory; do more work per loaded "
+                                 "value (reuse it from registers or shared memory)",
+                                 r);
+      j["evidence"] = {{"memory_instructions", mem_insts}, {"other_instructions", other}, {"ratio", r}};
+      out.push_back(std::move(j));
+    }
+  }
+  for (auto& it : items) out.push_back(std::move(it.j));
+  return out;
+}
+
+}  // namespace warpscope::analysis

@@ -1,0 +1,40 @@
+// Advice: what to change in a kernel, each item with the evidence the statistics give for it.
+//
+// Rules (seeds 000-003; CUDA C Best Practices Guide, "Coalesced Access to Global Memory",
+// "Shared Memory and Memory Banks", "Local Memory"), applied per memory instruction:
+//  - Global access that moves more than it uses (excessive sectors, or under 50 % of the bytes
+//    moved used), by the first cause that fits most of its executions:
+//      same_word   every active lane on one word;
+//      divergence  on average under 3/4 of the lanes active while at least a quarter of the
+//                  executions are partial: a branch split the warp's access;
+//      misaligned  consecutive words whose run starts k bytes past a transaction boundary: the
+//                  same k in every warp reads as a sub-allocation offset, varying k as unpadded
+//                  2-D rows ("pad rows to a multiple of 128 bytes or use cudaMallocPitch");
+//      aos         a constant stride s of at most 128 bytes that is a multiple of the word: a
+//                  field of s-byte structures ("consider a structure of arrays");
+//      stride      any other constant stride;
+//      uncoalesced scattered addresses.
+//  - bank_conflict: a shared access with more wavefronts than ideal, with its stride in words
+//    ("pad the row by one word").
+//  - local_memory: local traffic, saying whether the index was uniform across the warp (coalesced)
+//    or per-thread.
+//  - low_math_ratio (per kernel): under 4 other instructions per global or local memory
+//    instruction (the seeds' 4:1 to 8:1 guidance to hide memory latency).
+// Items are ordered by the sectors (or wavefronts) they would save, largest first.
+#pragma once
+
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "stats/collector.hpp"
+#include "warpscope/warpscope.hpp"
+
+namespace warpscope::analysis {
+
+/// The advice array of a launch (docs/report.md "Advice"). `lines` is stats::lines_json's output
+/// (for the source text); `code` is Module::instructions(kernel).
+nlohmann::json advise(const stats::ModelResult& model, const LaunchStats& exec,
+                      const std::vector<InstructionInfo>& code, const nlohmann::json& lines);
+
+}  // namespace warpscope::analysis

@@ -1,0 +1,260 @@
+#include "report/text.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <tuple>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace warpscope::report {
+namespace {
+
+std::string fmt_dim(const nlohmann::json& d) {
+  if (!d.is_array() || d.size() != 3) return "?";
+  return fmt::format("({},{},{})", d[0].get<long long>(), d[1].get<long long>(), d[2].get<long long>());
+}
+
+double num(const nlohmann::json& m, const char* key) {
+  auto it = m.find(key);
+  return it == m.end() || !it->is_number() ? 0.0 : it->get<double>();
+}
+
+std::string shorten(std::string s, std::size_t n) {
+  if (s.size() <= n) return s;
+  return s.substr(0, n - 3) + "...";
+}
+
+
+std::string launch_table(const nlohmann::json& report, bool all_launches) {
+  std::string out;
+  const auto& launches = report.value("launches", nlohmann::json::array());
+  const bool model = report.value("memory_model", false);
+  out += fmt::format("\n== warpscope: {} kernel launch{} on {} ({}){}\n", launches.size(),
+                     launches.size() == 1 ? "" : "es", report.value("arch", "?"), report.value("gpu", "?"),
+                     model ? "" : "; memory model not built: instruction counts only");
+  if (launches.empty()) return out;
+  struct Row {
+    std::string label, name, grid, block;
+    double count = 1;
+    nlohmann::json m;
+  };
+  std::vector<Row> rows;
+  const bool aggregate = !all_launches && launches.size() > 64;
+  if (aggregate) {
+    std::map<std::string, std::size_t> index;
+    for (const auto& l : launches) {
+      const std::string name = l.value("name", "?");
+      auto [it, fresh] = index.emplace(name, rows.size());
+      if (fresh) {
+        rows.push_back(Row{"", name, "-", "-", 0, nlohmann::json::object()});
+      }
+      Row& r = rows[it->second];
+      r.count += 1;
+      const nlohmann::json metrics = l.contains("metrics") ? l["metrics"] : nlohmann::json::object();
+      for (const auto& [k, v] : metrics.items()) {
+        if (v.is_number() && k.find("_pct") == std::string::npos && k.find("per_request") == std::string::npos)
+          r.m[k] = num(r.m, k.c_str()) + v.get<double>();
+      }
+    }
+    for (auto& r : rows) {
+      r.label = fmt::format("x{}", r.count);
+      auto& m = r.m;
+      const double req = num(m, "global_requests"), sec = num(m, "global_sectors");
+      m["global_sectors_per_request"] = req == 0 ? 0 : sec / req;
+      const double br = num(m, "global_bytes_requested"), bm = num(m, "global_bytes_moved");
+      m["global_bus_utilization_pct"] = bm == 0 ? 0 : 100 * br / bm;
+      const double h = num(m, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum");
+      const double s = num(m, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
+      m["l1_hit_rate_global_ld_pct"] = s == 0 ? 0 : 100 * h / s;
+      const double rh = num(m, "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum");
+      const double rs = num(m, "lts__t_sectors_srcunit_tex_op_read.sum");
+      m["l2_read_hit_rate_pct"] = rs == 0 ? 0 : 100 * rh / rs;
+    }
+    out += fmt::format("   ({} launches, summed per kernel; --all-launches lists each)\n", launches.size());
+  } else {
+    std::size_t i = 0;
+    for (const auto& l : launches) {
+      rows.push_back(Row{fmt::format("{}", i++), l.value("name", "?"), fmt_dim(l.value("grid", nlohmann::json())),
+                         fmt_dim(l.value("block", nlohmann::json())), 1, l.value("metrics", nlohmann::json::object())});
+      if (l.contains("error")) rows.back().name += "  [" + l["error"].get<std::string>().substr(0, 40) + "]";
+    }
+  }
+  if (model) {
+    out += fmt::format("{:>5}  {:<40} {:>12} {:>11} {:>11} {:>9} {:>8} {:>7} {:>7} {:>7} {:>10} {:>12}\n", "#",
+                       "kernel", "grid", "block", "warp inst", "gmem req", "sect/req", "bus %", "L1 hit%",
+                       "L2 hit%", "local B", "smem wf/cf");
+    for (const auto& r : rows) {
+      const auto& m = r.m;
+      out += fmt::format("{:>5}  {:<40} {:>12} {:>11} {:>11} {:>9} {:>8.2f} {:>7.1f} {:>7.1f} {:>7.1f} {:>10} {:>12}\n",
+                         r.label, shorten(r.name, 40), r.grid, r.block,
+                         static_cast<std::uint64_t>(num(m, "smsp__inst_executed.sum")),
+                         static_cast<std::uint64_t>(num(m, "global_requests")), num(m, "global_sectors_per_request"),
+                         num(m, "global_bus_utilization_pct"), num(m, "l1_hit_rate_global_ld_pct"),
+                         num(m, "l2_read_hit_rate_pct"), static_cast<std::uint64_t>(num(m, "local_bytes")),
+                         fmt::format("{}/{}", static_cast<std::uint64_t>(num(m, "shared_wavefronts")),
+                                     static_cast<std::uint64_t>(num(m, "shared_bank_conflicts"))));
+    }
+    out += "   gmem req: global load/store/atomic requests; sect/req: 32-byte sectors per request; bus %: bytes\n"
+           "   requested / bytes moved; L1 hit%: global load sectors; L2 hit%: L2 read sectors; local B: local\n"
+           "   memory sectors x 32; smem wf/cf: shared-memory wavefronts / bank conflicts.\n";
+  } else {
+    out += fmt::format("{:>5}  {:<40} {:>12} {:>11} {:>12} {:>9} {:>9} {:>9} {:>9}\n", "#", "kernel", "grid", "block",
+                       "warp inst", "gld inst", "gst inst", "lcl inst", "shm inst");
+    for (const auto& r : rows) {
+      const auto& m = r.m;
+      out += fmt::format(
+          "{:>5}  {:<40} {:>12} {:>11} {:>12} {:>9} {:>9} {:>9} {:>9}\n", r.label, shorten(r.name, 40), r.grid,
+          r.block, static_cast<std::uint64_t>(num(m, "smsp__inst_executed.sum")),
+          static_cast<std::uint64_t>(num(m, "smsp__sass_inst_executed_op_global_ld.sum")),
+          static_cast<std::uint64_t>(num(m, "smsp__sass_inst_executed_op_global_st.sum")),
+          static_cast<std::uint64_t>(num(m, "smsp__sass_inst_executed_op_local_ld.sum") +
+                                     num(m, "smsp__sass_inst_executed_op_local_st.sum")),
+          static_cast<std::uint64_t>(num(m, "smsp__sass_inst_executed_op_shared_ld.sum") +
+                                     num(m, "smsp__sass_inst_executed_op_shared_st.sum")));
+    }
+  }
+  return out;
+}
+
+
+/// The profiles side by side: one block per launch (or per kernel when there are many).
+std::string compare_table(const nlohmann::json& report) {
+  const auto& launches = report["launches"];
+  std::string out;
+  std::vector<std::string> archs{report.value("arch", "?")};
+  for (const auto& a : report.value("compare_archs", nlohmann::json::array())) archs.push_back(a.get<std::string>());
+  if (archs.size() < 2) return out;
+  static const std::vector<std::pair<const char*, const char*>> kRows = {
+      {"global requests", "global_requests"},
+      {"global sectors (transactions)", "global_sectors"},
+      {"sectors per request", "global_sectors_per_request"},
+      {"bus utilization %", "global_bus_utilization_pct"},
+      {"L1 hit % (global loads)", "l1_hit_rate_global_ld_pct"},
+      {"L2 read hit %", "l2_read_hit_rate_pct"},
+      {"DRAM bytes read", "dram__bytes_read.sum"},
+      {"local bytes", "local_bytes"},
+      {"shared wavefronts", "shared_wavefronts"},
+      {"shared bank conflicts", "shared_bank_conflicts"}};
+  out += "\n== profiles side by side (--compare-arch; one execution, each profile's memory model)\n";
+  std::size_t shown = 0;
+  for (const auto& l : launches) {
+    if (++shown > 16) {
+      out += fmt::format("   ... {} more launches in the JSON report\n", launches.size() - 16);
+      break;
+    }
+    std::vector<nlohmann::json> ms{l.value("metrics", nlohmann::json::object())};
+    for (std::size_t i = 1; i < archs.size(); ++i) {
+      nlohmann::json m = nlohmann::json::object();
+      for (const auto& c : l.value("compare", nlohmann::json::array()))
+        if (c.value("arch", "") == archs[i]) m = c.value("metrics", nlohmann::json::object());
+      ms.push_back(m);
+    }
+    out += fmt::format("   launch {} {}\n", l.value("index", shown - 1), shorten(l.value("name", "?"), 60));
+    out += fmt::format("   {:<32}", "");
+    for (const auto& a : archs) out += fmt::format(" {:>14}", a);
+    out += "\n";
+    for (const auto& [label, key] : kRows) {
+      out += fmt::format("   {:<32}", label);
+      for (const auto& m : ms) {
+        const double v = num(m, key);
+        const bool frac = std::string(key).find("_pct") != std::string::npos ||
+                          std::string(key).find("per_request") != std::string::npos;
+        out += frac ? fmt::format(" {:>14.2f}", v) : fmt::format(" {:>14}", static_cast<std::uint64_t>(v));
+      }
+      out += "\n";
+    }
+  }
+  return out;
+}
+
+/// The worst source lines over all launches, summed per (kernel, file, line).
+std::string worst_lines(const nlohmann::json& report, unsigned limit) {
+  struct Agg {
+    std::string kernel, file, text;
+    std::uint64_t line = 0, excessive = 0, sectors = 0, requests = 0, excess_wf = 0, wavefronts = 0, local = 0;
+  };
+  std::map<std::tuple<std::string, std::string, std::uint64_t>, Agg> by;
+  for (const auto& l : report["launches"]) {
+    const std::string kernel = l.value("name", "?");
+    for (const auto& ln : l.value("lines", nlohmann::json::array())) {
+      const std::string file = ln.value("file", "");
+      const std::uint64_t line = ln.value("line", std::uint64_t{0});
+      Agg& a = by[{kernel, file, line}];
+      a.kernel = kernel;
+      a.file = file;
+      a.line = line;
+      a.text = ln.value("text", "");
+      a.excessive += ln.value("global_excessive_sectors", std::uint64_t{0});
+      a.sectors += ln.value("global_sectors", std::uint64_t{0});
+      a.requests += ln.value("global_requests", std::uint64_t{0});
+      a.excess_wf += ln.value("shared_excess_wavefronts", std::uint64_t{0});
+      a.wavefronts += ln.value("shared_wavefronts", std::uint64_t{0});
+      a.local += ln.value("local_sectors", std::uint64_t{0});
+    }
+  }
+  std::vector<const Agg*> rows;
+  for (const auto& [k, a] : by)
+    if (a.excessive + a.excess_wf > 0) rows.push_back(&a);
+  std::stable_sort(rows.begin(), rows.end(), [](const Agg* x, const Agg* y) {
+    return x->excessive + x->excess_wf > y->excessive + y->excess_wf;
+  });
+  if (rows.empty()) return "\n== worst source lines: none (no excessive sectors, no excess shared wavefronts)\n";
+  std::string out = "\n== worst source lines (excessive global sectors + excess shared wavefronts)\n";
+  out += fmt::format("   {:>12} {:>12} {:>9}  {:<28} {}\n", "excess sect", "excess wf", "sect/req", "where", "source");
+  for (std::size_t i = 0; i < rows.size() && i < limit; ++i) {
+    const Agg& a = *rows[i];
+    const auto slash = a.file.find_last_of('/');
+    const std::string where = a.line == 0 ? "(line 0: compiler-made)"
+                                          : fmt::format("{}:{}", slash == std::string::npos ? a.file : a.file.substr(slash + 1), a.line);
+    std::string text = a.text;
+    text.erase(0, std::min(text.find_first_not_of(" \t"), text.size()));
+    out += fmt::format("   {:>12} {:>12} {:>9.2f}  {:<28} {}\n", a.excessive, a.excess_wf,
+                       a.requests == 0 ? 0.0 : static_cast<double>(a.sectors) / static_cast<double>(a.requests),
+                       shorten(where, 28), shorten(text, 70));
+    out += fmt::format("   {:>12} {:>12} {:>9}  in {}\n", "", "", "", shorten(a.kernel, 60));
+  }
+  return out;
+}
+
+/// Advice over all launches, each distinct (kernel, rule, line) once, in launch order.
+std::string advice_list(const nlohmann::json& report, unsigned limit) {
+  std::vector<std::string> items;
+  std::map<std::tuple<std::string, std::string, std::string, std::uint64_t>, bool> seen;
+  for (const auto& l : report["launches"]) {
+    const std::string kernel = l.value("name", "?");
+    for (const auto& a : l.value("advice", nlohmann::json::array())) {
+      const std::string rule = a.value("rule", "");
+      const auto key = std::make_tuple(kernel, rule, a.value("file", ""), a.contains("line") && a["line"].is_number()
+                                                                               ? a["line"].get<std::uint64_t>()
+                                                                               : std::uint64_t{0});
+      if (!seen.emplace(key, true).second) continue;
+      items.push_back(fmt::format("   - [{}] {}\n       in {}\n", rule, a.value("message", ""), shorten(kernel, 70)));
+    }
+  }
+  if (items.empty()) return "";
+  std::string out = "\n== advice\n";
+  for (std::size_t i = 0; i < items.size() && i < limit; ++i) out += items[i];
+  if (items.size() > limit) out += fmt::format("   ... {} more in the JSON report\n", items.size() - limit);
+  return out;
+}
+
+}  // namespace
+
+std::string text_report(const nlohmann::json& report, const TextOptions& options) {
+  std::string out = launch_table(report, options.all_launches);
+  const auto& launches = report.value("launches", nlohmann::json::array());
+  if (!launches.empty() && report.value("memory_model", false)) {
+    out += compare_table(report);
+    out += worst_lines(report, options.worst_lines);
+    out += advice_list(report, options.advice);
+  }
+  if (report.contains("sticky_error")) {
+    out += fmt::format("   sticky error: {}\n", report["sticky_error"].value("message", ""));
+  }
+  out += "   (timings the program prints are the emulator's wall time, not the GPU's)\n";
+  return out;
+}
+
+}  // namespace warpscope::report

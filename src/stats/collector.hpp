@@ -1,0 +1,110 @@
+// Statistics of one kernel launch: the memory model (src/mem) fed with the interpreter's warp
+// access records, counted per launch under Nsight Compute's names and per PTX instruction.
+//
+// Contract:
+//  - A LaunchCollector is an AccessSink. It runs one memory model per profile it was given (the
+//    first is the primary one; the others are `--compare-arch`'s): each has its own coalescer,
+//    L1s, L2 and DRAM counters, and sees the same records in the same order.
+//  - CTA placement (docs/report.md "How CTAs meet the caches"): CTA c runs on SM c mod sm_count,
+//    the round-robin order in which the hardware's block scheduler hands out the first wave; the
+//    records of a launch arrive CTA after CTA (src/exec delivers them in CTA order whatever the
+//    number of host threads), so every counter is the same for any thread count.
+//  - Per instruction (WarpAccess::pc): executions, active lanes, requests, sectors (the profile's
+//    transactions), ideal sectors = per access ceil(distinct bytes / transaction unit), bytes
+//    requested and moved, L1 and L2 hit sectors, shared wavefronts and ideal wavefronts, and the
+//    evidence the advice rules read (uniform accesses, constant strides, misalignment), plus one
+//    sample access: the one with the most excess (first on ties).
+//  - A record the model rejects (a misaligned word the interpreter let through) is counted in
+//    model_errors with the first message; it never aborts the program.
+// Not thread-safe: the runtime serialises on_access (exec delivers records from one thread at a
+// time).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "arch/profile.hpp"
+#include "common/access.hpp"
+#include "mem/hierarchy.hpp"
+
+namespace warpscope::stats {
+
+/// One warp's access as the model served it (for the pictures and the advice).
+struct Sample {
+  std::uint32_t cta = 0, warp = 0;
+  std::uint8_t width = 4;
+  LaneMask active;
+  PerLane<std::uint64_t> addr{};  // physical addresses (local: interleaved layout, warp base added)
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> transactions;  // [first byte, bytes]
+  std::uint64_t bytes_requested = 0, bytes_moved = 0;
+  std::uint32_t wavefronts = 0;
+  std::string unit;  // what one transaction is: "sector", "line", "segment", "wavefront"
+};
+
+/// Counters of one PTX instruction over a launch (memory instructions only).
+struct InstructionStats {
+  bool seen = false;
+  Space space = Space::kGlobal;
+  Op op = Op::kLoad;
+  CacheOp cache = CacheOp::kDefault;
+  std::uint8_t width = 4;
+  std::uint64_t executions = 0, active_lanes = 0;
+  std::uint64_t requests = 0, sectors = 0, ideal_sectors = 0;
+  std::uint64_t bytes_requested = 0, bytes_moved = 0;
+  std::uint64_t l1_hit_sectors = 0, l2_hit_sectors = 0;
+  std::uint64_t wavefronts = 0, ideal_wavefronts = 0;
+  // Evidence for the advice rules.
+  std::uint64_t partial_executions = 0;   // fewer than warp_size lanes active
+  std::uint64_t uniform_executions = 0;   // every active lane (at least 2) on the same address
+  std::uint64_t strided_executions = 0;   // a constant stride (!= 0) across the active lanes
+  std::int64_t stride = 0;                // that stride, when all strided executions agree
+  bool stride_varies = false;
+  std::uint64_t misaligned_executions = 0;  // consecutive words whose run starts off a unit boundary
+  std::uint64_t misalign_min = 0, misalign_max = 0;  // the offsets, in bytes (for the message)
+  std::optional<Sample> sample;
+  std::uint64_t sample_excess = 0;
+
+  std::uint64_t excessive_sectors() const { return sectors - ideal_sectors; }
+  std::uint64_t excess_wavefronts() const { return wavefronts - ideal_wavefronts; }
+};
+
+/// What one profile's model counted over a launch.
+struct ModelResult {
+  const arch::Profile* profile = nullptr;
+  mem::Counters counters;  // L1/L2/DRAM (after the end-of-launch L2 flush)
+  /// [Space][Op] warp memory instructions executed (the SASS-style counts).
+  std::uint64_t instructions[4][4] = {};
+  std::uint64_t global_bytes_requested = 0, global_bytes_moved = 0;
+  std::uint64_t shared_wavefronts[2] = {}, shared_ideal[2] = {}, shared_conflicts[2] = {};  // ld, st
+  std::uint64_t model_errors = 0;
+  std::string first_model_error;
+  std::vector<InstructionStats> per_pc;  // indexed by WarpAccess::pc (may be shorter than the code)
+};
+
+class LaunchCollector final : public AccessSink {
+ public:
+  /// `profiles` (at least one, each outliving the collector): the primary first.
+  explicit LaunchCollector(std::vector<const arch::Profile*> profiles);
+  ~LaunchCollector() override;
+
+  /// Bytes of local memory per thread (the kernel's frame), for the physical local layout.
+  void set_local_frame_bytes(std::uint64_t bytes);
+  void on_access(const WarpAccess& access) override;
+  /// Flushes L2 and returns every model's result, the primary first. Call once.
+  std::vector<ModelResult> finish();
+
+ private:
+  struct Model;
+  std::vector<std::unique_ptr<Model>> models_;
+};
+
+/// Warp-level memory instructions of one space and op.
+inline std::uint64_t instruction_count(const ModelResult& r, Space s, Op o) {
+  return r.instructions[static_cast<unsigned>(s)][static_cast<unsigned>(o)];
+}
+
+}  // namespace warpscope::stats

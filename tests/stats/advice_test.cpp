@@ -1,0 +1,140 @@
+#include "analysis/advice.hpp"
+
+#include <gtest/gtest.h>
+
+#include "arch/profile.hpp"
+
+namespace warpscope::analysis {
+namespace {
+
+WarpAccess access(std::uint32_t pc, Space space, std::uint8_t width, std::uint64_t base, std::int64_t stride,
+                  std::uint32_t active = 0xffffffffu) {
+  WarpAccess a;
+  a.pc = pc;
+  a.space = space;
+  a.width = width;
+  a.active = LaneMask(active);
+  for (unsigned l = 0; l < 32; ++l) a.addr[l] = base + static_cast<std::uint64_t>(stride * static_cast<std::int64_t>(l));
+  return a;
+}
+
+struct Launch {
+  stats::LaunchCollector collector{{&arch::builtin_profile("hopper")}};
+  LaunchStats exec;
+  std::vector<InstructionInfo> code;
+
+  nlohmann::json advice(std::uint64_t warp_instructions) {
+    exec.warp_instructions = warp_instructions;
+    const auto r = collector.finish();
+    code.resize(r[0].per_pc.size());
+    for (std::size_t i = 0; i < code.size(); ++i) {
+      code[i].file = "/src/k.cu";
+      code[i].line = static_cast<std::uint32_t>(10 + i);
+    }
+    return advise(r[0], exec, code, nlohmann::json::array());
+  }
+};
+
+std::vector<std::string> rules(const nlohmann::json& a) {
+  std::vector<std::string> out;
+  for (const auto& i : a) out.push_back(i["rule"]);
+  return out;
+}
+
+TEST(Advice, CoalescedKernelWithEnoughMathGetsNone) {
+  Launch r;
+  r.collector.on_access(access(0, Space::kGlobal, 4, 0x1000, 4));
+  EXPECT_TRUE(r.advice(100).empty());
+}
+
+TEST(Advice, StructureStrideSuggestsStructureOfArrays) {
+  Launch r;
+  r.collector.on_access(access(0, Space::kGlobal, 4, 0x1000, 12));
+  const auto a = r.advice(100);
+  ASSERT_EQ(rules(a), std::vector<std::string>{"aos"});
+  EXPECT_EQ(a[0]["line"], 10);
+  EXPECT_EQ(a[0]["evidence"]["stride_bytes"], 12);
+  EXPECT_EQ(a[0]["evidence"]["excessive_sectors"], 8);
+  EXPECT_NE(a[0]["message"].get<std::string>().find("structure of arrays"), std::string::npos);
+  EXPECT_NE(a[0]["message"].get<std::string>().find("k.cu:10"), std::string::npos);
+}
+
+TEST(Advice, LargeStrideIsAPlainStride) {
+  Launch r;
+  r.collector.on_access(access(0, Space::kGlobal, 4, 0x1000, 4096));
+  const auto a = r.advice(100);
+  ASSERT_EQ(rules(a), std::vector<std::string>{"stride"});
+  EXPECT_EQ(a[0]["evidence"]["stride_bytes"], 4096);
+}
+
+TEST(Advice, SameOffsetInEveryWarpIsASubAllocation) {
+  Launch r;
+  r.collector.on_access(access(0, Space::kGlobal, 4, 0x1004, 4));
+  r.collector.on_access(access(0, Space::kGlobal, 4, 0x1084, 4));
+  const auto a = r.advice(100);
+  ASSERT_EQ(rules(a), std::vector<std::string>{"misaligned"});
+  EXPECT_EQ(a[0]["evidence"]["misalignment_bytes_min"], 4);
+  EXPECT_NE(a[0]["message"].get<std::string>().find("sub-allocation"), std::string::npos);
+}
+
+TEST(Advice, ChangingOffsetIsAnUnpaddedRow) {
+  Launch r;
+  r.collector.on_access(access(0, Space::kGlobal, 4, 0x1000 + 4, 4));
+  r.collector.on_access(access(0, Space::kGlobal, 4, 0x2000 + 8, 4));
+  const auto a = r.advice(100);
+  ASSERT_EQ(rules(a), std::vector<std::string>{"misaligned"});
+  EXPECT_NE(a[0]["message"].get<std::string>().find("cudaMallocPitch"), std::string::npos);
+}
+
+TEST(Advice, EvenLanesOnlyIsDivergence) {
+  // Seed 003's saxpy with only even threads working: 16 lanes, 4 sectors for 64 bytes.
+  Launch r;
+  r.collector.on_access(access(0, Space::kGlobal, 4, 0x1000, 4, 0x55555555u));
+  const auto a = r.advice(100);
+  ASSERT_EQ(rules(a), std::vector<std::string>{"divergence"});
+  EXPECT_EQ(a[0]["evidence"]["average_active_lanes"], 16.0);
+  EXPECT_EQ(a[0]["evidence"]["excessive_sectors"], 2);
+}
+
+TEST(Advice, OneWordForAllLanes) {
+  Launch r;
+  r.collector.on_access(access(0, Space::kGlobal, 4, 0x1000, 0));
+  const auto a = r.advice(100);
+  ASSERT_EQ(rules(a), std::vector<std::string>{"same_word"});
+}
+
+TEST(Advice, SharedColumnAccessIsABankConflict) {
+  // Lanes 32 words apart (a column of a [32][32] float tile): every lane in bank 0, 32 wavefronts.
+  Launch r;
+  r.collector.on_access(access(0, Space::kShared, 4, 0, 128));
+  const auto a = r.advice(100);
+  ASSERT_EQ(rules(a), std::vector<std::string>{"bank_conflict"});
+  EXPECT_EQ(a[0]["evidence"]["wavefronts"], 32);
+  EXPECT_EQ(a[0]["evidence"]["ideal_wavefronts"], 1);
+  EXPECT_EQ(a[0]["evidence"]["stride_bytes"], 128);
+  EXPECT_NE(a[0]["message"].get<std::string>().find("pad the row by one word"), std::string::npos);
+}
+
+TEST(Advice, LocalTrafficSaysWhetherTheIndexWasUniform) {
+  Launch r;
+  r.collector.on_access(access(0, Space::kLocal, 4, 16, 0));
+  r.collector.on_access(access(1, Space::kLocal, 4, 0, 4));
+  const auto a = r.advice(100);
+  ASSERT_EQ(rules(a), (std::vector<std::string>{"local_memory", "local_memory"}));
+  // Ordered by sectors: the per-thread index (32 sectors) before the uniform one (4).
+  EXPECT_EQ(a[0]["pc"], 1);
+  EXPECT_NE(a[0]["message"].get<std::string>().find("not coalesced"), std::string::npos);
+  EXPECT_NE(a[1]["message"].get<std::string>().find("coalesced"), std::string::npos);
+}
+
+TEST(Advice, LowMathToMemoryRatio) {
+  Launch r;
+  for (int i = 0; i < 10; ++i) r.collector.on_access(access(0, Space::kGlobal, 4, 0x1000 + 128 * i, 4));
+  // 10 memory instructions, 25 others: 2.5 : 1.
+  const auto a = r.advice(35);
+  ASSERT_EQ(rules(a), std::vector<std::string>{"low_math_ratio"});
+  EXPECT_EQ(a[0]["evidence"]["ratio"], 2.5);
+}
+
+}  // namespace
+}  // namespace warpscope::analysis

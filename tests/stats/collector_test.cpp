@@ -1,0 +1,180 @@
+#include "stats/collector.hpp"
+
+#include <gtest/gtest.h>
+
+#include "arch/profile.hpp"
+#include "stats/report_json.hpp"
+
+namespace warpscope::stats {
+namespace {
+
+WarpAccess access(std::uint32_t pc, Space space, Op op, std::uint8_t width, std::uint64_t base, std::int64_t stride,
+                  std::uint32_t active = 0xffffffffu) {
+  WarpAccess a;
+  a.pc = pc;
+  a.space = space;
+  a.op = op;
+  a.width = width;
+  a.active = LaneMask(active);
+  for (unsigned l = 0; l < 32; ++l) a.addr[l] = base + static_cast<std::uint64_t>(stride * static_cast<std::int64_t>(l));
+  return a;
+}
+
+const arch::Profile& hopper() { return arch::builtin_profile("hopper"); }
+const arch::Profile& fermi() { return arch::builtin_profile("fermi"); }
+
+TEST(Collector, CoalescedLoadHasNoExcess) {
+  LaunchCollector c({&hopper()});
+  c.on_access(access(3, Space::kGlobal, Op::kLoad, 4, 0x10000, 4));
+  const auto r = c.finish();
+  ASSERT_EQ(r.size(), 1u);
+  const InstructionStats& s = r[0].per_pc.at(3);
+  EXPECT_EQ(s.executions, 1u);
+  EXPECT_EQ(s.requests, 1u);
+  EXPECT_EQ(s.sectors, 4u);  // 128 consecutive bytes = 4 sectors
+  EXPECT_EQ(s.ideal_sectors, 4u);
+  EXPECT_EQ(s.excessive_sectors(), 0u);
+  EXPECT_EQ(s.bytes_requested, 128u);
+  EXPECT_EQ(s.bytes_moved, 128u);
+  EXPECT_EQ(s.strided_executions, 1u);
+  EXPECT_EQ(s.stride, 4);
+  EXPECT_EQ(s.misaligned_executions, 0u);
+  EXPECT_EQ(instruction_count(r[0], Space::kGlobal, Op::kLoad), 1u);
+}
+
+TEST(Collector, MisalignedRunCostsOneSectorMore) {
+  // Seed 003: consecutive 4-byte words starting 4 bytes past a boundary: 5 sectors for 128 bytes.
+  LaunchCollector c({&hopper(), &fermi()});
+  c.on_access(access(0, Space::kGlobal, Op::kLoad, 4, 0x10004, 4));
+  const auto r = c.finish();
+  const InstructionStats& h = r[0].per_pc.at(0);
+  EXPECT_EQ(h.sectors, 5u);
+  EXPECT_EQ(h.ideal_sectors, 4u);
+  EXPECT_EQ(h.excessive_sectors(), 1u);
+  EXPECT_EQ(h.misaligned_executions, 1u);
+  EXPECT_EQ(h.misalign_min, 4u);
+  EXPECT_EQ(h.misalign_max, 4u);
+  // Fermi caches global loads in 128-byte lines: 2 lines where 1 would do (seed 003: 50 %).
+  const InstructionStats& f = r[1].per_pc.at(0);
+  EXPECT_EQ(f.sectors, 2u);
+  EXPECT_EQ(f.ideal_sectors, 1u);
+  EXPECT_EQ(f.bytes_moved, 256u);
+  ASSERT_TRUE(f.sample.has_value());
+  EXPECT_EQ(f.sample->unit, "line");
+  EXPECT_EQ(h.sample->unit, "sector");
+}
+
+TEST(Collector, StructureFieldStride) {
+  // One float of a 12-byte structure per lane: lanes 12 bytes apart span 384 bytes = 12 sectors;
+  // the 128 bytes asked for fit in 4.
+  LaunchCollector c({&hopper()});
+  c.on_access(access(1, Space::kGlobal, Op::kLoad, 4, 0x20000, 12));
+  c.on_access(access(1, Space::kGlobal, Op::kLoad, 4, 0x20000 + 384, 12));
+  const auto r = c.finish();
+  const InstructionStats& s = r[0].per_pc.at(1);
+  EXPECT_EQ(s.executions, 2u);
+  EXPECT_EQ(s.sectors, 24u);
+  EXPECT_EQ(s.ideal_sectors, 8u);
+  EXPECT_EQ(s.stride, 12);
+  EXPECT_FALSE(s.stride_varies);
+  EXPECT_EQ(s.misaligned_executions, 0u);
+}
+
+TEST(Collector, SampleIsTheAccessWithTheMostExcess) {
+  LaunchCollector c({&hopper()});
+  WarpAccess good = access(2, Space::kGlobal, Op::kLoad, 4, 0x30000, 4);
+  good.cta = 0;
+  WarpAccess bad = access(2, Space::kGlobal, Op::kLoad, 4, 0x40004, 4);
+  bad.cta = 5;
+  bad.warp = 1;
+  c.on_access(good);
+  c.on_access(bad);
+  c.on_access(good);
+  const auto r = c.finish();
+  const Sample& smp = *r[0].per_pc.at(2).sample;
+  EXPECT_EQ(smp.cta, 5u);
+  EXPECT_EQ(smp.warp, 1u);
+  EXPECT_EQ(smp.addr[0], 0x40004u);
+  ASSERT_EQ(smp.transactions.size(), 5u);
+  EXPECT_EQ(smp.transactions[0].first, 0x40000u);
+  EXPECT_EQ(smp.transactions[0].second, 32u);
+  EXPECT_EQ(smp.bytes_requested, 128u);
+  EXPECT_EQ(smp.bytes_moved, 160u);
+}
+
+TEST(Collector, SharedBankConflicts) {
+  // Lanes two words apart: banks 0, 2, ..., 30 twice: a 2-way conflict (2 wavefronts, 1 ideal).
+  LaunchCollector c({&hopper()});
+  c.on_access(access(4, Space::kShared, Op::kLoad, 4, 0, 8));
+  const auto r = c.finish();
+  const InstructionStats& s = r[0].per_pc.at(4);
+  EXPECT_EQ(s.wavefronts, 2u);
+  EXPECT_EQ(s.ideal_wavefronts, 1u);
+  EXPECT_EQ(r[0].shared_conflicts[0], 1u);
+  EXPECT_EQ(s.sectors, 0u);
+}
+
+TEST(Collector, LocalUniformIndexIsCoalesced) {
+  // Seed 000: the same frame offset in every lane is one 128-byte run: 1 request of 4 sectors.
+  LaunchCollector c({&hopper()});
+  c.on_access(access(5, Space::kLocal, Op::kLoad, 4, 8, 0));
+  // A per-thread index: lane l reads word l of its own frame: 32 different runs, 32 sectors.
+  c.on_access(access(6, Space::kLocal, Op::kLoad, 4, 0, 4));
+  const auto r = c.finish();
+  const InstructionStats& u = r[0].per_pc.at(5);
+  EXPECT_EQ(u.requests, 1u);
+  EXPECT_EQ(u.sectors, 4u);
+  EXPECT_EQ(u.uniform_executions, 1u);
+  const InstructionStats& p = r[0].per_pc.at(6);
+  EXPECT_EQ(p.requests, 1u);
+  EXPECT_EQ(p.sectors, 32u);
+  EXPECT_EQ(p.uniform_executions, 0u);
+  const auto& l = r[0].counters.at(Space::kLocal, Op::kLoad);
+  EXPECT_EQ(l.requests, 2u);
+  EXPECT_EQ(l.sectors, 36u);
+}
+
+TEST(Collector, LinesAggregatePerSourceLine) {
+  LaunchCollector c({&hopper()});
+  c.on_access(access(1, Space::kGlobal, Op::kLoad, 4, 0x10000, 4));
+  c.on_access(access(2, Space::kGlobal, Op::kStore, 4, 0x20004, 4));
+  const auto r = c.finish();
+  LaunchStats exec;
+  exec.pc_instructions = {5, 1, 1, 2};
+  exec.pc_thread_instructions = {160, 32, 32, 64};
+  std::vector<InstructionInfo> code(4);
+  for (auto& i : code) i.file = "k.cu";
+  code[0].line = 3;
+  code[1].line = 4;
+  code[2].line = 4;
+  code[3].line = 5;
+  code[1].text = "ld.global.f32 %f1, [%rd1];";
+  SourceCache src;
+  const auto lines = lines_json(r[0], exec, code, src);
+  ASSERT_EQ(lines.size(), 3u);
+  const auto& l4 = lines[1];
+  EXPECT_EQ(l4["line"], 4);
+  EXPECT_EQ(l4["executions"], 2);
+  EXPECT_EQ(l4["thread_executions"], 64);
+  EXPECT_EQ(l4["global_requests"], 2);
+  EXPECT_EQ(l4["global_sectors"], 9);  // 4 + 5
+  EXPECT_EQ(l4["global_ideal_sectors"], 8);
+  EXPECT_EQ(l4["global_excessive_sectors"], 1);
+  ASSERT_EQ(l4["instructions"].size(), 2u);
+  EXPECT_EQ(l4["instructions"][0]["ptx"], "ld.global.f32 %f1, [%rd1];");
+  EXPECT_EQ(l4["instructions"][1]["op"], "store");
+  EXPECT_EQ(l4["instructions"][1]["sample"]["addresses"][0], 0x20004);
+  EXPECT_EQ(lines[0]["global_requests"], 0);
+  EXPECT_EQ(lines[0]["executions"], 5);
+}
+
+TEST(Collector, MisalignedWordIsCountedNotThrown) {
+  LaunchCollector c({&hopper()});
+  c.on_access(access(0, Space::kGlobal, Op::kLoad, 8, 0x10004, 8));
+  const auto r = c.finish();
+  EXPECT_EQ(r[0].model_errors, 1u);
+  EXPECT_NE(r[0].first_model_error.find("not a multiple of 8"), std::string::npos) << r[0].first_model_error;
+}
+
+}  // namespace
+}  // namespace warpscope::stats
