@@ -62,6 +62,7 @@ struct InstructionInfo {
   std::string file;        // CUDA source file (outermost inlining call site), "" without .loc
   std::uint32_t line = 0;  // CUDA source line, 0 without .loc
   std::string text;        // the PTX instruction, e.g. "ld.global.f32 %f2, [%rd6];"
+  std::int64_t branch_target = -1;  // for a branch: the pc it jumps to (a loop when <= its own pc)
 };
 
 /// What one launch did, counted by the interpreter.

@@ -80,8 +80,8 @@ void global_advice(const stats::InstructionStats& s, std::uint32_t pc, const Ins
                                  "offset?): align each array to 128 bytes (cudaMalloc aligns to 256)",
                                  what, s.misalign_min, profile.sector_bytes);
     } else {
-      j["message"] = fmt::format("{}: warps start {} to {} bytes past a boundary, changing from warp to warp, as the "
-                                 "rows of an unpadded 2-D array do: pad rows to a multiple of 128 bytes or use "
+      j["message"] = fmt::format("{}: warps start {} to {} bytes past a boundary, changing from warp to warp (as the "
+                                 "rows of an unpadded 2-D array do): pad rows to a multiple of 128 bytes or use "
                                  "cudaMallocPitch",
                                  what, s.misalign_min, s.misalign_max);
     }

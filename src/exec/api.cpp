@@ -94,6 +94,7 @@ std::vector<InstructionInfo> Module::instructions(std::string_view kernel) const
                             (pc == k.funcs[src.func].begin || k.source[pc - 1].index == src.index);
       info.text = implicit ? "ret; // implicit" : ptx::format_instruction(*k.module, fn, ins);
     }
+    if (k.code[pc].ctl == exec::Ctl::kBra && k.code[pc].target != exec::kNoPc) info.branch_target = k.code[pc].target;
     out.push_back(std::move(info));
   }
   return out;

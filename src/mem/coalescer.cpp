@@ -17,6 +17,9 @@
 
 namespace warpscope::mem {
 
+static_assert(sizeof(LaneMask) == 4 && sizeof(PerLane<std::uint64_t>) == 8 * kMaxWarpSize &&
+                  sizeof(CoalesceResult::transactions) == sizeof(Transaction) * CoalesceResult::kMaxTransactions,
+              "warp_kernel.inl reads the lane mask, addresses and transactions as raw memory");
 static_assert(sizeof(Transaction) == 16 && offsetof(Transaction, lanes) == 8 && offsetof(Transaction, bytes) == 12 &&
                   offsetof(Transaction, request) == 14,
               "warp_kernel.inl writes transactions as two 8-byte words");
@@ -151,12 +154,22 @@ Coalescer::Coalescer(const arch::Profile& profile, bool use_simd)
       sector_shift_(log2_of(profile.sector_bytes)),
       line_shift_(log2_of(profile.line_bytes)),
       kernel_(&portable::warp_request),
-      sectors_(profile.coalescing == arch::Coalescing::kSectors),
-      global_l1_{profile.l1.bytes != 0 && profile.global_loads_cached_in_l1, profile.l1.bytes != 0, false, false} {
+      global_(&portable::global_request),
+      global_path_{std::uint64_t{profile.sector_bytes} << 32, sector_shift_, profile.sector_bytes,
+                   (profile.l1.bytes != 0 && profile.global_loads_cached_in_l1 ? 1u : 0u) |
+                       (profile.l1.bytes != 0 ? 2u : 0u)},
+      global_widths_(profile.coalescing == arch::Coalescing::kSectors ? 0x10116u : 0u) {
   static_assert(static_cast<int>(CacheOp::kDefault) == 0 && static_cast<int>(CacheOp::kCa) == 1 &&
                 static_cast<int>(CacheOp::kCg) == 2);
+  for (unsigned i = 0; i < kMaxWarpSize; ++i) {
+    const unsigned lane = (i & ~3u) | ((i & 1u) << 1) | ((i >> 1) & 1u);  // the order 0 2 1 3 of each four
+    global_path_.lane_rest[0][i] = global_path_.lane_rest[1][i] = (std::uint64_t{1} << lane) | global_path_.tail;
+  }
 #if defined(WARPSCOPE_MEM_AVX2)
-  if (use_simd && simd_available()) kernel_ = &avx2::warp_request;
+  if (use_simd && simd_available()) {
+    kernel_ = &avx2::warp_request;
+    global_ = &avx2::global_request;
+  }
 #else
   (void)use_simd;
 #endif
@@ -190,22 +203,7 @@ void Coalescer::misaligned(const WarpAccess& a) const {
   fail(ErrorKind::kInternal, "coalescer: misaligned access not found");
 }
 
-void Coalescer::coalesce(const WarpAccess& a, CoalesceResult& out) const {
-  const std::uint32_t w = a.width;
-  if (a.space == Space::kGlobal && sectors_ && w != 0 && w <= 16 && (w & (w - 1)) == 0) {
-    // The hot path: one request (none without an active lane); the kernel checks alignment.
-    const std::uint32_t active = a.active.bits();
-    out.requests = active != 0 ? 1 : 0;
-    out.transaction_bytes = 1u << sector_shift_;
-    out.bytes_requested = 0;
-    out.cached_in_l1 = a.op == Op::kLoad && global_l1_[static_cast<unsigned>(a.cache) & 3];
-    const int n = kernel_(a.addr.data(), active, kernel_params(sector_shift_, w, 0), out.transactions.data(),
-                          &out.bytes_requested);
-    if (n < 0) misaligned(a);
-    out.transaction_count = static_cast<std::uint32_t>(n);
-    out.bytes_moved = static_cast<std::uint64_t>(n) << sector_shift_;
-    return;
-  }
+void Coalescer::coalesce_other(const WarpAccess& a, CoalesceResult& out) const {
   out.requests = 0;
   out.transaction_count = 0;
   out.transaction_bytes = 0;

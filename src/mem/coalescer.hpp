@@ -85,7 +85,14 @@ class Coalescer {
   /// two with 16 <= sector <= line <= 32768, Error(kUnsupported) for a warp size other than 32.
   explicit Coalescer(const arch::Profile& profile, bool use_simd = true);
 
-  void coalesce(const WarpAccess& access, CoalesceResult& out) const;
+  void coalesce(const WarpAccess& access, CoalesceResult& out) const {
+    // The hot path (global accesses on the sector family) goes straight to the whole-warp kernel.
+    if (access.space == Space::kGlobal && access.width <= 16 && ((global_widths_ >> access.width) & 1u) != 0) {
+      if (global_(access, out, global_path_) < 0) misaligned(access);
+      return;
+    }
+    coalesce_other(access, out);
+  }
   CoalesceResult coalesce(const WarpAccess& access) const {
     CoalesceResult r;
     coalesce(access, r);
@@ -94,7 +101,19 @@ class Coalescer {
   /// Whether this access is a load served through L1 (the rule in the contract above).
   bool cached_in_l1(const WarpAccess& access) const;
 
+  /// What the global sector path needs (internal: warp_kernel.hpp).
+  struct GlobalPath {
+    std::uint64_t tail = 0;      // a transaction's bytes << 32 (request 0)
+    std::uint32_t shift = 0;     // log2 of the sector size
+    std::uint32_t bytes = 0;     // the sector size
+    std::uint32_t l1_loads = 0;  // bit c: a global load with CacheOp c is cached in L1
+    // (1 << lane) | tail for the 32 lanes, in the order 0 2 1 3 of each four; twice (the kernel
+    // reads one copy per unpack, as a memory operand).
+    std::uint64_t lane_rest[2][32] = {};
+  };
+
  private:
+  void coalesce_other(const WarpAccess& a, CoalesceResult& out) const;
   void coalesce_sectors(const WarpAccess& a, CoalesceResult& out) const;
   void coalesce_lines(const WarpAccess& a, CoalesceResult& out) const;
   void coalesce_cc1x(const WarpAccess& a, CoalesceResult& out) const;
@@ -105,13 +124,16 @@ class Coalescer {
 
   /// The whole-warp kernel (warp_kernel.hpp): portable or AVX2.
   using Kernel = int (*)(const std::uint64_t*, std::uint32_t, std::uint32_t, Transaction*, std::uint64_t*);
+  /// A whole global access on the sector family, result filled in; negative when misaligned.
+  using Global = int (*)(const WarpAccess&, CoalesceResult&, const GlobalPath&);
 
   const arch::Profile& profile_;
   unsigned sector_shift_;
   unsigned line_shift_;
   Kernel kernel_;
-  bool sectors_;                   // profile.coalescing == kSectors
-  std::array<bool, 4> global_l1_;  // a global load with this CacheOp (index) is cached in L1
+  Global global_;
+  GlobalPath global_path_;
+  std::uint32_t global_widths_;  // bit w: a global access of width w takes global_ (sector family only)
 };
 
 }  // namespace warpscope::mem

@@ -25,9 +25,16 @@ constexpr std::uint32_t kernel_params(unsigned shift, std::uint32_t width, std::
   return shift | (width << 8) | (request << 16);
 }
 
+// global_request(access, out, path): a whole global access on the sector family (one request;
+// width already known to be 1, 2, 4, 8 or 16): the same transactions as warp_request with
+// path.shift and request 0, written to out.transactions, and every other field of `out` filled
+// in. Returns the number of transactions, or -1 when an active lane is misaligned (the caller
+// reports the error; `out` is then unspecified).
+
 namespace portable {
 int warp_request(const std::uint64_t* addr, std::uint32_t active, std::uint32_t params, Transaction* t,
                  std::uint64_t* requested);
+int global_request(const WarpAccess& access, CoalesceResult& out, const Coalescer::GlobalPath& path);
 }  // namespace portable
 
 /// Only built where WARPSCOPE_MEM_AVX2 is defined (x86-64 GCC/Clang); call only when the CPU has
@@ -35,6 +42,7 @@ int warp_request(const std::uint64_t* addr, std::uint32_t active, std::uint32_t 
 namespace avx2 {
 int warp_request(const std::uint64_t* addr, std::uint32_t active, std::uint32_t params, Transaction* t,
                  std::uint64_t* requested);
+int global_request(const WarpAccess& access, CoalesceResult& out, const Coalescer::GlobalPath& path);
 }  // namespace avx2
 
 }  // namespace warpscope::mem

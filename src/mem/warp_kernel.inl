@@ -7,9 +7,14 @@
 //  - affine(): lane i at a0 + i * stride (coalesced, offset, strided, wide words, one word for
 //    all) is recognised in one pass; the transactions are computed, not searched: one block for
 //    stride 0, one block per lane for strides of at least a block, runs of block / stride lanes
-//    for smaller power-of-two strides.
+//    for smaller power-of-two strides (AVX2: their lane masks come from a table, kAffineMasks,
+//    indexed by lanes per block and lanes in the first block).
 //  - scatter() (AVX2 only): the 32 blocks are proved distinct by comparing every pair of their
 //    low 16 bits; each lane is then a transaction of its own.
+// global_request() is the coalescer's hot path (global accesses on the sector family): it fills
+// in the whole CoalesceResult, and its cases are functions of their own (global_affine,
+// global_scatter, global_general) reached by tail calls, so that none pays for another's
+// registers.
 // Otherwise, and for partial warps, general(): every lane's block number and its comparison with
 // the previous lane's are computed for the warp at once (4 lanes per instruction with AVX2),
 // inactive lanes first taking the previous active lane's address so that they add no block.
@@ -97,6 +102,72 @@ inline void store4(Transaction* t, __m256i addr, __m256i rest) {
 }
 constexpr int k0213 = 0xd8;  // _mm256_permute4x64_epi64 selector for the lane order 0 2 1 3
 
+/// Transaction i of a warp whose every lane is a block of its own serves lane i: 1 << i, in the
+/// lane order 0 2 1 3 of each group of four (store4).
+struct LaneBits {
+  alignas(32) std::uint64_t bits[kMaxWarpSize];
+  constexpr LaneBits() : bits{} {
+    for (unsigned i = 0; i < kMaxWarpSize; ++i) bits[i] = std::uint64_t{1} << ((i & ~3u) | ((i & 1u) << 1) | ((i >> 1) & 1u));
+  }
+};
+constexpr LaneBits kLaneBits;
+
+/// The lane masks of an affine whole warp with a power-of-two stride below the block size, whose
+/// blocks hold `per` = 2, 4, 8, 16 or 32 lanes (more: as 32) and whose first block holds c0 of
+/// them (1 <= c0 <= per): block 0 serves lanes [0, c0), block k > 0 lanes [c0 + (k-1) per,
+/// min(32, c0 + k per)). Entry per + c0 - 3 gives where its masks start in `masks` (in the lane
+/// order 0 2 1 3 of each group of four, padded with zeros to a multiple of four) and how many
+/// blocks there are.
+struct AffineMasks {
+  static constexpr unsigned kEntries = 2 + 4 + 8 + 16 + 32;
+  static constexpr unsigned kMasks = 332;  // the padded counts, summed (checked below)
+  std::uint16_t start[kEntries];
+  std::uint8_t count[kEntries];
+  alignas(16) std::uint32_t masks[kMasks];
+  unsigned used = 0;
+  constexpr AffineMasks() : start{}, count{}, masks{} {
+    for (unsigned per = 2; per <= kMaxWarpSize; per *= 2) {
+      for (unsigned c0 = 1; c0 <= per; ++c0) {
+        const unsigned e = per + c0 - 3;
+        const unsigned n = c0 >= kMaxWarpSize ? 1 : 1 + (kMaxWarpSize - c0 + per - 1) / per;
+        start[e] = static_cast<std::uint16_t>(used);
+        count[e] = static_cast<std::uint8_t>(n);
+        for (unsigned k = 0; k < n; ++k) {
+          const unsigned lo = k == 0 ? 0 : c0 + (k - 1) * per;
+          const unsigned hi = c0 + k * per < kMaxWarpSize ? c0 + k * per : kMaxWarpSize;
+          const std::uint32_t m = static_cast<std::uint32_t>(((std::uint64_t{1} << hi) - 1) & ~((std::uint64_t{1} << lo) - 1));
+          masks[used + ((k & ~3u) | ((k & 1u) << 1) | ((k >> 1) & 1u))] = m;
+        }
+        used += (n + 3) & ~3u;
+      }
+    }
+  }
+};
+constexpr AffineMasks kAffineMasks;
+static_assert(kAffineMasks.used == AffineMasks::kMasks);
+
+/// (1 << lane) | tail for lanes 4j .. 4j+3, in the lane order 0 2 1 3.
+__attribute__((always_inline)) inline __m256i lane_rest4(__m256i tails, unsigned j) {
+  return _mm256_or_si256(_mm256_load_si256(reinterpret_cast<const __m256i*>(kLaneBits.bits + 4 * j)), tails);
+}
+
+/// Transactions 4j .. 4j+3 serving one lane each: addresses in the lane order 0 2 1 3, the rest
+/// from `rest` (Coalescer::GlobalPath::lane_rest: two copies of the 32 values, so that each
+/// unpack reads its own and takes it as a memory operand) or, without it, computed from tails.
+__attribute__((always_inline)) inline void store4_lanes(Transaction* t, unsigned j, __m256i addr,
+                                                        const std::uint64_t* rest, __m256i tails) {
+  if (rest == nullptr) {
+    store4(t + 4 * j, addr, lane_rest4(tails, j));
+    return;
+  }
+  const __m256i lo =
+      _mm256_unpacklo_epi64(addr, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rest + 4 * j)));
+  const __m256i hi =
+      _mm256_unpackhi_epi64(addr, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rest + kMaxWarpSize + 4 * j)));
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(t + 4 * j), lo);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(t + 4 * j + 2), hi);
+}
+
 inline std::uint32_t mask4(__m256i v) { return static_cast<std::uint32_t>(_mm256_movemask_pd(_mm256_castsi256_pd(v))); }
 
 /// One group of 4 lanes: v = their addresses, p = the previous lanes' addresses.
@@ -141,12 +212,11 @@ inline void scan(const std::uint64_t* a, unsigned shift, Scan& s) {
 inline void put_each_lane(const std::uint64_t* block, unsigned shift, std::uint64_t tail, Transaction* t) {
   const __m128i count = _mm_cvtsi32_si128(static_cast<int>(shift));
   const __m256i tails = _mm256_set1_epi64x(static_cast<long long>(tail));
-  __m256i lane_bits = _mm256_setr_epi64x(1, 4, 2, 8);  // lanes 0 2 1 3
 #pragma GCC unroll 8
   for (unsigned j = 0; j < kMaxWarpSize / 4; ++j) {
     const __m256i addr = _mm256_sll_epi64(_mm256_load_si256(reinterpret_cast<const __m256i*>(block + 4 * j)), count);
-    store4(t + 4 * j, _mm256_permute4x64_epi64(addr, k0213), _mm256_or_si256(lane_bits, tails));
-    lane_bits = _mm256_slli_epi64(lane_bits, 4);
+    const __m256i bits = _mm256_load_si256(reinterpret_cast<const __m256i*>(kLaneBits.bits + 4 * j));
+    store4(t + 4 * j, _mm256_permute4x64_epi64(addr, k0213), _mm256_or_si256(bits, tails));
   }
 }
 #else
@@ -284,16 +354,16 @@ __attribute__((noinline)) int general(const std::uint64_t* addr, std::uint32_t a
 }
 
 constexpr int kNotHandled = -2;
+constexpr int kTryScatter = -3;  // not affine: try scatter(), then general()
 
 /// A whole warp whose lane i reads a0 + i * stride. Blocks never decrease (stride >= 0 and no
 /// wrap-around), words are distinct unless the stride is 0.
 __attribute__((always_inline)) inline int affine(std::uint64_t a0, std::uint64_t stride, unsigned shift,
-                                                 std::uint32_t width, std::uint64_t tail, Transaction* t,
-                                                 std::uint64_t& requested) {
-  std::uint64_t span, last;
-  if ((stride >> 63) != 0 || __builtin_mul_overflow(stride, std::uint64_t{31}, &span) ||
-      __builtin_add_overflow(a0, span, &last))
-    return kNotHandled;
+                                                 std::uint32_t width, std::uint64_t tail, const std::uint64_t* rest,
+                                                 Transaction* t, std::uint64_t& requested) {
+  // Negative and huge strides, and warps that wrap around, go to the general path (stride < 2^58:
+  // 31 * stride does not overflow).
+  if ((stride >> 58) != 0 || a0 + 31 * stride < a0) return kNotHandled;
   if (((a0 | stride) & (width - 1)) != 0) return -1;
   const std::uint64_t bs = std::uint64_t{1} << shift;
   if (stride == 0) {  // one word for the whole warp
@@ -307,16 +377,23 @@ __attribute__((always_inline)) inline int affine(std::uint64_t a0, std::uint64_t
     __m256i e = _mm256_setr_epi64x(static_cast<long long>(a0), static_cast<long long>(a0 + 2 * stride),
                                    static_cast<long long>(a0 + stride), static_cast<long long>(a0 + 3 * stride));
     const __m256i step = _mm256_set1_epi64x(static_cast<long long>(4 * stride));
-    const __m256i align = _mm256_set1_epi64x(static_cast<long long>(~(bs - 1)));
     const __m256i tails = _mm256_set1_epi64x(static_cast<long long>(tail));
-    __m256i lane_bits = _mm256_setr_epi64x(1, 4, 2, 8);
+    if (((a0 | stride) & (bs - 1)) == 0) {  // block-aligned: the addresses are the blocks
 #pragma GCC unroll 8
-    for (unsigned j = 0; j < kMaxWarpSize / 4; ++j) {
-      store4(t + 4 * j, _mm256_and_si256(e, align), _mm256_or_si256(lane_bits, tails));
-      lane_bits = _mm256_slli_epi64(lane_bits, 4);
-      e = _mm256_add_epi64(e, step);
+      for (unsigned j = 0; j < kMaxWarpSize / 4; ++j) {
+        store4_lanes(t, j, e, rest, tails);
+        e = _mm256_add_epi64(e, step);
+      }
+    } else {
+      const __m256i align = _mm256_set1_epi64x(static_cast<long long>(~(bs - 1)));
+#pragma GCC unroll 8
+      for (unsigned j = 0; j < kMaxWarpSize / 4; ++j) {
+        store4_lanes(t, j, _mm256_and_si256(e, align), rest, tails);
+        e = _mm256_add_epi64(e, step);
+      }
     }
 #else
+    (void)rest;
     for (unsigned i = 0; i < kMaxWarpSize; ++i) put(t + i, (a0 + i * stride) & ~(bs - 1), 1u << i, tail);
 #endif
     requested += kMaxWarpSize * width;
@@ -328,28 +405,31 @@ __attribute__((always_inline)) inline int affine(std::uint64_t a0, std::uint64_t
   // block and c0 lanes fall in the first. Written four at a time (up to 3 slots past the last
   // transaction are overwritten, within the 32 the caller provides).
   const unsigned ls = ctz(static_cast<std::uint32_t>(stride));
+#if defined(__AVX2__)
+  // The lane masks come from kAffineMasks (per and c0 above 32 act as 32).
+  const unsigned per_full = 1u << (shift - ls);                                     // bs / stride
+  const unsigned c0_full = per_full - static_cast<unsigned>((a0 & (bs - 1)) >> ls);  // ceil((bs - offset) / stride)
+  const unsigned per = per_full < kMaxWarpSize ? per_full : kMaxWarpSize;
+  const unsigned c0 = c0_full < kMaxWarpSize ? c0_full : kMaxWarpSize;
+  const unsigned entry = per + c0 - 3;
+  const std::uint32_t* masks = kAffineMasks.masks + kAffineMasks.start[entry];
+  const unsigned n = kAffineMasks.count[entry];
+  const __m256i tails = _mm256_set1_epi64x(static_cast<long long>(tail));
+  const __m128i count = _mm_cvtsi32_si128(static_cast<int>(shift));
+  const __m256i step = _mm256_sll_epi64(_mm256_set1_epi64x(4), count);
+  __m256i blk = _mm256_add_epi64(_mm256_set1_epi64x(static_cast<long long>(a0 & ~(bs - 1))),
+                                 _mm256_sll_epi64(_mm256_setr_epi64x(0, 2, 1, 3), count));  // lane order 0 2 1 3
+  unsigned i = 0;
+  do {  // n >= 1
+    const __m256i mask = _mm256_cvtepu32_epi64(_mm_load_si128(reinterpret_cast<const __m128i*>(masks + i)));
+    store4(t + i, blk, _mm256_or_si256(mask, tails));
+    blk = _mm256_add_epi64(blk, step);
+    i += 4;
+  } while (i < n);
+#else
   const unsigned per = static_cast<unsigned>(bs >> ls);
   const unsigned c0 = static_cast<unsigned>((bs - (a0 & (bs - 1)) + stride - 1) >> ls);
   const unsigned n = c0 >= kMaxWarpSize ? 1 : 1 + ((kMaxWarpSize - c0 + per - 1) >> (shift - ls));
-#if defined(__AVX2__)
-  const __m128i count = _mm_cvtsi32_si128(static_cast<int>(shift));
-  const __m256i one = _mm256_set1_epi64x(1), lanes32 = _mm256_set1_epi64x(32), zero = _mm256_setzero_si256();
-  const __m256i pers = _mm256_set1_epi64x(per), tails = _mm256_set1_epi64x(static_cast<long long>(tail));
-  const __m256i four = _mm256_set1_epi64x(4), step = _mm256_set1_epi64x(4 * static_cast<long long>(per));
-  __m256i k = _mm256_setr_epi64x(0, 2, 1, 3);  // lane order 0 2 1 3 (store4)
-  __m256i blk = _mm256_add_epi64(_mm256_set1_epi64x(static_cast<long long>(a0 >> shift)), k);
-  __m256i hi = _mm256_add_epi64(_mm256_set1_epi64x(c0), _mm256_mul_epu32(k, pers));
-  for (unsigned i = 0; i < n; i += 4) {
-    // Lane counts are below 2^31: 32-bit min/max on the 64-bit lanes is exact.
-    const __m256i h = _mm256_min_epi32(hi, lanes32);
-    const __m256i l = _mm256_max_epi32(_mm256_sub_epi64(hi, pers), zero);
-    const __m256i mask = _mm256_andnot_si256(_mm256_sub_epi64(_mm256_sllv_epi64(one, l), one),
-                                             _mm256_sub_epi64(_mm256_sllv_epi64(one, h), one));
-    store4(t + i, _mm256_sll_epi64(blk, count), _mm256_or_si256(mask, tails));
-    blk = _mm256_add_epi64(blk, four);
-    hi = _mm256_add_epi64(hi, step);
-  }
-#else
   const std::uint64_t first = a0 >> shift;
   for (unsigned k = 0, lo = 0, hi = c0; k < n; ++k, lo = hi, hi += per) {
     const unsigned h = hi < kMaxWarpSize ? hi : kMaxWarpSize;
@@ -363,109 +443,111 @@ __attribute__((always_inline)) inline int affine(std::uint64_t a0, std::uint64_t
 }
 
 #if defined(__AVX2__)
-inline bool all_ones(__m256i v) { return _mm256_testc_si256(v, _mm256_set1_epi64x(-1)) != 0; }
-template <int R>
-inline __m256i rotate(__m256i v) {  // 32-bit lanes: lane i takes lane (i + R) mod 8
-  return _mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(R & 7, (1 + R) & 7, (2 + R) & 7, (3 + R) & 7, (4 + R) & 7,
-                                                          (5 + R) & 7, (6 + R) & 7, (7 + R) & 7));
+/// Whether lanes 0-3 are affine (cheap, and enough to turn most scattered warps away).
+inline bool affine4(const std::uint64_t* addr) {
+  const std::uint64_t stride = addr[1] - addr[0];
+  return addr[2] - addr[1] == stride && addr[3] - addr[2] == stride;
 }
 
-int scatter(const std::uint64_t* addr, unsigned shift, std::uint32_t width, std::uint64_t tail, Transaction* t,
-            std::uint64_t& requested);
-
-/// Fast paths for a whole warp: affine addresses, or 32 distinct blocks. kNotHandled otherwise.
+/// Affine whole warps; kTryScatter where lanes 0-3 are not affine (unless `known4`: the caller
+/// checked them), kNotHandled otherwise.
+template <bool known4 = false>
 __attribute__((always_inline)) inline int full_warp(const std::uint64_t* addr, unsigned shift, std::uint32_t width,
-                                                    std::uint64_t tail, Transaction* t, std::uint64_t& requested) {
+                                                    std::uint64_t tail, const std::uint64_t* rest, Transaction* t,
+                                                    std::uint64_t& requested) {
   const std::uint64_t a0 = addr[0], stride = addr[1] - a0;
-  // Affine? Lanes 2 and 3 first (cheap, and enough to turn most scattered warps away).
-  if (addr[2] - addr[1] == stride && addr[3] - addr[2] == stride) {
+  if (known4 || affine4(addr)) {
+    // Lanes 4j .. 4j+3 against lanes 0-3 plus j steps: differences ORed together.
     const __m256i step = _mm256_set1_epi64x(static_cast<long long>(4 * stride));
     __m256i e = _mm256_add_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(addr)), step);
-    __m256i ok = _mm256_cmpeq_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(addr + 4)), e);
+    __m256i diff = _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(addr + 4)), e);
 #pragma GCC unroll 6
     for (unsigned j = 2; j < kMaxWarpSize / 4; ++j) {
       e = _mm256_add_epi64(e, step);
-      ok = _mm256_and_si256(ok,
-                            _mm256_cmpeq_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(addr + 4 * j)), e));
+      diff = _mm256_or_si256(diff,
+                             _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(addr + 4 * j)), e));
     }
-    if (all_ones(ok)) return affine(a0, stride, shift, width, tail, t, requested);
+    if (_mm256_testz_si256(diff, diff)) return affine(a0, stride, shift, width, tail, rest, t, requested);
     return kNotHandled;  // affine in part: leave it to the general path
   }
-  return scatter(addr, shift, width, tail, t, requested);
+  return kTryScatter;
 }
 
 /// 32 distinct blocks: transaction i = {lane i's block, lane i}. kNotHandled otherwise.
-__attribute__((noinline)) int scatter(const std::uint64_t* addr, unsigned shift, std::uint32_t width,
-                                      std::uint64_t tail, Transaction* t, std::uint64_t& requested) {
+__attribute__((always_inline)) inline int scatter(const std::uint64_t* addr, unsigned shift, std::uint32_t width,
+                                                  std::uint64_t tail, const std::uint64_t* rest, Transaction* t,
+                                                  std::uint64_t& requested) {
   // 32 distinct blocks? Compare the low 16 bits of every pair of block numbers (equal low bits
   // of different blocks only send the warp to the general path; for blocks spread at random
   // over a gigabyte that is under 1 % of warps).
   const __m128i count = _mm_cvtsi32_si128(static_cast<int>(shift));
   const __m256i m16 = _mm256_set1_epi32(0xffff);
-  __m256i ored = _mm256_setzero_si256();
+  __m256i low_or = _mm256_setzero_si256();
   const auto keys8 = [&](unsigned k) {
-    const __m256i v0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(addr + 8 * k));
-    const __m256i v1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(addr + 8 * k + 4));
-    ored = _mm256_or_si256(ored, _mm256_or_si256(v0, v1));
-    const __m256i b0 = _mm256_srl_epi64(v0, count), b1 = _mm256_srl_epi64(v1, count);
-    // Low 16 bits of the 8 blocks (in the order 0 1 4 5 2 3 6 7: the order does not matter).
-    return _mm256_and_si256(
-        _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(b0), _mm256_castsi256_ps(b1), 0x88)), m16);
+    // The low 32 bits of 8 addresses (in the order 0 1 4 5 2 3 6 7: the order does not matter)
+    // hold their alignment and bits [shift, shift + 16), the key (shift <= 15).
+    const __m256i low = _mm256_castps_si256(
+        _mm256_shuffle_ps(_mm256_loadu_ps(reinterpret_cast<const float*>(addr + 8 * k)),
+                          _mm256_loadu_ps(reinterpret_cast<const float*>(addr + 8 * k + 4)), 0x88));
+    low_or = _mm256_or_si256(low_or, low);
+    return _mm256_and_si256(_mm256_srl_epi32(low, count), m16);
   };
   const __m256i k0 = keys8(0), k1 = keys8(1), k2 = keys8(2), k3 = keys8(3);
-  const __m128i o = _mm_or_si128(_mm256_castsi256_si128(ored), _mm256_extracti128_si256(ored, 1));
-  if ((static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_or_si128(o, _mm_unpackhi_epi64(o, o)))) & (width - 1)) != 0)
-    return -1;
+  if (!_mm256_testz_si256(low_or, _mm256_set1_epi32(static_cast<int>(width - 1)))) return -1;
   // Two registers of 16 keys of 16 bits. Every pair of keys meets in one comparison: keys in
-  // the same 32-bit slot through the half swap S, other slots through a rotation R<k> of the
-  // slots, with or without S.
+  // the same 32-bit slot through the half swap S, other slots through a rotation R^k of the
+  // slots (k = 1..4 inside a register, 0..7 across), with or without S. (x against S(y) meets
+  // the same pairs as S(x) against y, so S is applied to ka and kb once.)
   const __m256i ka = _mm256_packus_epi32(k0, k1), kb = _mm256_packus_epi32(k2, k3);
   const __m256i swap = _mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, 2, 3, 0, 1, 6, 7, 4, 5,
                                         10, 11, 8, 9, 14, 15, 12, 13);
-  const auto S = [&](__m256i x) { return _mm256_shuffle_epi8(x, swap); };
-  __m256i dup = _mm256_or_si256(_mm256_cmpeq_epi16(ka, S(ka)), _mm256_cmpeq_epi16(kb, S(kb)));
-  const auto both = [&](__m256i x, __m256i y) {  // x against y and S(y)
-    dup = _mm256_or_si256(dup, _mm256_or_si256(_mm256_cmpeq_epi16(x, y), _mm256_cmpeq_epi16(x, S(y))));
+  const __m256i sa = _mm256_shuffle_epi8(ka, swap), sb = _mm256_shuffle_epi8(kb, swap);
+  const __m256i rot1 = _mm256_setr_epi32(1, 2, 3, 4, 5, 6, 7, 0);
+  const auto R = [&](__m256i x) { return _mm256_permutevar8x32_epi32(x, rot1); };
+  __m256i dup = _mm256_or_si256(_mm256_cmpeq_epi16(ka, sa), _mm256_cmpeq_epi16(kb, sb));
+  const auto both = [&](__m256i x, __m256i sx, __m256i y) {  // x against y and S(y)
+    dup = _mm256_or_si256(dup, _mm256_or_si256(_mm256_cmpeq_epi16(x, y), _mm256_cmpeq_epi16(sx, y)));
+    // Keeps the compiler from regrouping the ORs (it would then hold every rotation at once and
+    // spill them).
+    __asm__("" : "+x"(dup));
   };
-  both(ka, rotate<1>(ka));
-  both(kb, rotate<1>(kb));
-  both(ka, rotate<2>(ka));
-  both(kb, rotate<2>(kb));
-  both(ka, rotate<3>(ka));
-  both(kb, rotate<3>(kb));
-  both(ka, rotate<4>(ka));
-  both(kb, rotate<4>(kb));
-  both(ka, kb);
-  both(ka, rotate<1>(kb));
-  both(ka, rotate<2>(kb));
-  both(ka, rotate<3>(kb));
-  both(ka, rotate<4>(kb));
-  both(ka, rotate<5>(kb));
-  both(ka, rotate<6>(kb));
-  both(ka, rotate<7>(kb));
+  __m256i ra = ka, rb = kb;
+  for (unsigned k = 1; k <= 4; ++k) {
+    ra = R(ra);
+    rb = R(rb);
+    both(ka, sa, ra);
+    both(kb, sb, rb);
+  }
+  __m256i rc = kb;  // rb = R^4(kb)
+  both(ka, sa, rc);
+  both(ka, sa, rb);
+  for (unsigned k = 1; k <= 3; ++k) {
+    rc = R(rc);
+    rb = R(rb);
+    both(ka, sa, rc);
+    both(ka, sa, rb);
+  }
   if (!_mm256_testz_si256(dup, dup)) return kNotHandled;
   // Every lane its own block (and word): transaction i = {lane i's block, lane i}.
   const __m256i align = _mm256_set1_epi64x(-(static_cast<long long>(1) << shift));
   const __m256i tails = _mm256_set1_epi64x(static_cast<long long>(tail));
-  __m256i lane_bits = _mm256_setr_epi64x(1, 4, 2, 8);  // lanes 0 2 1 3
 #pragma GCC unroll 8
   for (unsigned j = 0; j < kMaxWarpSize / 4; ++j) {
     const __m256i blk = _mm256_and_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(addr + 4 * j)), align);
-    store4(t + 4 * j, _mm256_permute4x64_epi64(blk, k0213), _mm256_or_si256(lane_bits, tails));
-    lane_bits = _mm256_slli_epi64(lane_bits, 4);
+    store4_lanes(t, j, _mm256_permute4x64_epi64(blk, k0213), rest, tails);
   }
   requested += kMaxWarpSize * width;
   return kMaxWarpSize;
 }
 #else
 /// Affine whole warps; kNotHandled otherwise.
-inline int full_warp(const std::uint64_t* addr, unsigned shift, std::uint32_t width, std::uint64_t tail, Transaction* t,
-                     std::uint64_t& requested) {
+inline int full_warp(const std::uint64_t* addr, unsigned shift, std::uint32_t width, std::uint64_t tail,
+                     const std::uint64_t* rest, Transaction* t, std::uint64_t& requested) {
   const std::uint64_t a0 = addr[0], stride = addr[1] - a0;
   std::uint64_t off = 0;
   for (unsigned i = 2; i < kMaxWarpSize; ++i) off |= (addr[i] - addr[i - 1]) ^ stride;
   if (off != 0) return kNotHandled;
-  return affine(a0, stride, shift, width, tail, t, requested);
+  return affine(a0, stride, shift, width, tail, rest, t, requested);
 }
 #endif
 
@@ -477,11 +559,86 @@ int warp_request(const std::uint64_t* addr, std::uint32_t active, std::uint32_t 
   const std::uint32_t width = (params >> 8) & 0xff, request = params >> 16;
   if (active == kFull) {
     const std::uint64_t tail = (std::uint64_t{1} << (32 + shift)) | (std::uint64_t{request} << 48);
-    const int n = full_warp(addr, shift, width, tail, t, *requested);
+    int n = full_warp(addr, shift, width, tail, nullptr, t, *requested);
+#if defined(__AVX2__)
+    if (n == kTryScatter) n = scatter(addr, shift, width, tail, nullptr, t, *requested);
+#endif
     if (n != kNotHandled) return n;
   }
   if (active == 0) return 0;
   return general(addr, active, shift, width, request, t, *requested);
+}
+
+namespace {
+
+// global_request's pieces. Fields are read as raw memory: no inline function of another header is
+// called here.
+inline std::uint32_t active_of(const WarpAccess& a) {
+  std::uint32_t active;
+  __builtin_memcpy(&active, &a.active, sizeof active);
+  return active;
+}
+inline const std::uint64_t* addr_of(const WarpAccess& a) { return reinterpret_cast<const std::uint64_t*>(&a.addr); }
+inline Transaction* transactions_of(CoalesceResult& out) { return reinterpret_cast<Transaction*>(&out.transactions); }
+
+/// Fills in `out` around the n transactions written (n < 0: misaligned, `out` unspecified).
+__attribute__((always_inline)) inline int finish(const WarpAccess& a, CoalesceResult& out,
+                                                 const Coalescer::GlobalPath& path, std::uint32_t requests, int n,
+                                                 std::uint64_t requested) {
+  out.requests = requests;
+  out.transaction_count = static_cast<std::uint32_t>(n);
+  out.transaction_bytes = path.bytes;
+  out.bytes_requested = requested;
+  out.bytes_moved = static_cast<std::uint64_t>(static_cast<std::uint32_t>(n)) << path.shift;
+  out.cached_in_l1 = ((a.op == Op::kLoad) & ((path.l1_loads >> (static_cast<unsigned>(a.cache) & 3u)) & 1u)) != 0;
+  return n;
+}
+
+/// Partial warps, and whole warps the fast paths leave.
+__attribute__((noinline)) int global_general(const WarpAccess& a, CoalesceResult& out,
+                                             const Coalescer::GlobalPath& path) {
+  const std::uint32_t active = active_of(a);
+  std::uint64_t requested = 0;
+  const int n =
+      active == 0 ? 0 : general(addr_of(a), active, path.shift, a.width, 0, transactions_of(out), requested);
+  return finish(a, out, path, active != 0 ? 1 : 0, n, requested);
+}
+
+#if defined(__AVX2__)
+/// Whole warps that are not affine: 32 distinct blocks, else general().
+__attribute__((noinline)) int global_scatter(const WarpAccess& a, CoalesceResult& out,
+                                             const Coalescer::GlobalPath& path) {
+  std::uint64_t requested = 0;
+  const int n = scatter(addr_of(a), path.shift, a.width, path.tail, path.lane_rest[0], transactions_of(out),
+                        requested);
+  if (n == kNotHandled) return global_general(a, out, path);
+  return finish(a, out, path, 1, n, requested);
+}
+#endif
+
+/// Whole warps whose lanes 0-3 are affine (AVX2) or any whole warp (portable).
+__attribute__((noinline)) int global_affine(const WarpAccess& a, CoalesceResult& out,
+                                            const Coalescer::GlobalPath& path) {
+  std::uint64_t requested = 0;
+#if defined(__AVX2__)
+  const int n = full_warp<true>(addr_of(a), path.shift, a.width, path.tail, path.lane_rest[0],
+                                transactions_of(out), requested);
+#else
+  const int n = full_warp(addr_of(a), path.shift, a.width, path.tail, nullptr, transactions_of(out), requested);
+#endif
+  if (n == kNotHandled) return global_general(a, out, path);
+  return finish(a, out, path, 1, n, requested);
+}
+
+}  // namespace
+
+int global_request(const WarpAccess& a, CoalesceResult& out, const Coalescer::GlobalPath& path) {
+  // Dispatch only: each path is a function of its own, so that none pays for another's registers.
+  if (active_of(a) != kFull) return global_general(a, out, path);
+#if defined(__AVX2__)
+  if (!affine4(addr_of(a))) return global_scatter(a, out, path);
+#endif
+  return global_affine(a, out, path);
 }
 
 }  // namespace warpscope::mem::WARPSCOPE_KERNEL_NS

@@ -240,6 +240,56 @@ std::string advice_list(const nlohmann::json& report, unsigned limit) {
   return out;
 }
 
+std::string basename(const std::string& file) {
+  const auto slash = file.find_last_of('/');
+  return slash == std::string::npos ? file : file.substr(slash + 1);
+}
+
+/// Registers, local memory and occupancy, once per kernel (its first launch).
+std::string resources_table(const nlohmann::json& report) {
+  std::string out;
+  std::map<std::string, bool> seen;
+  bool any_ptxas = false;
+  for (const auto& l : report["launches"]) {
+    if (!l.contains("resources")) continue;
+    const std::string name = l.value("name", "?");
+    if (!seen.emplace(name, true).second) continue;
+    const auto& r = l["resources"];
+    const auto& o = l.value("occupancy", nlohmann::json::object());
+    any_ptxas = any_ptxas || r.value("from_ptxas", false);
+    auto field = [](const nlohmann::json& j, const char* k) {
+      return j.contains(k) && j[k].is_number() ? fmt::format("{}", j[k].get<std::int64_t>()) : std::string("?");
+    };
+    out += fmt::format("   {:<40} {:>5} {:>6} {:>11} {:>6} {:<10}\n", shorten(name, 40), field(r, "registers"),
+                       field(r, "stack_frame_bytes"),
+                       fmt::format("{}/{}", field(r, "spill_store_bytes"), field(r, "spill_load_bytes")),
+                       o.contains("occupancy_pct") ? fmt::format("{:.0f} %", o["occupancy_pct"].get<double>()) : "?",
+                       o.value("limited_by", std::string("?")));
+    if (r.value("local_in_registers", false))
+      out += "      every private array stays in registers (ptxas: 0-byte stack frame); its PTX local accesses are not "
+             "memory traffic\n";
+    for (const auto& a : l.value("local_arrays", nlohmann::json::array())) {
+      if (a.value("in_registers", false)) continue;
+      out += fmt::format("      local memory: {}-byte array at depot offset {}, first written at {}:{}\n",
+                         a.value("bytes", 0), a.value("depot_offset", 0), basename(a.value("file", "")),
+                         a.value("line", 0));
+      for (const auto& d : a.value("dynamic_accesses", nlohmann::json::array())) {
+        const std::string idx = d.value("index", "");
+        out += fmt::format("        index not a constant at {}:{} ({}): {} across the warp, {:.1f} sectors per request{}\n",
+                           basename(d.value("file", "")), d.value("line", 0), d.value("ptx", ""), idx,
+                           d.value("sectors_per_request", 0.0),
+                           idx == "uniform" ? " (coalesced)" : idx == "per-thread" ? " (not coalesced)" : "");
+      }
+    }
+  }
+  if (out.empty()) return out;
+  return fmt::format("\n== registers, local memory and occupancy ({}; occupancy on {})\n", any_ptxas ? "ptxas -v" : "no ptxas: registers unknown",
+                     report.value("arch", "?")) +
+         fmt::format("   {:<40} {:>5} {:>6} {:>11} {:>6} {:<10}\n", "kernel", "regs", "stack", "spill st/ld", "occup",
+                     "limited by") +
+         out;
+}
+
 }  // namespace
 
 std::string text_report(const nlohmann::json& report, const TextOptions& options) {
@@ -247,6 +297,7 @@ std::string text_report(const nlohmann::json& report, const TextOptions& options
   const auto& launches = report.value("launches", nlohmann::json::array());
   if (!launches.empty() && report.value("memory_model", false)) {
     out += compare_table(report);
+    out += resources_table(report);
     out += worst_lines(report, options.worst_lines);
     out += advice_list(report, options.advice);
   }

@@ -128,10 +128,33 @@ struct LaunchCollector::Model {
     return smp;
   }
 
-  void on_access(const WarpAccess& a) {
-    result.instructions[static_cast<unsigned>(a.space)][static_cast<unsigned>(a.op)] += 1;
-    if (a.space == Space::kConst) return;
+  static void note_local_offsets(InstructionStats& s, const WarpAccess& a) {
+    std::uint64_t lo = ~std::uint64_t{0}, hi = 0;
+    a.active.for_each([&](unsigned l) {
+      lo = std::min(lo, a.addr[l]);
+      hi = std::max(hi, a.addr[l]);
+    });
+    if (lo > hi) return;
+    if (lo != hi || (s.local_end != 0 && (lo != s.local_min || hi + a.width != s.local_end))) s.offset_varies = true;
+    s.local_min = std::min(s.local_min, lo);
+    s.local_end = std::max(s.local_end, hi + a.width);
+  }
+
+  void on_access(const WarpAccess& a, std::uint64_t seq, bool local_in_registers) {
+    if (a.space == Space::kConst) {
+      result.instructions[static_cast<unsigned>(a.space)][static_cast<unsigned>(a.op)] += 1;
+      return;
+    }
     InstructionStats& s = row(a);
+    if (s.executions == 0 && s.in_registers == 0) s.first_seen = seq;
+    if (a.space == Space::kLocal) {
+      note_local_offsets(s, a);
+      if (local_in_registers) {
+        s.in_registers += 1;
+        return;
+      }
+    }
+    result.instructions[static_cast<unsigned>(a.space)][static_cast<unsigned>(a.op)] += 1;
     s.executions += 1;
     s.active_lanes += static_cast<std::uint64_t>(std::popcount(a.active.bits()));
     if (a.space == Space::kShared) {
@@ -193,10 +216,13 @@ void LaunchCollector::set_local_frame_bytes(std::uint64_t bytes) {
   for (auto& m : models_) m->hierarchy.set_local_frame_bytes(bytes);
 }
 
+void LaunchCollector::set_local_in_registers(bool in_registers) { local_in_registers_ = in_registers; }
+
 void LaunchCollector::on_access(const WarpAccess& access) {
+  const std::uint64_t seq = records_++;
   for (auto& m : models_) {
     try {
-      m->on_access(access);
+      m->on_access(access, seq, local_in_registers_);
     } catch (const Error& e) {
       if (m->result.model_errors++ == 0) m->result.first_model_error = e.what();
     }

@@ -67,6 +67,11 @@ struct InstructionStats {
   std::uint64_t misalign_min = 0, misalign_max = 0;  // the offsets, in bytes (for the message)
   std::optional<Sample> sample;
   std::uint64_t sample_excess = 0;
+  // Local accesses: the frame offsets they touched, and whether the offset was a run-time value.
+  std::uint64_t local_min = ~std::uint64_t{0}, local_end = 0;  // [min, end) of the bytes touched
+  bool offset_varies = false;     // lanes or executions used different offsets: a dynamic index
+  std::uint64_t first_seen = 0;   // order of the instruction's first record in the launch
+  std::uint64_t in_registers = 0; // executions not sent to the model: ptxas keeps the array in registers
 
   std::uint64_t excessive_sectors() const { return sectors - ideal_sectors; }
   std::uint64_t excess_wavefronts() const { return wavefronts - ideal_wavefronts; }
@@ -93,6 +98,10 @@ class LaunchCollector final : public AccessSink {
 
   /// Bytes of local memory per thread (the kernel's frame), for the physical local layout.
   void set_local_frame_bytes(std::uint64_t bytes);
+  /// ptxas kept every PTX local array of the kernel in registers (a 0-byte stack frame): local
+  /// records are then counted per instruction (executions, offsets, in_registers) but are not
+  /// memory traffic and reach neither the counters nor the caches.
+  void set_local_in_registers(bool in_registers);
   void on_access(const WarpAccess& access) override;
   /// Flushes L2 and returns every model's result, the primary first. Call once.
   std::vector<ModelResult> finish();
@@ -100,6 +109,8 @@ class LaunchCollector final : public AccessSink {
  private:
   struct Model;
   std::vector<std::unique_ptr<Model>> models_;
+  bool local_in_registers_ = false;
+  std::uint64_t records_ = 0;
 };
 
 /// Warp-level memory instructions of one space and op.

@@ -1,5 +1,6 @@
 #include "stats/report_json.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <tuple>
 
@@ -198,6 +199,10 @@ nlohmann::json instruction_json(const InstructionStats& s, std::uint32_t pc, con
   j["wavefronts"] = s.wavefronts;
   j["ideal_wavefronts"] = s.ideal_wavefronts;
   j["uniform_executions"] = s.uniform_executions;
+  if (s.space == Space::kLocal) {
+    j["in_registers_executions"] = s.in_registers;
+    j["dynamic_offset"] = s.offset_varies;
+  }
   j["partial_executions"] = s.partial_executions;
   if (s.strided_executions > 0 && !s.stride_varies) j["stride_bytes"] = s.stride;
   if (s.sample) {
@@ -221,6 +226,83 @@ nlohmann::json instruction_json(const InstructionStats& s, std::uint32_t pc, con
     j["sample"] = std::move(smp);
   }
   return j;
+}
+
+nlohmann::json local_arrays_json(const ModelResult& m, const std::vector<InstructionInfo>& code,
+                                 const std::vector<bool>& dynamic_index) {
+  struct Range {
+    std::uint64_t lo = 0, end = 0;
+    std::vector<std::uint32_t> pcs;
+  };
+  std::vector<std::uint32_t> local;
+  for (std::size_t pc = 0; pc < m.per_pc.size(); ++pc) {
+    const InstructionStats& s = m.per_pc[pc];
+    if (s.seen && s.space == Space::kLocal && s.local_end > s.local_min) local.push_back(static_cast<std::uint32_t>(pc));
+  }
+  std::sort(local.begin(), local.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return std::tie(m.per_pc[a].local_min, a) < std::tie(m.per_pc[b].local_min, b);
+  });
+  std::vector<Range> arrays;
+  for (std::uint32_t pc : local) {
+    const InstructionStats& s = m.per_pc[pc];
+    if (arrays.empty() || s.local_min > arrays.back().end) arrays.push_back(Range{s.local_min, s.local_end, {}});
+    arrays.back().end = std::max(arrays.back().end, s.local_end);
+    arrays.back().pcs.push_back(pc);
+  }
+  auto info = [&](std::uint32_t pc) { return pc < code.size() ? &code[pc] : nullptr; };
+  nlohmann::json out = nlohmann::json::array();
+  for (const Range& r : arrays) {
+    // The line that first writes it (else first touches it), by the order of the records.
+    std::uint32_t first = r.pcs.front();
+    bool first_is_store = false;
+    bool in_registers = true;
+    for (std::uint32_t pc : r.pcs) {
+      const InstructionStats& s = m.per_pc[pc];
+      const bool store = s.op == Op::kStore;
+      if ((store && !first_is_store) || (store == first_is_store && s.first_seen < m.per_pc[first].first_seen)) {
+        first = pc;
+        first_is_store = store;
+      }
+      if (s.executions > 0) in_registers = false;
+    }
+    nlohmann::json a;
+    a["depot_offset"] = r.lo;
+    a["bytes"] = r.end - r.lo;
+    a["file"] = info(first) ? info(first)->file : "";
+    a["line"] = info(first) ? info(first)->line : 0;
+    a["first_write_pc"] = first;
+    a["in_registers"] = in_registers;
+    std::uint64_t requests = 0, sectors = 0;
+    nlohmann::json dyn = nlohmann::json::array();
+    for (std::uint32_t pc : r.pcs) {
+      const InstructionStats& s = m.per_pc[pc];
+      requests += s.requests;
+      sectors += s.sectors;
+      if (!s.offset_varies && !(pc < dynamic_index.size() && dynamic_index[pc])) continue;
+      nlohmann::json d;
+      d["pc"] = pc;
+      d["file"] = info(pc) ? info(pc)->file : "";
+      d["line"] = info(pc) ? info(pc)->line : 0;
+      d["ptx"] = info(pc) ? info(pc)->text : "";
+      d["op"] = op_long(s.op);
+      d["executions"] = s.executions;
+      d["uniform_executions"] = s.uniform_executions;
+      d["requests"] = s.requests;
+      d["sectors"] = s.sectors;
+      d["sectors_per_request"] = ratio(s.sectors, s.requests);
+      // How the index behaved across each warp at run time.
+      d["index"] = s.executions == 0                            ? "in registers"
+                   : s.uniform_executions == s.executions     ? "uniform"
+                   : s.uniform_executions * 2 < s.executions  ? "per-thread"
+                                                              : "mostly uniform";
+      dyn.push_back(std::move(d));
+    }
+    a["requests"] = requests;
+    a["sectors"] = sectors;
+    a["dynamic_accesses"] = std::move(dyn);
+    out.push_back(std::move(a));
+  }
+  return out;
 }
 
 nlohmann::json lines_json(const ModelResult& m, const LaunchStats& exec, const std::vector<InstructionInfo>& code,

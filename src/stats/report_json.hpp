@@ -31,6 +31,13 @@ nlohmann::json estimated_json(const ModelResult& model);
 /// order, with its memory instructions. `code` is Module::instructions(kernel).
 nlohmann::json lines_json(const ModelResult& model, const LaunchStats& exec, const std::vector<InstructionInfo>& code,
                           SourceCache& sources);
+/// `local_arrays` of a launch: the private arrays the PTX keeps in local memory, found from the
+/// frame offsets the local instructions touched (overlapping or adjacent ranges are one array),
+/// each with the line that first writes it, the accesses whose offset changed at run time (the
+/// index the compiler could not resolve: `dynamic_index[pc]`, from analysis::dynamic_local_index,
+/// or an offset that changed at run time) and whether that index was uniform across the warp.
+nlohmann::json local_arrays_json(const ModelResult& model, const std::vector<InstructionInfo>& code,
+                                 const std::vector<bool>& dynamic_index);
 /// One instruction's entry of `lines[].instructions`.
 nlohmann::json instruction_json(const InstructionStats& s, std::uint32_t pc, const InstructionInfo* info);
 

@@ -168,3 +168,100 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<Example>& p) { return std::string(p.param.name); });
 
 }  // namespace
+
+// ---- Registers and local memory (seeds 000 and 001) ------------------------------------------
+namespace {
+
+nlohmann::json report_of(const std::string& program, const std::string& args, const std::string& tag) {
+  const std::string report = std::string(WARPSCOPE_RT_PROGRAMS_DIR) + "/local_" + tag + ".json";
+  const auto r = run_under_warpscope(prog(program) + " " + args, report, "WARPSCOPE_QUIET=1");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  return nlohmann::json::parse(rt_test::slurp(report));
+}
+
+const nlohmann::json& launch_named(const nlohmann::json& j, const std::string& prefix) {
+  for (const auto& l : j["launches"])
+    if (l["name"].get<std::string>().rfind(prefix, 0) == 0) return l;
+  static const nlohmann::json none;
+  ADD_FAILURE() << "no launch of " << prefix;
+  return none;
+}
+
+double metric(const nlohmann::json& l, const char* name) { return l["metrics"][name].get<double>(); }
+
+TEST(LocalArrays, RegistersStackAndLocalTrafficAsPtxasAndTheH100Say) {
+  const nlohmann::json j = report_of("local_arrays", "8192", "arrays");
+  const auto hw = ncu_launches("local_arrays");  // launch order: kernel1..4, lap
+  ASSERT_EQ(hw.size(), 5u);
+  // Registers: tests/hw/data/h100/examples/local_arrays_ptxas.txt (ptxas 13.0.88 on the H100 machine).
+  const std::pair<const char*, int> regs[] = {{"kernel1", 10}, {"kernel2", 9}, {"kernel3", 31}, {"kernel4", 14}, {"lap", 16}};
+  for (const auto& [k, n] : regs) EXPECT_EQ(launch_named(j, k)["resources"]["registers"], n) << k;
+  // Static indices, the unrolled loop and the 3-element array: no local memory at all (H100: 0).
+  for (const char* k : {"kernel1", "kernel2", "lap"}) {
+    const auto& l = launch_named(j, k);
+    EXPECT_EQ(l["resources"]["stack_frame_bytes"], 0) << k;
+    EXPECT_TRUE(l["local_arrays"].empty()) << k;
+    EXPECT_EQ(metric(l, "l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum"), 0) << k;
+    EXPECT_EQ(metric(l, "l1tex__t_requests_pipe_lsu_mem_local_op_st.sum"), 0) << k;
+  }
+  // kernel3, the uniform index: the H100's local requests and sectors exactly.
+  const auto& k3 = launch_named(j, "kernel3");
+  for (const char* m : {"l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum",
+                        "l1tex__t_requests_pipe_lsu_mem_local_op_st.sum", "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum"})
+    EXPECT_EQ(metric(k3, m), number(hw[2].at(m))) << "kernel3 " << m;
+  EXPECT_EQ(k3["resources"]["stack_frame_bytes"], 24);
+  ASSERT_EQ(k3["local_arrays"].size(), 1u);
+  const auto& a3 = k3["local_arrays"][0];
+  EXPECT_EQ(a3["bytes"], 24);  // float a[6]
+  EXPECT_EQ(a3["depot_offset"], 0);
+  EXPECT_EQ(a3["line"], 39);  // `for (...) a[i] = buf[tid] * (i + 1);` first writes it
+  ASSERT_FALSE(a3["dynamic_accesses"].empty());
+  for (const auto& d : a3["dynamic_accesses"]) {
+    EXPECT_EQ(d["line"], 41);  // `sum += a[i]` with i from start_index
+    EXPECT_EQ(d["index"], "uniform");
+    EXPECT_EQ(d["sectors_per_request"], 4.0);  // seed 000: coalesced, 4 sectors for 4-byte words
+  }
+  // kernel4, the per-thread index: stores as on the H100; the loads are not coalesced. (ptxas
+  // unrolls this loop by 4 in SASS, so the H100's load counts are those of other instructions:
+  // 1792 requests of 9.7 sectors against the PTX loop's 1536 of 12.)
+  const auto& k4 = launch_named(j, "kernel4");
+  for (const char* m : {"l1tex__t_requests_pipe_lsu_mem_local_op_st.sum", "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum"})
+    EXPECT_EQ(metric(k4, m), number(hw[3].at(m))) << "kernel4 " << m;
+  ASSERT_EQ(k4["local_arrays"].size(), 1u);
+  const auto& d4 = k4["local_arrays"][0]["dynamic_accesses"];
+  ASSERT_EQ(d4.size(), 1u);
+  EXPECT_EQ(d4[0]["line"], 51);
+  EXPECT_EQ(d4[0]["index"], "per-thread");
+  EXPECT_GT(d4[0]["sectors_per_request"].get<double>(), 4.0);
+  bool advised = false;
+  for (const auto& a : k4["advice"])
+    if (a["rule"] == "local_memory" && a["line"] == 51) advised = true;
+  EXPECT_TRUE(advised) << k4["advice"];
+}
+
+TEST(LocalArrays, SpillingKernelReportsPtxasFiguresAndEstimatedTraffic) {
+  const nlohmann::json j = report_of("spill", "8192", "spill");
+  // ptxas -v for examples/spill.cu (sm_90, nvcc 13.0): spill: 32 registers, 512 bytes stack frame,
+  // 1048 bytes spill stores, 1048 bytes spill loads; no_spill: 128 registers, no stack.
+  const auto& s = launch_named(j, "spill");
+  EXPECT_EQ(s["resources"]["registers"], 32);
+  EXPECT_EQ(s["resources"]["stack_frame_bytes"], 512);
+  EXPECT_EQ(s["resources"]["spill_store_bytes"], 1048);
+  EXPECT_EQ(s["resources"]["spill_load_bytes"], 1048);
+  EXPECT_EQ(metric(s, "local_spill_store_bytes_estimated"), 8192.0 * 1048);
+  EXPECT_EQ(metric(s, "local_spill_load_sectors_estimated"), 8192.0 * 1048 / 32);
+  bool estimated = false;
+  for (const auto& e : s["estimated"]) estimated = estimated || e == "local_spill_store_bytes_estimated";
+  EXPECT_TRUE(estimated);
+  bool advised = false;
+  for (const auto& a : s["advice"]) advised = advised || a["rule"] == "spill";
+  EXPECT_TRUE(advised);
+  const auto& n = launch_named(j, "no_spill");
+  EXPECT_EQ(n["resources"]["registers"], 128);
+  EXPECT_EQ(n["resources"]["stack_frame_bytes"], 0);
+  // Seed 001's arithmetic on the H100's 64K registers: 128 registers per thread hold 512 threads.
+  EXPECT_EQ(n["occupancy"]["limited_by"], "registers");
+  EXPECT_EQ(n["occupancy"]["occupancy_pct"], 25.0);
+}
+
+}  // namespace

@@ -158,6 +158,7 @@ INSTANTIATE_TEST_SUITE_P(
                       ExampleRun{"aos_soa", "aos_soa", "65536", "structure of arrays   N=65536: OK", 0},
                       ExampleRun{"padding2d", "padding2d", "1000 300", "all layouts OK", 0},
                       ExampleRun{"misaligned_copy", "misaligned_copy", "65536", "all offsets OK", 0},
+                      ExampleRun{"spill", "spill", "8192", "all spill kernels OK", 0},
                       ExampleRun{"misaligned_copy_fault", "misaligned_copy", "65536 fault",
                                  "misaligned double read: cudaErrorMisalignedAddress", 0}),
     [](const ::testing::TestParamInfo<ExampleRun>& p) { return std::string(p.param.name); });

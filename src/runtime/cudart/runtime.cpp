@@ -19,6 +19,8 @@
 #include "stats/collector.hpp"
 #include "stats/report_json.hpp"
 #include "analysis/advice.hpp"
+#include "analysis/launch_resources.hpp"
+#include "analysis/local_index.hpp"
 #include "analysis/ptxas.hpp"
 
 // Marks a program linked with libwarpscope_cudart_static.a, so that `warpscope run` can tell it
@@ -440,7 +442,10 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
   std::vector<const arch::Profile*> models{&profile()};
   for (const arch::Profile& other : compare_profiles()) models.push_back(&other);
   stats::LaunchCollector metrics(std::move(models));
-  metrics.set_local_frame_bytes(resources(*k).local_bytes);
+  const KernelResources& res = resources(*k);
+  metrics.set_local_frame_bytes(res.local_bytes);
+  // ptxas kept every PTX local array in registers: those accesses are not memory traffic.
+  metrics.set_local_in_registers(res.from_ptxas && res.stack_frame_bytes == 0);
   Device& dev = device();
   sync_managed_to_device();
   dev.set_access_sink(&metrics);
@@ -468,20 +473,35 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
   rec.wall_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
   const std::vector<InstructionInfo> code = k->module->module->instructions(k->name);
   std::vector<stats::ModelResult> results = metrics.finish();
+  const std::vector<bool> dynamic_index = analysis::dynamic_local_index(code);
   for (std::size_t i = 0; i < results.size(); ++i) {
     nlohmann::json m = stats::metrics_json(results[i], stats);
     nlohmann::json est = stats::estimated_json(results[i]);
     nlohmann::json lines = stats::lines_json(results[i], stats, code, sources_);
     nlohmann::json adv = analysis::advise(results[i], stats, code, lines);
+    analysis::KernelFacts facts;
+    facts.registers = res.registers;
+    facts.from_ptxas = res.from_ptxas;
+    facts.stack_frame_bytes = res.stack_frame_bytes;
+    facts.spill_store_bytes = res.spill_store_bytes;
+    facts.spill_load_bytes = res.spill_load_bytes;
+    facts.static_shared_bytes = res.static_shared;
+    facts.ptx_local_bytes = res.local_bytes;
+    nlohmann::json extra =
+        analysis::launch_resources(*results[i].profile, facts, rec.grid, rec.block, shmem, m, est, adv);
+    extra["local_arrays"] = stats::local_arrays_json(results[i], code, dynamic_index);
     if (i == 0) {
       rec.metrics = std::move(m);
       rec.estimated = std::move(est);
       rec.lines = std::move(lines);
       rec.advice = std::move(adv);
+      rec.extra = std::move(extra);
       rec.compare = nlohmann::json::array();
     } else {
-      rec.compare.push_back({{"arch", results[i].profile->name}, {"metrics", std::move(m)}, {"estimated", std::move(est)},
-                             {"lines", std::move(lines)}, {"advice", std::move(adv)}});
+      nlohmann::json c = {{"arch", results[i].profile->name}, {"metrics", std::move(m)}, {"estimated", std::move(est)},
+                          {"lines", std::move(lines)}, {"advice", std::move(adv)}};
+      c.update(extra);
+      rec.compare.push_back(std::move(c));
     }
   }
   launches.push_back(std::move(rec));
@@ -641,6 +661,7 @@ void Runtime::write_report() {
     l["lines"] = r.lines;
     l["advice"] = r.advice;
     l["compare"] = r.compare;
+    l.update(r.extra);
     if (!r.error.empty()) l["error"] = r.error;
     arr.push_back(std::move(l));
   }

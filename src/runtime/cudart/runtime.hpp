@@ -124,7 +124,8 @@ struct LaunchRecord {
   nlohmann::json estimated;
   nlohmann::json lines;
   nlohmann::json advice;
-  nlohmann::json compare;    // [{arch, metrics, estimated, lines, advice}] for --compare-arch
+  nlohmann::json compare;    // [{arch, metrics, estimated, lines, advice, ...}] for --compare-arch
+  nlohmann::json extra = nlohmann::json::object();  // resources, occupancy, local_arrays
   std::string error;
 };
 

@@ -1,0 +1,36 @@
+// What ptxas and the occupancy rules say about one launch: the kernel's resources, the
+// theoretical occupancy on a profile and what limits it, the spill traffic estimated from
+// ptxas's figures, and the advice that follows (seeds 000 and 001).
+//
+// Spill traffic: ptxas reports the bytes of spill stores and loads in the code (static). The
+// estimate assumes every thread runs each spill instruction once and that spills are coalesced
+// (a spill slot is at the same offset in every thread's frame: 4 sectors per 4-byte warp access),
+// so it is threads x bytes; it is marked estimated.
+#pragma once
+
+#include <cstdint>
+
+#include <nlohmann/json.hpp>
+
+#include "arch/profile.hpp"
+#include "warpscope/warpscope.hpp"
+
+namespace warpscope::analysis {
+
+struct KernelFacts {
+  int registers = -1;  // -1: unknown (no ptxas)
+  bool from_ptxas = false;
+  std::uint64_t stack_frame_bytes = 0, spill_store_bytes = 0, spill_load_bytes = 0;
+  std::uint64_t static_shared_bytes = 0;
+  std::uint64_t ptx_local_bytes = 0;  // the PTX .local depot
+};
+
+/// Adds to one profile's part of a launch: `resources` and `occupancy` objects (returned as
+/// {"resources": ..., "occupancy": ...}), metrics under Nsight Compute's launch__ names and the
+/// spill estimates (also listed in `estimated`), and resource advice (spills, register-limited
+/// occupancy) appended to `advice`.
+nlohmann::json launch_resources(const arch::Profile& profile, const KernelFacts& facts, Dim3 grid, Dim3 block,
+                                std::uint64_t dynamic_shared, nlohmann::json& metrics, nlohmann::json& estimated,
+                                nlohmann::json& advice);
+
+}  // namespace warpscope::analysis
