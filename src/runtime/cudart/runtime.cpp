@@ -640,6 +640,20 @@ void Runtime::write_report() {
   j["gpu"] = profile().gpu;
   j["memory_model"] = true;
   j["schema_version"] = 1;
+  {
+    // Where registers, stack frames and spills come from (docs/analysis.md "ptxas").
+    nlohmann::json px;
+    const std::string choice = env("WARPSCOPE_PTXAS");
+    if (choice == "none") {
+      px = {{"available", false}, {"path", ""}, {"note", "WARPSCOPE_PTXAS=none"}};
+    } else {
+      analysis::ptxas::SearchPaths where = analysis::ptxas::SearchPaths::from_environment();
+      if (!choice.empty()) where.fallback = choice;
+      const analysis::ptxas::Located found = analysis::ptxas::find_ptxas(where);
+      px = {{"available", found.found()}, {"path", found.path}, {"note", found.reason}};
+    }
+    j["ptxas"] = std::move(px);
+  }
   j["compare_archs"] = nlohmann::json::array();
   for (const arch::Profile& p : compare_profiles()) j["compare_archs"].push_back(p.name);
   j["timing_note"] = "cudaEventElapsedTime and wall_ms are the emulator's wall time, not GPU time";
