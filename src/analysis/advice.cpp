@@ -34,6 +34,11 @@ nlohmann::json base(const char* rule, std::uint32_t pc, const InstructionInfo* i
   return j;
 }
 
+std::string basename_of(const std::string& file) {
+  const auto slash = file.find_last_of('/');
+  return slash == std::string::npos ? file : file.substr(slash + 1);
+}
+
 std::string where(const InstructionInfo* info) {
   if (!info || info->line == 0) return info ? fmt::format("PTX line {}", info->ptx_line) : "";
   const auto slash = info->file.find_last_of('/');
@@ -152,7 +157,59 @@ void local_advice(const stats::InstructionStats& s, std::uint32_t pc, const Inst
   out.push_back(Item{s.sectors, std::move(j)});
 }
 
+bool is_memory(const stats::ModelResult& m, std::size_t pc) {
+  return pc < m.per_pc.size() && m.per_pc[pc].seen &&
+         (m.per_pc[pc].space == Space::kGlobal || m.per_pc[pc].space == Space::kLocal);
+}
+
+nlohmann::json ratio_json(std::uint64_t total, std::uint64_t memory) {
+  nlohmann::json j;
+  j["instructions"] = total;
+  j["memory_instructions"] = memory;
+  j["ratio"] = memory == 0 ? nlohmann::json(nullptr) : nlohmann::json(per(total - memory, memory));
+  return j;
+}
+
 }  // namespace
+
+nlohmann::json math_to_memory(const stats::ModelResult& model, const LaunchStats& exec,
+                              const std::vector<InstructionInfo>& code) {
+  auto executed = [&](std::size_t pc) { return pc < exec.pc_instructions.size() ? exec.pc_instructions[pc] : 0; };
+  std::uint64_t total = 0, memory = 0;
+  const std::size_t n = std::max(code.size(), exec.pc_instructions.size());
+  for (std::size_t pc = 0; pc < n; ++pc) {
+    total += executed(pc);
+    if (is_memory(model, pc)) memory += executed(pc);
+  }
+  nlohmann::json out;
+  out["kernel"] = ratio_json(total, memory);
+  nlohmann::json loops = nlohmann::json::array();
+  for (std::size_t b = 0; b < code.size(); ++b) {
+    const std::int64_t t = code[b].branch_target;
+    if (t < 0 || static_cast<std::size_t>(t) > b || executed(b) == 0) continue;
+    std::uint64_t lt = 0, lm = 0;
+    for (std::size_t pc = static_cast<std::size_t>(t); pc <= b; ++pc) {
+      lt += executed(pc);
+      if (is_memory(model, pc)) lm += executed(pc);
+    }
+    nlohmann::json j = ratio_json(lt, lm);
+    j["first_pc"] = t;
+    j["last_pc"] = b;
+    // The loop's line: the first instruction of its body that has one.
+    std::string file;
+    std::uint32_t line = 0;
+    for (std::size_t pc = static_cast<std::size_t>(t); pc <= b && line == 0; ++pc) {
+      file = code[pc].file;
+      line = code[pc].line;
+    }
+    j["file"] = file;
+    j["line"] = line;
+    j["iterations"] = executed(b);  // warp executions of the backward branch
+    loops.push_back(std::move(j));
+  }
+  out["loops"] = std::move(loops);
+  return out;
+}
 
 nlohmann::json advise(const stats::ModelResult& model, const LaunchStats& exec, const std::vector<InstructionInfo>& code,
                       const nlohmann::json& lines) {
@@ -191,6 +248,24 @@ nlohmann::json advise(const stats::ModelResult& model, const LaunchStats& exec, 
       j["evidence"] = {{"memory_instructions", mem_insts}, {"other_instructions", other}, {"ratio", r}};
       out.push_back(std::move(j));
     }
+  }
+  // The same per loop that does most of the kernel's work (at least a tenth of its instructions).
+  const nlohmann::json mm = math_to_memory(model, exec, code);
+  for (const auto& l : mm["loops"]) {
+    if (l["ratio"].is_null() || l["ratio"].get<double>() >= 4.0) continue;
+    if (l["instructions"].get<std::uint64_t>() * 10 < exec.warp_instructions) continue;
+    nlohmann::json j;
+    j["rule"] = "low_math_ratio";
+    j["file"] = l["file"];
+    j["line"] = l["line"];
+    j["pc"] = l["first_pc"];
+    j["message"] = fmt::format("the loop at {}:{} runs {:.1f} other instructions per global or local memory "
+                               "instruction (aim for 4:1 to 8:1): do more work per loaded value, or unroll it so "
+                               "loads of several iterations overlap",
+                               basename_of(l["file"].get<std::string>()), l["line"].get<std::uint32_t>(),
+                               l["ratio"].get<double>());
+    j["evidence"] = l;
+    out.push_back(std::move(j));
   }
   for (auto& it : items) out.push_back(std::move(it.j));
   return out;

@@ -37,4 +37,12 @@ namespace warpscope::analysis {
 nlohmann::json advise(const stats::ModelResult& model, const LaunchStats& exec,
                       const std::vector<InstructionInfo>& code, const nlohmann::json& lines);
 
+/// Math to memory per kernel and per loop (seed 000: keep 4:1 to 8:1 to hide local-memory
+/// latency): {"kernel": {...}, "loops": [...]}. A loop is a backward branch (InstructionInfo::
+/// branch_target <= its pc) and the instructions from its target to the branch; for each, warp
+/// instructions executed, global and local memory instructions among them, and their ratio
+/// (other instructions per memory instruction; null without memory instructions).
+nlohmann::json math_to_memory(const stats::ModelResult& model, const LaunchStats& exec,
+                              const std::vector<InstructionInfo>& code);
+
 }  // namespace warpscope::analysis

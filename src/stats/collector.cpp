@@ -159,7 +159,7 @@ struct LaunchCollector::Model {
     s.active_lanes += static_cast<std::uint64_t>(std::popcount(a.active.bits()));
     if (a.space == Space::kShared) {
       const auto r = mem::shared_access(profile, a);
-      const unsigned k = a.op == Op::kLoad ? 0 : 1;
+      const unsigned k = a.op == Op::kLoad ? 0 : a.op == Op::kStore ? 1 : 2;
       result.shared_wavefronts[k] += r.wavefronts;
       result.shared_ideal[k] += r.ideal_wavefronts;
       result.shared_conflicts[k] += r.bank_conflicts;

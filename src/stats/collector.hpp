@@ -84,7 +84,9 @@ struct ModelResult {
   /// [Space][Op] warp memory instructions executed (the SASS-style counts).
   std::uint64_t instructions[4][4] = {};
   std::uint64_t global_bytes_requested = 0, global_bytes_moved = 0;
-  std::uint64_t shared_wavefronts[2] = {}, shared_ideal[2] = {}, shared_conflicts[2] = {};  // ld, st
+  // Shared memory by operation: 0 loads, 1 stores, 2 atomics and reductions (Nsight Compute counts
+  // shared atomics under op_atom, tests/hw/data/h100/accuracy).
+  std::uint64_t shared_wavefronts[3] = {}, shared_ideal[3] = {}, shared_conflicts[3] = {};
   std::uint64_t model_errors = 0;
   std::string first_model_error;
   std::vector<InstructionStats> per_pc;  // indexed by WarpAccess::pc (may be shorter than the code)

@@ -107,6 +107,8 @@ nlohmann::json metrics_json(const ModelResult& m, const LaunchStats& exec) {
   j["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"] = m.shared_wavefronts[1];
   j["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"] = m.shared_conflicts[0];
   j["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"] = m.shared_conflicts[1];
+  j["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum"] = m.shared_wavefronts[2];
+  j["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum"] = m.shared_conflicts[2];
   j["shared_ideal_wavefronts_ld"] = m.shared_ideal[0];
   j["shared_ideal_wavefronts_st"] = m.shared_ideal[1];
   j["lts__t_sectors_srcunit_tex_op_read.sum"] = c.l2_read_sectors;
@@ -141,8 +143,8 @@ nlohmann::json metrics_json(const ModelResult& m, const LaunchStats& exec) {
   j["local_requests"] = ll.requests + ls.requests;
   j["local_sectors"] = ll.sectors + ls.sectors;
   j["local_bytes"] = (ll.sectors + ls.sectors) * m.profile->sector_bytes;
-  j["shared_wavefronts"] = m.shared_wavefronts[0] + m.shared_wavefronts[1];
-  j["shared_bank_conflicts"] = m.shared_conflicts[0] + m.shared_conflicts[1];
+  j["shared_wavefronts"] = m.shared_wavefronts[0] + m.shared_wavefronts[1] + m.shared_wavefronts[2];
+  j["shared_bank_conflicts"] = m.shared_conflicts[0] + m.shared_conflicts[1] + m.shared_conflicts[2];
   j["shared_excess_wavefronts"] = shared_excess;
   if (m.model_errors > 0) {
     j["memory_model_errors"] = m.model_errors;

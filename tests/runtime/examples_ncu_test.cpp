@@ -237,6 +237,23 @@ TEST(LocalArrays, RegistersStackAndLocalTrafficAsPtxasAndTheH100Say) {
   for (const auto& a : k4["advice"])
     if (a["rule"] == "local_memory" && a["line"] == 51) advised = true;
   EXPECT_TRUE(advised) << k4["advice"];
+  // Math to memory: the kernel's memory instructions are its global and local ones; kernel3's
+  // summing loop (line 41) executes all of its local loads.
+  for (const auto& l : j["launches"]) {
+    double mem = 0;
+    for (const char* sp : {"global", "local"})
+      for (const char* op : {"ld", "st", "atom", "red"}) {
+        const std::string m = std::string("smsp__sass_inst_executed_op_") + sp + "_" + op + ".sum";
+        if (l["metrics"].contains(m)) mem += l["metrics"][m].get<double>();
+      }
+    EXPECT_EQ(l["math_to_memory"]["kernel"]["memory_instructions"].get<double>(), mem) << l["name"];
+    EXPECT_EQ(l["math_to_memory"]["kernel"]["instructions"], l["metrics"]["smsp__inst_executed.sum"]) << l["name"];
+  }
+  bool loop41 = false;
+  for (const auto& loop : k3["math_to_memory"]["loops"])
+    if (loop["line"] == 41)
+      loop41 = loop["memory_instructions"] == k3["metrics"]["smsp__sass_inst_executed_op_local_ld.sum"];
+  EXPECT_TRUE(loop41) << k3["math_to_memory"];
 }
 
 TEST(LocalArrays, SpillingKernelReportsPtxasFiguresAndEstimatedTraffic) {

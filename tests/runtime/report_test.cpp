@@ -150,6 +150,28 @@ TEST(Report, AosSoaAndMisalignedCopiesOnFermi) {
   EXPECT_TRUE(misaligned);
 }
 
+TEST(Report, UnpaddedRowsOnFermi) {
+  // Seed 002: rows of 1000 floats (4000 bytes, 32 bytes past a 128-byte multiple) put each row's
+  // warps off the 128-byte lines; rows padded to a multiple of 32 floats, or cudaMallocPitch's
+  // pitch, keep every row aligned. The advice names the cause and the cure.
+  const auto j = report("padding2d", "1000 300", "WARPSCOPE_ARCH=fermi WARPSCOPE_ANY_PTX=1", "fermi_pad");
+  const auto& L = j["launches"];
+  ASSERT_EQ(L.size(), 3u);
+  const double unpadded = L[0]["metrics"]["global_bus_utilization_pct"].get<double>();
+  bool advised = false;
+  for (const auto& a : L[0]["advice"])
+    advised = advised || (a["rule"] == "misaligned" &&
+                          a["message"].get<std::string>().find("cudaMallocPitch") != std::string::npos);
+  EXPECT_TRUE(advised) << L[0]["advice"];
+  for (int i : {1, 2}) {
+    EXPECT_GT(L[i]["metrics"]["global_bus_utilization_pct"].get<double>(), unpadded);
+    for (const auto& a : L[i]["advice"]) EXPECT_NE(a["rule"], "misaligned") << i;
+    // Every row starts on a 128-byte line: the only partial lines are the rows' ends
+    // (1000 floats = 7 full lines and 104 bytes), so nothing moved is wasted but that tail.
+    EXPECT_EQ(L[i]["metrics"]["global_excessive_sectors"], 0) << i;
+  }
+}
+
 TEST(Report, CompareArchShowsFloat3AgainstFloat4OnKeplerAndHopper) {
   const auto j = report("nbody", "all 512 1", "WARPSCOPE_COMPARE_ARCH=kepler", "compare");
   ASSERT_EQ(j["compare_archs"], nlohmann::json::array({"kepler"}));

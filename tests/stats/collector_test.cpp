@@ -178,3 +178,24 @@ TEST(Collector, MisalignedWordIsCountedNotThrown) {
 
 }  // namespace
 }  // namespace warpscope::stats
+
+namespace warpscope::stats {
+namespace {
+
+TEST(Collector, SharedAtomicsAreCountedApartFromStores) {
+  // Nsight Compute counts shared atomics under ..._mem_shared_op_atom (tests/hw/data/h100/accuracy).
+  LaunchCollector c({&arch::builtin_profile("hopper")});
+  WarpAccess a;
+  a.space = Space::kShared;
+  a.op = Op::kAtomic;
+  a.active = LaneMask(0xffffffffu);
+  for (unsigned l = 0; l < 32; ++l) a.addr[l] = 4 * l;
+  c.on_access(a);
+  const auto r = c.finish();
+  EXPECT_EQ(r[0].shared_wavefronts[2], 1u);
+  EXPECT_EQ(r[0].shared_wavefronts[1], 0u);
+  EXPECT_EQ(instruction_count(r[0], Space::kShared, Op::kAtomic), 1u);
+}
+
+}  // namespace
+}  // namespace warpscope::stats

@@ -490,6 +490,7 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
     nlohmann::json extra =
         analysis::launch_resources(*results[i].profile, facts, rec.grid, rec.block, shmem, m, est, adv);
     extra["local_arrays"] = stats::local_arrays_json(results[i], code, dynamic_index);
+    extra["math_to_memory"] = analysis::math_to_memory(results[i], stats, code);
     if (i == 0) {
       rec.metrics = std::move(m);
       rec.estimated = std::move(est);
