@@ -7,5 +7,5 @@ cd "$(dirname "$0")/.."
 bash scripts/build.sh >/dev/null
 bash examples/seeds_coalescing.sh
 export PATH="$PATH:${CUDA_HOME:-/usr/local/cuda}/bin"
-echo "== warpscope run examples/saxpy.cu -- 100003"
-exec build/bin/warpscope run examples/saxpy.cu -- 100003
+echo "== warpscope run --html build/report-saxpy --json build/report-saxpy.json examples/saxpy.cu -- 100003"
+exec build/bin/warpscope run --html build/report-saxpy --json build/report-saxpy.json examples/saxpy.cu -- 100003
