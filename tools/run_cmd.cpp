@@ -276,6 +276,10 @@ void add_run_command(CLI::App& app, RunOptions& o) {
   cmd->add_option("--nvcc-flags", o.nvcc_flags, "Extra nvcc flags for `run app.cu`");
   cmd->add_option("--threads", o.threads, "Host threads that run CTAs (1 keeps cache statistics deterministic)")
       ->capture_default_str();
+  cmd->add_option("--sample-ctas", o.sample_ctas,
+                  "Fraction of CTAs (0 < F <= 1) whose accesses feed the memory model; every CTA still runs. "
+                  "Counters are scaled and marked estimated")
+      ->check(CLI::Range(0.0, 1.0));
   cmd->add_flag("--quiet", o.quiet, "No notes from the runtime on stderr");
   cmd->add_flag("--no-summary", o.no_summary, "Do not print the per-launch summary");
   cmd->add_flag("--all-launches", o.all_launches, "One summary line per launch, however many");
@@ -297,6 +301,7 @@ void add_run_command(CLI::App& app, RunOptions& o) {
 
 int run_run(const RunOptions& o) {
   const arch::Profile profile = resolve_profile(o.arch, o.arch_file);
+  if (!(o.sample_ctas > 0.0 && o.sample_ctas <= 1.0)) fail(ErrorKind::kUsage, "--sample-ctas must be in (0, 1]");
   // --compare-arch names built-in profiles; a wrong one is an error before the program runs.
   for (std::size_t start = 0; start < o.compare_arch.size();) {
     const std::size_t end = std::min(o.compare_arch.find(',', start), o.compare_arch.size());
@@ -347,6 +352,7 @@ int run_run(const RunOptions& o) {
     if (!o.arch_file.empty()) setenv("WARPSCOPE_ARCH_FILE", fs::absolute(o.arch_file).c_str(), 1);
     setenv("WARPSCOPE_ARCH", profile.name.c_str(), 1);
     if (!o.compare_arch.empty()) setenv("WARPSCOPE_COMPARE_ARCH", o.compare_arch.c_str(), 1);
+    if (o.sample_ctas < 1.0) setenv("WARPSCOPE_SAMPLE_CTAS", fmt::format("{}", o.sample_ctas).c_str(), 1);
     setenv("WARPSCOPE_REPORT", fs::absolute(report).c_str(), 1);
     setenv("WARPSCOPE_THREADS", std::to_string(std::max(1u, o.threads)).c_str(), 1);
     if (o.quiet) setenv("WARPSCOPE_QUIET", "1", 1);

@@ -29,6 +29,7 @@ struct RunOptions {
   std::string json_path;
   std::string html_dir;      // --html DIR: index.html and a page per launch
   std::string compare_arch;  // --compare-arch A,B,...: more profiles' memory models, side by side
+  double sample_ctas = 1.0;  // --sample-ctas F: only a fraction of the CTAs feed the memory model
   std::string cudart_dir;  // where libcudart.so.13 is; default: next to the executable
   std::string cache_dir;
   std::string nvcc_flags;  // extra flags for `run app.cu`

@@ -114,6 +114,7 @@ CacheGeometry read_cache(FieldReader& parent, std::string_view key) {
   g.line_bytes = r.pow2("line_bytes");
   g.sector_bytes = r.pow2("sector_bytes");
   g.associativity = r.u32("associativity", 1);
+  g.set_index = r.choice<SetIndex>("set_index", {{"modulo", SetIndex::kModulo}, {"xor", SetIndex::kXor}});
   r.no_unknown_fields();
   if (g.sector_bytes > g.line_bytes) r.bad(r.path("sector_bytes"), "larger than line_bytes");
   if (g.bytes % (std::uint64_t{g.line_bytes} * g.associativity) != 0)
@@ -195,7 +196,10 @@ Profile parse_profile(std::string_view json_text, std::string_view origin) {
     FieldReader d = r.object("dram");
     p.dram_bytes = d.u64("bytes", 1);
     p.dram_bandwidth_gbps = d.number("bandwidth_gbps");
+    p.dram_fetch_bytes = d.pow2("fetch_bytes");
     d.no_unknown_fields();
+    if (p.dram_fetch_bytes < p.l2.sector_bytes) d.bad(d.path("fetch_bytes"), "smaller than l2.sector_bytes");
+    if (p.dram_fetch_bytes > p.l2.line_bytes) d.bad(d.path("fetch_bytes"), "larger than l2.line_bytes");
   }
   p.sm_clock_mhz = r.number("sm_clock_mhz");
   p.sources = r.string("sources");
@@ -247,6 +251,14 @@ std::string_view to_string(Coalescing c) {
     case Coalescing::kCc12: return "cc1.2";
     case Coalescing::kLines: return "lines";
     case Coalescing::kSectors: return "sectors";
+  }
+  return "?";
+}
+
+std::string_view to_string(SetIndex s) {
+  switch (s) {
+    case SetIndex::kModulo: return "modulo";
+    case SetIndex::kXor: return "xor";
   }
   return "?";
 }

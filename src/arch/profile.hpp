@@ -26,11 +26,20 @@ enum class L1StorePolicy {
   kWriteThroughUpdate, // Maxwell and later: sectors present in L1 are updated, none allocated
 };
 
+/// How a cache picks the set of a line (line = byte address / line_bytes). NVIDIA does not
+/// publish its caches' set functions: which one a profile uses is a modelling choice.
+enum class SetIndex {
+  kModulo,  // set = line mod sets
+  kXor,     // set = (line ^ line / sets ^ line / sets^2) mod sets: higher address bits spread
+            // lines whose addresses differ by a multiple of sets * line_bytes over the sets
+};
+
 struct CacheGeometry {
   std::uint64_t bytes = 0;          // capacity; 0 means no such cache
   std::uint32_t line_bytes = 128;
   std::uint32_t sector_bytes = 32;
   std::uint32_t associativity = 1;  // ways per set
+  SetIndex set_index = SetIndex::kModulo;
 };
 
 struct Profile {
@@ -78,7 +87,11 @@ struct Profile {
   std::uint32_t max_warps_per_sm = 0;
   std::uint32_t max_blocks_per_sm = 0;
 
-  // Clocks and DRAM, for reports.
+  // DRAM. An L2 miss reads the aligned run of dram_fetch_bytes (a multiple of the L2's sector,
+  // at most its line) that holds the missing sector: its other sectors are filled too (and count
+  // as DRAM bytes read, not as L2 lookups). The H100 reads 64 bytes (tests/hw/data/h100).
+  std::uint32_t dram_fetch_bytes = 32;
+  // Clocks and DRAM capacity and bandwidth, for reports.
   std::uint64_t dram_bytes = 0;
   double dram_bandwidth_gbps = 0;  // GB/s
   double sm_clock_mhz = 0;
@@ -99,5 +112,6 @@ std::vector<std::string> builtin_profile_names();
 inline constexpr std::string_view kDefaultProfile = "hopper";
 
 std::string_view to_string(Coalescing c);
+std::string_view to_string(SetIndex s);
 
 }  // namespace warpscope::arch

@@ -17,6 +17,13 @@ MemoryHierarchy::MemoryHierarchy(const arch::Profile& profile, unsigned sm_count
   if (sm_count == 0) fail(ErrorKind::kUsage, "a memory hierarchy needs at least one SM");
   if (profile.l1.line_bytes != profile.l2.line_bytes || profile.l1.sector_bytes != profile.l2.sector_bytes)
     fail(ErrorKind::kProfile, "profile '{}': L1 and L2 must have the same line and sector sizes", profile.name);
+  if (profile.dram_fetch_bytes < profile.l2.sector_bytes || profile.dram_fetch_bytes > profile.l2.line_bytes ||
+      profile.dram_fetch_bytes % profile.l2.sector_bytes != 0)
+    fail(ErrorKind::kProfile, "profile '{}': dram_fetch_bytes {} is not a multiple of the L2's {}-byte sectors up to its "
+         "{}-byte line", profile.name, profile.dram_fetch_bytes, profile.l2.sector_bytes, profile.l2.line_bytes);
+  fetch_group_sectors_ = profile.dram_fetch_bytes / profile.l2.sector_bytes;
+  fetch_group_mask_ = fetch_group_sectors_ >= 32 ? ~0u : (1u << fetch_group_sectors_) - 1u;
+  partners_.reserve(256);
   l1_.reserve(sm_count);
   for (unsigned i = 0; i < sm_count; ++i) l1_.emplace_back(profile.l1);
 }
@@ -47,6 +54,29 @@ void MemoryHierarchy::l2_read(std::uint64_t line, std::uint32_t sectors, std::ui
   hit_counter += popcount(o.hit_mask);
   counters_.dram_read_bytes += sector_bytes * popcount(o.miss_mask);
   counters_.dram_write_bytes += sector_bytes * o.writeback_sectors;
+  if (fetch_group_sectors_ > 1 && o.miss_mask != 0) {
+    // Widen each miss to its aligned fetch group; the rest is filled at the end of access().
+    std::uint32_t groups = 0;
+    for (std::uint32_t first = 0; first < l2_.sectors_per_line(); first += fetch_group_sectors_) {
+      const std::uint32_t group = fetch_group_mask_ << first;
+      if ((o.miss_mask & group) != 0) groups |= group;
+    }
+    const std::uint32_t partners = groups & ~sectors;
+    if (partners != 0) partners_.push_back(LineSectors{line, partners});
+  }
+}
+
+void MemoryHierarchy::fill_fetch_partners() {
+  const std::uint64_t sector_bytes = l2_.geometry().sector_bytes;
+  for (const LineSectors& p : partners_) {
+    // Sectors a later lookup of the same access brought in (or wrote) are not read again.
+    const std::uint32_t missing = p.mask & ~l2_.valid_sectors(p.line);
+    if (missing == 0) continue;
+    const CacheOutcome o = l2_.read(p.line, missing);
+    counters_.dram_read_bytes += sector_bytes * popcount(o.miss_mask);
+    counters_.dram_write_bytes += sector_bytes * o.writeback_sectors;
+  }
+  partners_.clear();
 }
 
 void MemoryHierarchy::l2_write(std::uint64_t line, std::uint32_t sectors, bool count) {
@@ -116,6 +146,7 @@ void MemoryHierarchy::access(unsigned sm, const WarpAccess& a, const CoalesceRes
       }
     }
   }
+  if (!partners_.empty()) fill_fetch_partners();
 }
 
 void MemoryHierarchy::flush_l2() {

@@ -6,8 +6,15 @@
 // Memory"; the H100 measurements in tests/hw/data/h100):
 //  - Loads. A load the coalescer marks cached_in_l1 looks its transactions' sectors up in its
 //    SM's L1 (a 128-byte line transaction covers all 4 sectors of the line); L1 misses are read
-//    from L2; L2 misses are read from DRAM (sector_bytes each). Other loads (.cg, or not cached
-//    by default) go to L2 directly; their L1 requests and sectors are still counted, with no hit.
+//    from L2; L2 misses are read from DRAM. Other loads (.cg, or not cached by default) go to L2
+//    directly; their L1 requests and sectors are still counted, with no hit.
+//  - DRAM reads. An L2 miss (of a load or an atomic) reads the aligned profile.dram_fetch_bytes
+//    that hold the sector (H100: the 64-byte sector pair). The other sectors of that run that are
+//    not valid in L2 are filled too, and their bytes count as DRAM bytes read, but not as L2
+//    sectors or hits. They are filled at the end of access(), after all of the warp access's
+//    sectors have been looked up: sectors of one run that one access requests all miss, and
+//    the run is read once (a single 32-byte miss reads 64 bytes, two in one pair 64, not 128).
+//    Without an L2, reads are sector_bytes per sector.
 //  - Global stores. L1 per profile.l1_store_policy: kInvalidate (Fermi/Kepler) evicts the line
 //    from L1; kWriteThroughUpdate (Maxwell and later) updates the sectors present, which count as
 //    L1 hits, and allocates nothing. Then the sectors are written into L2 (write-back,
@@ -67,8 +74,8 @@ using HierarchyCounters = Counters;
 class MemoryHierarchy {
  public:
   /// Keeps a reference to `profile`, which must outlive the hierarchy. Throws Error(kUsage) for
-  /// sm_count 0, Error(kProfile) for an invalid cache geometry or L1 and L2 line or sector sizes
-  /// that differ.
+  /// sm_count 0, Error(kProfile) for an invalid cache geometry, L1 and L2 line or sector sizes
+  /// that differ, or a dram_fetch_bytes that is not a multiple of the L2's sector up to its line.
   MemoryHierarchy(const arch::Profile& profile, unsigned sm_count);
 
   /// Bytes of local memory per thread (the kernel's frame); default 1024; 0 is refused.
@@ -92,12 +99,16 @@ class MemoryHierarchy {
  private:
   void l2_read(std::uint64_t line, std::uint32_t sectors, std::uint64_t& sector_counter, std::uint64_t& hit_counter);
   void l2_write(std::uint64_t line, std::uint32_t sectors, bool count);
+  void fill_fetch_partners();
 
   const arch::Profile& profile_;
   std::vector<SectorCache> l1_;
   SectorCache l2_;
   Counters counters_;
   std::uint64_t local_frame_bytes_ = 1024;
+  std::uint32_t fetch_group_mask_ = 1;     // sectors of one DRAM fetch, at sector 0 of a line
+  std::uint32_t fetch_group_sectors_ = 1;  // dram_fetch_bytes / sector_bytes
+  std::vector<LineSectors> partners_;      // sectors to fill at the end of access()
 };
 
 }  // namespace warpscope::mem

@@ -24,7 +24,14 @@ SectorCache::SectorCache(const arch::CacheGeometry& g) : geometry_(g) {
   if (sets_ == 0)
     fail(ErrorKind::kProfile, "cache geometry: {} bytes cannot hold one set of {} ways of {} bytes", g.bytes,
          g.associativity, g.line_bytes);
+  if (std::has_single_bit(sets_)) set_shift_ = static_cast<std::uint32_t>(std::countr_zero(sets_));
   storage_.resize(sets_ * ways_);
+}
+
+std::uint64_t SectorCache::set_of(std::uint64_t line) const {
+  if (geometry_.set_index == arch::SetIndex::kModulo) return line % sets_;
+  if (set_shift_ != 0) return (line ^ (line >> set_shift_) ^ (line >> (2 * set_shift_))) & (sets_ - 1);
+  return (line ^ (line / sets_) ^ (line / sets_ / sets_)) % sets_;
 }
 
 LineSectors SectorCache::span(std::uint64_t addr, std::uint32_t bytes) const {
@@ -36,7 +43,7 @@ LineSectors SectorCache::span(std::uint64_t addr, std::uint32_t bytes) const {
 }
 
 SectorCache::Way* SectorCache::find(std::uint64_t line) {
-  Way* set = &storage_[(line % sets_) * ways_];
+  Way* set = &storage_[set_of(line) * ways_];
   for (std::uint32_t i = 0; i < ways_; ++i)
     if (set[i].valid != 0 && set[i].line == line) return &set[i];
   return nullptr;
@@ -47,7 +54,7 @@ const SectorCache::Way* SectorCache::find(std::uint64_t line) const {
 }
 
 SectorCache::Way& SectorCache::find_or_allocate(std::uint64_t line, CacheOutcome& outcome) {
-  Way* set = &storage_[(line % sets_) * ways_];
+  Way* set = &storage_[set_of(line) * ways_];
   Way* victim = nullptr;
   for (std::uint32_t i = 0; i < ways_; ++i) {
     Way& w = set[i];

@@ -6,7 +6,10 @@
 // Contract:
 //  - Lines are named by line number (byte address / line_bytes), sectors by a mask (bit i =
 //    sector i of the line; span() computes both for a byte range inside one line).
-//    sets = bytes / (line_bytes * associativity); set index = line number mod sets.
+//    sets = bytes / (line_bytes * associativity); the set of a line follows geometry.set_index:
+//    kModulo: line mod sets; kXor: (line ^ line / sets ^ line / sets^2) mod sets (a modelling
+//    choice: lines a multiple of sets apart, e.g. the rows of a matrix whose pitch is a power of
+//    two, spread over the sets instead of sharing one).
 //  - read(line, sectors): sectors present are hits; the missing ones are filled (only they). A
 //    line not present is allocated in a free way of its set, else in the least recently used
 //    one; the victim's dirty sectors are reported as write-backs.
@@ -70,6 +73,8 @@ class SectorCache {
   LineSectors span(std::uint64_t addr, std::uint32_t bytes) const;
 
   bool enabled() const { return sets_ > 0; }
+  /// The set that holds `line` (enabled caches only).
+  std::uint64_t set_of(std::uint64_t line) const;
   std::uint64_t sets() const { return sets_; }
   std::uint32_t sectors_per_line() const { return sectors_per_line_; }
   const arch::CacheGeometry& geometry() const { return geometry_; }
@@ -89,6 +94,7 @@ class SectorCache {
   std::uint64_t sets_ = 0;
   std::uint32_t ways_ = 0;
   std::uint32_t sectors_per_line_ = 0;
+  std::uint32_t set_shift_ = 0;  // log2(sets_) when sets_ is a power of two, else 0
   std::uint64_t clock_ = 0;
   std::vector<Way> storage_;  // sets_ * ways_, set-major
 };

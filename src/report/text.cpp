@@ -295,6 +295,13 @@ std::string resources_table(const nlohmann::json& report) {
 std::string text_report(const nlohmann::json& report, const TextOptions& options) {
   std::string out = launch_table(report, options.all_launches);
   const auto& launches = report.value("launches", nlohmann::json::array());
+  std::uint64_t sampled = 0;
+  for (const auto& l : launches)
+    if (l.contains("sampling") && l["sampling"].is_object()) ++sampled;
+  if (sampled > 0)
+    out += fmt::format("   {} launch{} sampled (--sample-ctas): memory counters come from a fraction of the CTAs, "
+                       "scaled up, and are estimates\n",
+                       sampled, sampled == 1 ? "" : "es");
   if (!launches.empty() && report.value("memory_model", false)) {
     out += compare_table(report);
     out += resources_table(report);

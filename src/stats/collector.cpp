@@ -219,6 +219,7 @@ void LaunchCollector::set_local_frame_bytes(std::uint64_t bytes) {
 void LaunchCollector::set_local_in_registers(bool in_registers) { local_in_registers_ = in_registers; }
 
 void LaunchCollector::on_access(const WarpAccess& access) {
+  if (sample_every_ > 1 && access.cta % sample_every_ != 0) return;
   const std::uint64_t seq = records_++;
   for (auto& m : models_) {
     try {

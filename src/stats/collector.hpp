@@ -104,6 +104,9 @@ class LaunchCollector final : public AccessSink {
   /// records are then counted per instruction (executions, offsets, in_registers) but are not
   /// memory traffic and reach neither the counters nor the caches.
   void set_local_in_registers(bool in_registers);
+  /// CTA sampling (`--sample-ctas`): only CTAs whose index is a multiple of `every` feed the
+  /// models (every CTA still runs); 1 (the default) samples all. See scale_sampled().
+  void set_cta_sample_stride(std::uint32_t every) { sample_every_ = every == 0 ? 1 : every; }
   void on_access(const WarpAccess& access) override;
   /// Flushes L2 and returns every model's result, the primary first. Call once.
   std::vector<ModelResult> finish();
@@ -112,6 +115,7 @@ class LaunchCollector final : public AccessSink {
   struct Model;
   std::vector<std::unique_ptr<Model>> models_;
   bool local_in_registers_ = false;
+  std::uint32_t sample_every_ = 1;
   std::uint64_t records_ = 0;
 };
 

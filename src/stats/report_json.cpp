@@ -1,7 +1,9 @@
 #include "stats/report_json.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
+#include <set>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -228,6 +230,36 @@ nlohmann::json instruction_json(const InstructionStats& s, std::uint32_t pc, con
     j["sample"] = std::move(smp);
   }
   return j;
+}
+
+namespace {
+
+/// Counters that come from the interpreter (every CTA) or are ratios: never scaled.
+bool unscaled(const std::string& name) {
+  return name == "smsp__inst_executed.sum" || name == "smsp__thread_inst_executed.sum" || name == "line" ||
+         name == "executions" || name == "thread_executions" || name.rfind("launch__", 0) == 0 ||
+         name.rfind("sm__maximum", 0) == 0 || name.find("_pct") != std::string::npos ||
+         name.find("per_request") != std::string::npos || name.find("_estimated") != std::string::npos;
+}
+
+void scale_object(nlohmann::json& j, double scale, nlohmann::json* estimated) {
+  for (auto& [k, v] : j.items()) {
+    if (!v.is_number() || unscaled(k)) continue;
+    v = static_cast<std::uint64_t>(std::llround(v.get<double>() * scale));
+    if (estimated) estimated->push_back(k);
+  }
+}
+
+}  // namespace
+
+void scale_sampled(nlohmann::json& metrics, nlohmann::json& estimated, nlohmann::json& lines, double scale) {
+  std::set<std::string> already;
+  for (const auto& e : estimated) already.insert(e.get<std::string>());
+  nlohmann::json added = nlohmann::json::array();
+  scale_object(metrics, scale, &added);
+  for (const auto& a : added)
+    if (already.insert(a.get<std::string>()).second) estimated.push_back(a);
+  for (auto& l : lines) scale_object(l, scale, nullptr);
 }
 
 nlohmann::json local_arrays_json(const ModelResult& m, const std::vector<InstructionInfo>& code,

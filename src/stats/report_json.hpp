@@ -38,6 +38,11 @@ nlohmann::json lines_json(const ModelResult& model, const LaunchStats& exec, con
 /// or an offset that changed at run time) and whether that index was uniform across the warp.
 nlohmann::json local_arrays_json(const ModelResult& model, const std::vector<InstructionInfo>& code,
                                  const std::vector<bool>& dynamic_index);
+/// CTA sampling: multiplies the counters the memory model made from the sampled CTAs by `scale`
+/// (CTAs launched / CTAs sampled) in `metrics` and in each line of `lines` (not the interpreter's
+/// instruction counts, which cover every CTA, nor ratios), and lists every scaled metric in
+/// `estimated`. `lines[].instructions` keep the sampled CTAs' own counts.
+void scale_sampled(nlohmann::json& metrics, nlohmann::json& estimated, nlohmann::json& lines, double scale);
 /// One instruction's entry of `lines[].instructions`.
 nlohmann::json instruction_json(const InstructionStats& s, std::uint32_t pc, const InstructionInfo* info);
 

@@ -222,8 +222,7 @@ enum Reason {
   //    different number of local load requests (examples/local_arrays kernel4), or an unrolled
   //    loop's shared loads are vectorised (LDS.128 in matmul_tiled).
   kPtxasRestructures,
-  // C. Shared-memory atomics (atom.shared in PTX, ATOMS in SASS) are counted by ncu under
-  //    ..._mem_shared_op_atom, not op_st; warpscope counts them as shared stores.
+  // C. (resolved) Shared-memory atomics are counted under ..._mem_shared_op_atom, as ncu does.
   kSharedAtomics,
   // D. Reductions (atomicAdd with an unused result: RED in SASS) to the same word by several
   //    lanes of a warp are not merged: the H100 counts one sector per lane on the same address
@@ -243,9 +242,8 @@ enum Reason {
   //    but not yet received is a lookup miss on the H100; the model runs CTAs one after the other
   //    and counts a hit.
   kConcurrentCtas,
-  // H. DRAM is read in 64-byte (two-sector) units: a single 32-byte sector missed in L2 costs
-  //    64 bytes of DRAM traffic on the H100 (sparse patterns: 2x); the model reads 32 bytes.
-  kDram64B,
+  // (H. DRAM reads in 64-byte sector pairs: now modelled (profile dram.fetch_bytes), no longer
+  //    an exception.)
   // I. DRAM bytes of a small kernel: the profiler's own 4.3-4.9 KB of DRAM reads per launch
   //    dominate (store-only kernels read nothing themselves; others read 12-32 KB).
   kDramSmallKernel,
@@ -258,7 +256,7 @@ enum Reason {
 
 const char* const kReasonNames[] = {"A spill",         "B ptxas restructures",   "C shared atomics",
                                     "D RED same address", "E L2 write merge",    "F L2 request coalescer",
-                                    "G concurrent CTAs", "H DRAM 64 B",          "I DRAM small kernel",
+                                    "G concurrent CTAs", "I DRAM small kernel",
                                     "J partial-store eviction"};
 static_assert(sizeof(kReasonNames) / sizeof(kReasonNames[0]) == kReasonCount);
 
@@ -289,7 +287,6 @@ const std::vector<Exception>& exceptions() {
       // matmul_tiled's unrolled inner loop: ta[ty][k..k+3] is one LDS.128 (2 wavefronts for two
       // 16-byte words) where the PTX has four ld.shared.f32 (4 wavefronts).
       {"matmul", {1}, "shared_ld_wavefronts", kPtxasRestructures},
-      {"histogram", {1, 3}, "shared_st_wavefronts", kSharedAtomics},
       {"histogram", {0, 2}, "global_atom_red_sectors", kRedSameAddress},
       {"histogram", {0, 2}, "l2_atom_red_sectors", kRedSameAddress},
       // Misaligned stores (offset1), 3 or 4 floats of one struct stored one field at a time.
@@ -302,8 +299,6 @@ const std::vector<Exception>& exceptions() {
       {"spill", {0}, "l2_read_sectors", kL2RequestCoalescer},
       {"nbody", {4}, "l2_read_sectors", kL2RequestCoalescer},
       {"spill", {0, 1}, "l1_global_ld_hit_sectors", kConcurrentCtas},
-      // sameword and stride32 loads of 2- to 16-byte words: one sector per 64 bytes or more.
-      {"patterns", {24, 25, 27, 28, 42, 43, 45, 46, 60, 61, 63, 64, 78, 79, 81, 82}, "dram_bytes_read", kDram64B},
       // Store-only kernels (they read nothing: the H100 reports the profiler's 4.3-4.9 KB), and
       // kernels whose data is 12-32 KB.
       {"patterns",

@@ -32,6 +32,23 @@ TEST(Profiles, HopperIsTheH100Sxm) {
   EXPECT_EQ(p.line_bytes, 128u);
   EXPECT_TRUE(p.global_loads_cached_in_l1);
   EXPECT_EQ(p.ptx_target, "sm_90");
+  // H100 measurements (tests/hw/data/h100, docs/accuracy.md): DRAM is read in 64-byte sector
+  // pairs; the L1's set index is hashed (a modelling choice: matmul_naive's L1 misses).
+  EXPECT_EQ(p.dram_fetch_bytes, 64u);
+  EXPECT_EQ(p.l1.set_index, SetIndex::kXor);
+  EXPECT_EQ(p.l2.set_index, SetIndex::kModulo);
+}
+
+TEST(Profiles, DramFetchBytesAndSetIndexOfEveryProfile) {
+  for (const std::string& name : builtin_profile_names()) {
+    const Profile& p = builtin_profile(name);
+    const bool hbm_era = name == "volta" || name == "ampere" || name == "hopper";
+    EXPECT_EQ(p.dram_fetch_bytes, hbm_era ? 64u : 32u) << name;
+    EXPECT_EQ(p.l1.set_index, name == "hopper" ? SetIndex::kXor : SetIndex::kModulo) << name;
+    EXPECT_EQ(p.l2.set_index, SetIndex::kModulo) << name;
+  }
+  EXPECT_EQ(to_string(SetIndex::kXor), "xor");
+  EXPECT_EQ(to_string(SetIndex::kModulo), "modulo");
 }
 
 TEST(Profiles, SeedFacts) {
@@ -90,6 +107,12 @@ TEST(Profiles, MalformedFilesNameTheField) {
   expect_field_error(replace(good, "\"coalescing\": \"sectors\"", "\"coalescing\": \"magic\""), "coalescing");
   expect_field_error(replace(good, "\"warp_size\": 32,", "\"warp_size\": 32, \"wrap_size\": 32,"), "wrap_size");
   expect_field_error(replace(good, "\"banks\": 32", "\"banks\": -4"), "shared.banks");
+  expect_field_error(replace(good, "\"set_index\": \"xor\"", "\"set_index\": \"hash\""), "l1.set_index");
+  expect_field_error(replace(good, ",\n    \"set_index\": \"xor\"", ""), "l1.set_index");
+  expect_field_error(replace(good, "\"fetch_bytes\": 64", "\"fetch_bytes\": 16"), "dram.fetch_bytes");
+  expect_field_error(replace(good, "\"fetch_bytes\": 64", "\"fetch_bytes\": 256"), "dram.fetch_bytes");
+  expect_field_error(replace(good, "\"fetch_bytes\": 64", "\"fetch_bytes\": 48"), "dram.fetch_bytes");
+  expect_field_error(replace(good, ",\n    \"fetch_bytes\": 64", ""), "dram.fetch_bytes");
   try {
     parse_profile("{ not json", "x.json");
     FAIL();

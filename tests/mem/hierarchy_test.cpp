@@ -29,15 +29,17 @@ TEST(Hierarchy, MisalignedReadSharesASectorWithTheNextWarpInL1) {
   EXPECT_EQ(r.c().at(Space::kGlobal, Op::kLoad).sector_hits, 0u);  // 5 L1 misses
   EXPECT_EQ(r.c().l2_read_sectors, 5u);
   EXPECT_EQ(r.c().l2_read_hits, 0u);  // 5 L2 misses
-  EXPECT_EQ(r.c().dram_read_bytes, 160u);
+  // DRAM reads 64-byte sector pairs (hopper): sectors 0-3 are two pairs, sector 4 a third
+  // whose partner (sector 5) is filled too: 3 pairs.
+  EXPECT_EQ(r.c().dram_read_bytes, 3u * 64);
   EXPECT_EQ(r.c().dram_write_bytes, 0u);
   r.run(0, test::global_load(4, words_from(33)));  // bytes 132..259: sectors 4..8
   EXPECT_EQ(r.c().at(Space::kGlobal, Op::kLoad).requests, 2u);
   EXPECT_EQ(r.c().at(Space::kGlobal, Op::kLoad).sectors, 10u);
   EXPECT_EQ(r.c().at(Space::kGlobal, Op::kLoad).sector_hits, 1u);  // design.md: the shared sector
   EXPECT_EQ(r.c().l2_read_sectors, 9u);
-  EXPECT_EQ(r.c().l2_read_hits, 0u);
-  EXPECT_EQ(r.c().dram_read_bytes, 9u * 32);
+  EXPECT_EQ(r.c().l2_read_hits, 1u);  // sector 5, filled as sector 4's partner
+  EXPECT_EQ(r.c().dram_read_bytes, 5u * 64);  // + the pairs of sectors 6-7 and 8-9
 }
 
 TEST(Hierarchy, OtherSmsAndNonCachingLoadsMeetInL2) {
@@ -46,13 +48,13 @@ TEST(Hierarchy, OtherSmsAndNonCachingLoadsMeetInL2) {
   r.run(1, test::global_load(4, words_from(33)));  // another SM: its own L1
   EXPECT_EQ(r.c().at(Space::kGlobal, Op::kLoad).sector_hits, 0u);
   EXPECT_EQ(r.c().l2_read_sectors, 10u);
-  EXPECT_EQ(r.c().l2_read_hits, 1u);
+  EXPECT_EQ(r.c().l2_read_hits, 2u);  // sector 4, and sector 5 (filled as its partner)
   Rig cg("hopper");
   cg.run(0, test::global_load(4, words_from(1), CacheOp::kCg));
   cg.run(0, test::global_load(4, words_from(33), CacheOp::kCg));
   EXPECT_EQ(cg.c().at(Space::kGlobal, Op::kLoad).sector_hits, 0u);
   EXPECT_EQ(cg.c().l2_read_sectors, 10u);
-  EXPECT_EQ(cg.c().l2_read_hits, 1u);
+  EXPECT_EQ(cg.c().l2_read_hits, 2u);
 }
 
 TEST(Hierarchy, FermiStoresInvalidateL1) {
@@ -99,9 +101,87 @@ TEST(Hierarchy, AtomicsAreReadModifyWriteInL2) {
   EXPECT_EQ(r.c().at(Space::kGlobal, Op::kAtomic).requests, 1u);
   EXPECT_EQ(r.c().l2_atom_sectors, 1u);
   EXPECT_EQ(r.c().l2_atom_hits, 0u);
-  EXPECT_EQ(r.c().dram_read_bytes, 32u);
+  EXPECT_EQ(r.c().dram_read_bytes, 64u);  // the miss reads its sector pair
   r.run(1, test::make_access(Space::kGlobal, Op::kAtomic, 4, 0, [](unsigned) { return 1; }));
   EXPECT_EQ(r.c().l2_atom_hits, 1u);
+  r.run(1, test::make_access(Space::kGlobal, Op::kAtomic, 4, 0, [](unsigned) { return 8; }));  // sector 1
+  EXPECT_EQ(r.c().l2_atom_hits, 2u);  // filled with sector 0
+  EXPECT_EQ(r.c().dram_read_bytes, 64u);
+}
+
+// DRAM fetch granularity (profile dram_fetch_bytes; H100: 64 bytes, tests/hw/data/h100: a
+// pattern with one 32-byte sector per 64 bytes or more reads twice its sectors from DRAM).
+WarpAccess one_word_load(std::int64_t word) {
+  return test::global_load(4, [word](unsigned) { return word; });
+}
+
+TEST(Hierarchy, ASingleSectorMissReadsItsSectorPairFromDram) {
+  Rig r("hopper");
+  EXPECT_EQ(r.profile.dram_fetch_bytes, 64u);
+  r.run(0, one_word_load(8));  // bytes 32..35: sector 1 of line 0
+  EXPECT_EQ(r.c().l2_read_sectors, 1u);  // the partner is not an L2 lookup
+  EXPECT_EQ(r.c().l2_read_hits, 0u);
+  EXPECT_EQ(r.c().dram_read_bytes, 64u);
+  EXPECT_EQ(r.h.l2().valid_sectors(0), 0b0011u);  // sector 0 filled as its partner
+  r.run(1, one_word_load(0));  // sector 0 from another SM: an L2 hit, no DRAM read
+  EXPECT_EQ(r.c().l2_read_sectors, 2u);
+  EXPECT_EQ(r.c().l2_read_hits, 1u);
+  EXPECT_EQ(r.c().dram_read_bytes, 64u);
+  r.run(1, one_word_load(16));  // sector 2: the pair of sectors 2-3
+  EXPECT_EQ(r.c().dram_read_bytes, 128u);
+  EXPECT_EQ(r.h.l2().valid_sectors(0), 0b1111u);
+}
+
+TEST(Hierarchy, TwoMissesOfOnePairInOneAccessReadItOnce) {
+  Rig r("hopper");
+  // Lanes 0-15 read sector 0, lanes 16-31 sector 1 of line 0 (bytes 0..63): both are looked up
+  // in L2 and miss, and the pair is read once: 64 bytes, not 128.
+  r.run(0, test::global_load(4, [](unsigned lane) { return std::int64_t{lane < 16 ? 0 : 8}; }));
+  EXPECT_EQ(r.c().at(Space::kGlobal, Op::kLoad).sectors, 2u);
+  EXPECT_EQ(r.c().l2_read_sectors, 2u);
+  EXPECT_EQ(r.c().l2_read_hits, 0u);
+  EXPECT_EQ(r.c().dram_read_bytes, 64u);
+  // The same with the sectors in the order 1, 0 (lane 0 reads sector 1).
+  Rig s("hopper");
+  s.run(0, test::global_load(4, [](unsigned lane) { return std::int64_t{lane < 16 ? 8 : 0}; }));
+  EXPECT_EQ(s.c().l2_read_sectors, 2u);
+  EXPECT_EQ(s.c().l2_read_hits, 0u);
+  EXPECT_EQ(s.c().dram_read_bytes, 64u);
+  // Sectors 1 and 2 are in two pairs: 128 bytes.
+  Rig t("hopper");
+  t.run(0, test::global_load(4, [](unsigned lane) { return std::int64_t{lane < 16 ? 8 : 16}; }));
+  EXPECT_EQ(t.c().l2_read_sectors, 2u);
+  EXPECT_EQ(t.c().dram_read_bytes, 128u);
+}
+
+TEST(Hierarchy, APartnerAlreadyInL2IsNotReadAgain) {
+  Rig r("hopper");
+  r.run(0, test::make_access(Space::kGlobal, Op::kStore, 4, 0, [](unsigned) { return 0; }));  // sector 0, dirty
+  r.run(0, one_word_load(8));  // sector 1 misses; its partner is valid (written)
+  EXPECT_EQ(r.c().l2_read_hits, 0u);
+  EXPECT_EQ(r.c().dram_read_bytes, 32u);
+  EXPECT_EQ(r.h.l2().dirty_sectors(0), 0b0001u);  // the written data is kept
+  r.h.flush_l2();
+  EXPECT_EQ(r.c().dram_write_bytes, 32u);  // the filled sector is clean
+}
+
+TEST(Hierarchy, DramFetchBytesComeFromTheProfile) {
+  Rig m("maxwell");  // 32 bytes: a miss reads its sector
+  EXPECT_EQ(m.profile.dram_fetch_bytes, 32u);
+  m.run(0, one_word_load(8));
+  EXPECT_EQ(m.c().dram_read_bytes, 32u);
+  EXPECT_EQ(m.h.l2().valid_sectors(0), 0b0010u);
+  arch::Profile p = arch::builtin_profile("hopper");
+  p.dram_fetch_bytes = 128;  // the whole line
+  Rig r(p, 1);
+  r.run(0, one_word_load(8));
+  EXPECT_EQ(r.c().l2_read_sectors, 1u);
+  EXPECT_EQ(r.c().dram_read_bytes, 128u);
+  EXPECT_EQ(r.h.l2().valid_sectors(0), 0b1111u);
+  p.dram_fetch_bytes = 48;  // not a multiple of the sector
+  EXPECT_THROW(MemoryHierarchy(p, 1), Error);
+  p.dram_fetch_bytes = 256;  // more than a line
+  EXPECT_THROW(MemoryHierarchy(p, 1), Error);
 }
 
 TEST(Hierarchy, LocalFramesOfDifferentWarpsDoNotOverlap) {

@@ -178,6 +178,40 @@ TEST(SectorCache, ZeroCapacityHoldsNothing) {
   EXPECT_EQ(c.span(0x80, 32).mask, 1u);  // still knows its line geometry
 }
 
+TEST(SectorCache, ModuloSetIndexIsTheLineModSets) {
+  SectorCache c(arch::CacheGeometry{512, 128, 32, 1});  // 4 sets of 1 way
+  EXPECT_EQ(c.set_of(0), 0u);
+  EXPECT_EQ(c.set_of(4), 0u);
+  EXPECT_EQ(c.set_of(7), 3u);
+  EXPECT_EQ(c.set_of(16), 0u);
+  c.read(0, 1);
+  c.read(4, 1);  // same set, one way: evicts line 0
+  EXPECT_EQ(c.valid_sectors(0), 0u);
+}
+
+TEST(SectorCache, XorSetIndexFoldsTheHigherLineBits) {
+  // 4 sets (a power of two): set = (line ^ line / 4 ^ line / 16) mod 4.
+  SectorCache c(arch::CacheGeometry{512, 128, 32, 1, arch::SetIndex::kXor});
+  EXPECT_EQ(c.set_of(0), 0u);
+  EXPECT_EQ(c.set_of(4), 1u);   // 4 ^ 1 ^ 0 = 5
+  EXPECT_EQ(c.set_of(8), 2u);   // 8 ^ 2 ^ 0 = 10
+  EXPECT_EQ(c.set_of(12), 3u);  // 12 ^ 3 ^ 0 = 15
+  EXPECT_EQ(c.set_of(16), 1u);  // 16 ^ 4 ^ 1 = 21
+  EXPECT_EQ(c.set_of(7), 2u);   // 7 ^ 1 ^ 0 = 6
+  // Lines 0, 4, 8, 12 (a multiple of the sets apart) share one set with modulo, and each has
+  // its own with xor: all four stay.
+  for (std::uint64_t line : {0u, 4u, 8u, 12u}) c.read(line, 1);
+  for (std::uint64_t line : {0u, 4u, 8u, 12u}) EXPECT_EQ(c.read(line, 1).hit_mask, 1u) << line;
+  c.read(16, 1);  // set 1: evicts line 4
+  EXPECT_EQ(c.valid_sectors(4), 0u);
+  EXPECT_EQ(c.valid_sectors(0), 1u);
+  // 3 sets (not a power of two): (line ^ line / 3 ^ line / 9) mod 3.
+  SectorCache d(arch::CacheGeometry{384, 128, 32, 1, arch::SetIndex::kXor});
+  EXPECT_EQ(d.set_of(3), 2u);  // 3 ^ 1 ^ 0 = 2
+  EXPECT_EQ(d.set_of(5), 1u);  // 5 ^ 1 ^ 0 = 4
+  EXPECT_EQ(d.set_of(9), 2u);  // 9 ^ 3 ^ 1 = 11
+}
+
 TEST(SectorCache, InvalidGeometryIsAProfileError) {
   for (const arch::CacheGeometry& g :
        {arch::CacheGeometry{512, 128, 48, 2}, arch::CacheGeometry{512, 128, 0, 2}, arch::CacheGeometry{512, 128, 32, 0},

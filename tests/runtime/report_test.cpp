@@ -204,6 +204,27 @@ TEST(Report, CompareArchShowsFloat3AgainstFloat4OnKeplerAndHopper) {
   EXPECT_EQ(k4["global_requests"].get<double>(), 4 * h4["global_requests"].get<double>());
 }
 
+TEST(Report, SampledCtasAreScaledAndLabelled) {
+  // saxpy1 on 1,000,000 elements: 3907 CTAs of 256 threads; every 10th feeds the model (391).
+  // Each full CTA makes 8 warps x 3 requests; the scale is 3907 / 391.
+  const auto full = report("saxpy", "1000000", "", "sample_full");
+  const auto part = report("saxpy", "1000000", "WARPSCOPE_SAMPLE_CTAS=0.1", "sample_part");
+  const auto& s = part["launches"][0]["sampling"];
+  ASSERT_TRUE(s.is_object());
+  EXPECT_EQ(s["every"], 10);
+  EXPECT_EQ(s["ctas_total"], 3907);
+  EXPECT_EQ(s["ctas_sampled"], 391);
+  EXPECT_TRUE(full["launches"][0]["sampling"].is_null());
+  const char* req = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum";
+  const double f = full["launches"][0]["metrics"][req].get<double>(), p = part["launches"][0]["metrics"][req].get<double>();
+  EXPECT_NEAR(p, f, 0.01 * f);
+  bool labelled = false;
+  for (const auto& e : part["launches"][0]["estimated"]) labelled = labelled || e == req;
+  EXPECT_TRUE(labelled);
+  // The interpreter still ran every CTA: instruction counts are the full run's.
+  EXPECT_EQ(part["launches"][0]["metrics"]["smsp__inst_executed.sum"], full["launches"][0]["metrics"]["smsp__inst_executed.sum"]);
+}
+
 TEST(Report, SameNumbersForAnyHostThreadCount) {
   const auto one = report("nbody", "all 512 1", "WARPSCOPE_THREADS=1", "threads1");
   const auto two = report("nbody", "all 512 1", "WARPSCOPE_THREADS=2", "threads2");

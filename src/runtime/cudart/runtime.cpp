@@ -161,6 +161,15 @@ Runtime::Runtime() {
   report_path = env("WARPSCOPE_REPORT");
   quiet = !env("WARPSCOPE_QUIET").empty();
   any_ptx = !env("WARPSCOPE_ANY_PTX").empty();
+  if (const std::string f = env("WARPSCOPE_SAMPLE_CTAS"); !f.empty()) {
+    const double v = std::atof(f.c_str());
+    if (v > 0 && v <= 1) {
+      sample_ctas = v;
+    } else {
+      std::fprintf(stderr, "warpscope: WARPSCOPE_SAMPLE_CTAS=%s is not a fraction in (0, 1]; sampling every CTA\n",
+                   f.c_str());
+    }
+  }
   const std::string threads = env("WARPSCOPE_THREADS");
   if (!threads.empty()) host_threads = static_cast<unsigned>(std::max(1, std::atoi(threads.c_str())));
   std::atexit([] {
@@ -446,6 +455,11 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
   metrics.set_local_frame_bytes(res.local_bytes);
   // ptxas kept every PTX local array in registers: those accesses are not memory traffic.
   metrics.set_local_in_registers(res.from_ptxas && res.stack_frame_bytes == 0);
+  // --sample-ctas: every k-th CTA feeds the memory model, k = round(1 / fraction).
+  const std::uint64_t total_ctas = std::uint64_t(grid.x) * grid.y * grid.z;
+  const auto every = static_cast<std::uint32_t>(std::max<long>(1, std::lround(1.0 / sample_ctas)));
+  const std::uint64_t sampled_ctas = every > 1 ? (total_ctas + every - 1) / every : total_ctas;
+  metrics.set_cta_sample_stride(every);
   Device& dev = device();
   sync_managed_to_device();
   dev.set_access_sink(&metrics);
@@ -479,6 +493,15 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
     nlohmann::json est = stats::estimated_json(results[i]);
     nlohmann::json lines = stats::lines_json(results[i], stats, code, sources_);
     nlohmann::json adv = analysis::advise(results[i], stats, code, lines);
+    nlohmann::json sampling = nullptr;
+    if (sampled_ctas < total_ctas) {
+      const double scale = static_cast<double>(total_ctas) / static_cast<double>(sampled_ctas);
+      stats::scale_sampled(m, est, lines, scale);
+      sampling = {{"fraction", sample_ctas}, {"every", every}, {"ctas_sampled", sampled_ctas},
+                  {"ctas_total", total_ctas}, {"scale", scale},
+                  {"note", "memory counters are the sampled CTAs' scaled by ctas_total / ctas_sampled (estimated); "
+                           "lines[].instructions are the sampled CTAs' own counts"}};
+    }
     analysis::KernelFacts facts;
     facts.registers = res.registers;
     facts.from_ptxas = res.from_ptxas;
@@ -491,6 +514,7 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
         analysis::launch_resources(*results[i].profile, facts, rec.grid, rec.block, shmem, m, est, adv);
     extra["local_arrays"] = stats::local_arrays_json(results[i], code, dynamic_index);
     extra["math_to_memory"] = analysis::math_to_memory(results[i], stats, code);
+    extra["sampling"] = sampling;
     if (i == 0) {
       rec.metrics = std::move(m);
       rec.estimated = std::move(est);

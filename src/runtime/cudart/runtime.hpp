@@ -145,6 +145,7 @@ class Runtime {
   unsigned host_threads = 1;
   bool quiet = false;
   bool any_ptx = false;  // WARPSCOPE_ANY_PTX: accept PTX newer than the profile
+  double sample_ctas = 1.0;  // WARPSCOPE_SAMPLE_CTAS: fraction of CTAs that feed the memory model
 
   // Registration.
   std::vector<std::unique_ptr<ModuleRec>> modules;
