@@ -21,34 +21,8 @@ const char* op_short(Op op) {
   return "?";
 }
 
-const char* op_long(Op op) {
-  switch (op) {
-    case Op::kLoad: return "load";
-    case Op::kStore: return "store";
-    case Op::kAtomic: return "atomic";
-    case Op::kReduction: return "reduction";
-  }
-  return "?";
-}
 
-const char* space_name(Space s) {
-  switch (s) {
-    case Space::kGlobal: return "global";
-    case Space::kLocal: return "local";
-    case Space::kShared: return "shared";
-    case Space::kConst: return "const";
-  }
-  return "?";
-}
 
-const char* cache_name(CacheOp c) {
-  switch (c) {
-    case CacheOp::kDefault: return "default";
-    case CacheOp::kCa: return "ca";
-    case CacheOp::kCg: return "cg";
-  }
-  return "?";
-}
 
 double ratio(std::uint64_t a, std::uint64_t b) { return b == 0 ? 0.0 : static_cast<double>(a) / static_cast<double>(b); }
 
@@ -81,7 +55,7 @@ nlohmann::json metrics_json(const ModelResult& m, const LaunchStats& exec) {
       const auto n = instruction_count(m, s, o);
       if (s == Space::kShared && o != Op::kLoad && o != Op::kStore && n == 0) continue;
       if (s == Space::kLocal && o != Op::kLoad && o != Op::kStore) continue;
-      j[fmt::format("smsp__sass_inst_executed_op_{}_{}.sum", space_name(s), op_short(o))] = n;
+      j[fmt::format("smsp__sass_inst_executed_op_{}_{}.sum", to_string(s), op_short(o))] = n;
     }
   }
   j["const_instructions"] = instruction_count(m, Space::kConst, Op::kLoad);
@@ -91,7 +65,7 @@ nlohmann::json metrics_json(const ModelResult& m, const LaunchStats& exec) {
     for (Op o : kOps) {
       if (s == Space::kLocal && o != Op::kLoad && o != Op::kStore) continue;
       const auto& l = c.at(s, o);
-      const std::string base = fmt::format("pipe_lsu_mem_{}_op_{}", space_name(s), op_short(o));
+      const std::string base = fmt::format("pipe_lsu_mem_{}_op_{}", to_string(s), op_short(o));
       j["l1tex__t_requests_" + base + ".sum"] = l.requests;
       j["l1tex__t_sectors_" + base + ".sum"] = l.sectors;
       j["l1tex__t_sectors_" + base + "_lookup_hit.sum"] = l.sector_hits;
@@ -163,7 +137,7 @@ nlohmann::json estimated_json(const ModelResult& m) {
   for (Space s : {Space::kGlobal, Space::kLocal})
     for (Op o : kOps) {
       if (s == Space::kLocal && o != Op::kLoad && o != Op::kStore) continue;
-      e.push_back(fmt::format("l1tex__t_sectors_pipe_lsu_mem_{}_op_{}_lookup_hit.sum", space_name(s), op_short(o)));
+      e.push_back(fmt::format("l1tex__t_sectors_pipe_lsu_mem_{}_op_{}_lookup_hit.sum", to_string(s), op_short(o)));
     }
   for (const char* n : {"lts__t_sectors_srcunit_tex_op_read.sum", "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum",
                         "lts__t_sectors_srcunit_tex_op_write.sum", "lts__t_sectors_srcunit_tex_op_write_lookup_hit.sum",
@@ -186,10 +160,10 @@ nlohmann::json instruction_json(const InstructionStats& s, std::uint32_t pc, con
   j["pc"] = pc;
   j["ptx"] = info ? info->text : "";
   j["ptx_line"] = info ? info->ptx_line : 0;
-  j["space"] = space_name(s.space);
-  j["op"] = op_long(s.op);
+  j["space"] = to_string(s.space);
+  j["op"] = to_string(s.op);
   j["width"] = s.width;
-  j["cache"] = cache_name(s.cache);
+  j["cache"] = to_string(s.cache);
   j["executions"] = s.executions;
   j["active_lanes"] = s.active_lanes;
   j["requests"] = s.requests;
@@ -318,7 +292,7 @@ nlohmann::json local_arrays_json(const ModelResult& m, const std::vector<Instruc
       d["file"] = info(pc) ? info(pc)->file : "";
       d["line"] = info(pc) ? info(pc)->line : 0;
       d["ptx"] = info(pc) ? info(pc)->text : "";
-      d["op"] = op_long(s.op);
+      d["op"] = to_string(s.op);
       d["executions"] = s.executions;
       d["uniform_executions"] = s.uniform_executions;
       d["requests"] = s.requests;

@@ -19,6 +19,8 @@
 // accuracy table (per counter: launches compared, exact, within tolerance, median and worst
 // relative error) and writes it to <build>/tests/accuracy/accuracy_table.md.
 #include <gtest/gtest.h>
+
+#include "../hw/ncu_csv.hpp"
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -80,31 +82,9 @@ std::string without_timings(const std::string& text) {
 // ---------------------------------------------------------------------------------------------
 // Nsight Compute's CSV (the parsing of tests/runtime/examples_ncu_test.cpp)
 
-/// Splits one CSV record with "quoted" fields.
-std::vector<std::string> csv_fields(const std::string& line) {
-  std::vector<std::string> out;
-  std::string cur;
-  bool quoted = false;
-  for (char c : line) {
-    if (c == '"') {
-      quoted = !quoted;
-    } else if (c == ',' && !quoted) {
-      out.push_back(cur);
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  out.push_back(cur);
-  return out;
-}
+std::vector<std::string> csv_fields(const std::string& line) { return ncu_csv::fields(line); }
 
-double number(const std::string& s) {
-  std::string digits;
-  for (char c : s)
-    if (c != ',') digits += c;
-  return std::stod(digits);
-}
+using ncu_csv::number;
 
 using NcuRow = std::map<std::string, std::string>;
 

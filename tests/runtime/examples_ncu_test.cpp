@@ -19,37 +19,15 @@
 #include <nlohmann/json.hpp>
 
 #include "harness.hpp"
+#include "../hw/ncu_csv.hpp"
 
 namespace {
 
 using rt_test::prog;
 using rt_test::run_under_warpscope;
 
-/// Splits one CSV record with "quoted" fields.
-std::vector<std::string> csv_fields(const std::string& line) {
-  std::vector<std::string> out;
-  std::string cur;
-  bool quoted = false;
-  for (char c : line) {
-    if (c == '"') {
-      quoted = !quoted;
-    } else if (c == ',' && !quoted) {
-      out.push_back(cur);
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  out.push_back(cur);
-  return out;
-}
-
-double number(std::string s) {
-  std::string digits;
-  for (char c : s)
-    if (c != ',') digits += c;
-  return std::stod(digits);
-}
+using ncu_csv::number;
+std::vector<std::string> csv_fields(const std::string& line) { return ncu_csv::fields(line); }
 
 std::string data_file(const std::string& name) {
   return std::string(WARPSCOPE_SOURCE_DIR) + "/tests/hw/data/h100/examples/" + name;
