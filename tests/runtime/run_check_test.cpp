@@ -117,3 +117,30 @@ TEST_F(WarpscopeRun, CompilesACuFileAndCachesIt) {
   const auto again = rt_test::run_shell(cmd);
   EXPECT_EQ(again.exit_code, 0);
 }
+
+TEST_F(WarpscopeRun, TextAndHtmlReports) {
+  const std::string dir = rt_test::prog("html_saxpy");
+  std::filesystem::remove_all(dir);
+  const auto r = rt_test::run_shell(exe_ + " run --quiet --html " + dir + " --compare-arch kepler -- " +
+                                    rt_test::prog("saxpy") + " 100003");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* part : {"5 kernel launches on hopper", "profiles side by side", "registers, local memory",
+                           "worst source lines", "saxpy.cu:25", "[divergence]", "HTML report in"})
+    EXPECT_NE(r.err.find(part), std::string::npos) << part << "\n" << r.err;
+  const std::string index = rt_test::slurp(dir + "/index.html");
+  EXPECT_NE(index.find("saxpy1(float*"), std::string::npos);
+  EXPECT_NE(index.find("id=\"launches\""), std::string::npos);
+  const std::string page = rt_test::slurp(dir + "/launch_1.html");  // saxpy2: the even-threads branch
+  EXPECT_NE(page.find("<svg"), std::string::npos);
+  EXPECT_NE(page.find("class=\"src-line\""), std::string::npos);
+  EXPECT_NE(page.find("id=\"compare\""), std::string::npos);
+}
+
+TEST_F(WarpscopeRun, RejectsBadProfileNamesAndFractions) {
+  const auto a = rt_test::run_shell(exe_ + " run --compare-arch kepler,nosuchgpu -- /bin/true");
+  EXPECT_EQ(a.exit_code, 1);
+  EXPECT_NE(a.err.find("nosuchgpu"), std::string::npos) << a.err;
+  const auto b = rt_test::run_shell(exe_ + " run --sample-ctas 1.5 -- /bin/true");
+  EXPECT_NE(b.exit_code, 0);
+  EXPECT_NE(b.err.find("sample-ctas"), std::string::npos) << b.err;
+}
