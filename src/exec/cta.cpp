@@ -46,8 +46,8 @@ void drop_empty(std::vector<Entry>& stack) {
 
 CtaRunner::CtaRunner(const LaunchConfig& cfg) : cfg_(cfg), k_(*cfg.kernel) {
   regs_template_.assign(std::size_t(k_.num_slots) * kLanes, 0);
-  pc_warp_.assign(k_.code.size(), 0);
-  pc_thread_.assign(k_.code.size(), 0);
+  pc_warp_.assign(k_.code.size() + 1, 0);
+  pc_thread_.assign(k_.code.size() + 1, 0);
   for (const auto& [slot, value] : k_.consts) {
     std::fill_n(regs_template_.data() + std::size_t(slot) * kLanes, kLanes, value);
   }
@@ -60,6 +60,18 @@ CtaRunner::CtaRunner(const LaunchConfig& cfg) : cfg_(cfg), k_(*cfg.kernel) {
   x_.ntid = cfg.block;
   x_.nctaid = cfg.grid;
 }
+
+namespace {
+std::vector<std::uint64_t> prefix_sums(const std::vector<std::uint64_t>& diff) {
+  std::vector<std::uint64_t> out(diff.empty() ? 0 : diff.size() - 1);
+  std::uint64_t sum = 0;  // unsigned wrap-around: the running sum is the count
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = sum += diff[i];
+  return out;
+}
+}  // namespace
+
+std::vector<std::uint64_t> CtaRunner::pc_instructions() const { return prefix_sums(pc_warp_); }
+std::vector<std::uint64_t> CtaRunner::pc_thread_instructions() const { return prefix_sums(pc_thread_); }
 
 void CtaRunner::point_ctx(WarpState& w) {
   x_.regs = w.regs.data();

@@ -106,8 +106,8 @@ class CtaRunner {
   std::uint64_t thread_instructions() const { return thread_instructions_; }
   /// Per instruction (index into KernelImage::code = WarpAccess::pc): warp-level executions and
   /// the sum of their active lanes, over every CTA this runner ran.
-  const std::vector<std::uint64_t>& pc_instructions() const { return pc_warp_; }
-  const std::vector<std::uint64_t>& pc_thread_instructions() const { return pc_thread_; }
+  std::vector<std::uint64_t> pc_instructions() const;
+  std::vector<std::uint64_t> pc_thread_instructions() const;
 
  private:
   enum class RunResult : std::uint8_t { kDone, kBlocked, kWaitMerge, kYield };

@@ -224,8 +224,24 @@ CtaRunner::RunResult CtaRunner::run_split(WarpState& w, Split& s) {
   std::uint32_t active = top->mask;
   std::uint64_t count = w.instructions;
   std::uint64_t tcount = w.thread_instructions;
+  // Per-pc counts as difference arrays (size code + 1): a straight-line run [start, end) executed
+  // with the same active lanes costs four updates when it ends, not two per instruction; guarded
+  // instructions correct their own lane count. CtaRunner::pc_instructions() sums them up.
   std::uint64_t* const pc_warp = pc_warp_.data();
   std::uint64_t* const pc_thread = pc_thread_.data();
+  std::uint32_t run_start = pc;
+  std::uint64_t run_lanes = popcount32(active);
+  auto end_run = [&](std::uint32_t end) {
+    pc_warp[run_start] += 1;
+    pc_warp[end] -= 1;
+    pc_thread[run_start] += run_lanes;
+    pc_thread[end] -= run_lanes;
+    run_start = end;
+  };
+  auto begin_run = [&] {
+    run_start = pc;
+    run_lanes = popcount32(active);
+  };
 
   auto save_counts = [&] {
     w.instructions = count;
@@ -253,11 +269,14 @@ CtaRunner::RunResult CtaRunner::run_split(WarpState& w, Split& s) {
   for (;;) {
     const Inst& in = code[pc];
     std::uint32_t m = active;
-    if (in.guard != kNoSlot) m &= guard_mask(regs + std::size_t(in.guard) * kLanes, in.guard_neg);
+    if (in.guard != kNoSlot) {
+      m &= guard_mask(regs + std::size_t(in.guard) * kLanes, in.guard_neg);
+      const std::uint64_t off = run_lanes - popcount32(m);  // lanes the guard turned off
+      pc_thread[pc] -= off;
+      pc_thread[pc + 1] += off;
+    }
     ++count;
     tcount += popcount32(m);
-    ++pc_warp[pc];
-    pc_thread[pc] += popcount32(m);
     if (in.ctl == Ctl::kNone) [[likely]] {
       if (m != 0) {
         w.instructions = count;
@@ -266,10 +285,13 @@ CtaRunner::RunResult CtaRunner::run_split(WarpState& w, Split& s) {
       ++pc;
       if (pc == top->rpc) [[unlikely]] {
         top->pc = pc;
+        end_run(pc);
         if (!restack()) break;
+        begin_run();
       }
       if (--budget == 0) [[unlikely]] {
         top->pc = pc;
+        end_run(pc);
         result = RunResult::kYield;
         break;
       }
@@ -277,6 +299,7 @@ CtaRunner::RunResult CtaRunner::run_split(WarpState& w, Split& s) {
     }
 
     top->pc = pc;
+    end_run(pc + 1);  // the run ends with this control instruction
     switch (in.ctl) {
       case Ctl::kBra: {
         const std::uint32_t fall = active & ~m;
@@ -418,6 +441,7 @@ CtaRunner::RunResult CtaRunner::run_split(WarpState& w, Split& s) {
         goto out;
       case Ctl::kNone: break;
     }
+    begin_run();
     if (--budget == 0) {
       top->pc = pc;
       result = RunResult::kYield;

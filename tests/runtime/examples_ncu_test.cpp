@@ -226,6 +226,14 @@ TEST(LocalArrays, RegistersStackAndLocalTrafficAsPtxasAndTheH100Say) {
       }
     EXPECT_EQ(l["math_to_memory"]["kernel"]["memory_instructions"].get<double>(), mem) << l["name"];
     EXPECT_EQ(l["math_to_memory"]["kernel"]["instructions"], l["metrics"]["smsp__inst_executed.sum"]) << l["name"];
+    // The per-line counts add up to the launch's (every executed instruction has a line entry).
+    double warp = 0, thread = 0;
+    for (const auto& line : l["lines"]) {
+      warp += line["executions"].get<double>();
+      thread += line["thread_executions"].get<double>();
+    }
+    EXPECT_EQ(warp, l["metrics"]["smsp__inst_executed.sum"].get<double>()) << l["name"];
+    EXPECT_EQ(thread, l["metrics"]["smsp__thread_inst_executed.sum"].get<double>()) << l["name"];
   }
   bool loop41 = false;
   for (const auto& loop : k3["math_to_memory"]["loops"])
