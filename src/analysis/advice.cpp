@@ -41,8 +41,7 @@ std::string basename_of(const std::string& file) {
 
 std::string where(const InstructionInfo* info) {
   if (!info || info->line == 0) return info ? fmt::format("PTX line {}", info->ptx_line) : "";
-  const auto slash = info->file.find_last_of('/');
-  return fmt::format("{}:{}", slash == std::string::npos ? info->file : info->file.substr(slash + 1), info->line);
+  return fmt::format("{}:{}", basename_of(info->file), info->line);
 }
 
 void global_advice(const stats::InstructionStats& s, std::uint32_t pc, const InstructionInfo* info,

@@ -169,6 +169,11 @@ std::string compare_table(const nlohmann::json& report) {
   return out;
 }
 
+std::string basename(const std::string& file) {
+  const auto slash = file.find_last_of('/');
+  return slash == std::string::npos ? file : file.substr(slash + 1);
+}
+
 /// The worst source lines over all launches, summed per (kernel, file, line).
 std::string worst_lines(const nlohmann::json& report, unsigned limit) {
   struct Agg {
@@ -205,9 +210,7 @@ std::string worst_lines(const nlohmann::json& report, unsigned limit) {
   out += fmt::format("   {:>12} {:>12} {:>9}  {:<28} {}\n", "excess sect", "excess wf", "sect/req", "where", "source");
   for (std::size_t i = 0; i < rows.size() && i < limit; ++i) {
     const Agg& a = *rows[i];
-    const auto slash = a.file.find_last_of('/');
-    const std::string where = a.line == 0 ? "(line 0: compiler-made)"
-                                          : fmt::format("{}:{}", slash == std::string::npos ? a.file : a.file.substr(slash + 1), a.line);
+    const std::string where = a.line == 0 ? "(line 0: compiler-made)" : fmt::format("{}:{}", basename(a.file), a.line);
     std::string text = a.text;
     text.erase(0, std::min(text.find_first_not_of(" \t"), text.size()));
     out += fmt::format("   {:>12} {:>12} {:>9.2f}  {:<28} {}\n", a.excessive, a.excess_wf,
@@ -238,11 +241,6 @@ std::string advice_list(const nlohmann::json& report, unsigned limit) {
   for (std::size_t i = 0; i < items.size() && i < limit; ++i) out += items[i];
   if (items.size() > limit) out += fmt::format("   ... {} more in the JSON report\n", items.size() - limit);
   return out;
-}
-
-std::string basename(const std::string& file) {
-  const auto slash = file.find_last_of('/');
-  return slash == std::string::npos ? file : file.substr(slash + 1);
 }
 
 /// Registers, local memory and occupancy, once per kernel (its first launch).
