@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string_view>
 
 #include "common/types.hpp"
@@ -44,6 +45,28 @@ class AccessSink {
  public:
   virtual ~AccessSink() = default;
   virtual void on_access(const WarpAccess& access) = 0;
+};
+
+/// A sink whose work can be spread over the threads that run CTAs, its results still combined
+/// in CTA order (so that they are the same for any number of threads):
+///  - each worker thread gets a Shard of its own (make_shard) and feeds it the records of one
+///    CTA at a time, in that CTA's order; after the CTA, the shard's finish_cta() hands over
+///    what it made of them as a CtaPart and starts afresh;
+///  - merge() receives the parts in increasing CTA order, one call at a time (never two at
+///    once), possibly on another thread than the one that made the part.
+/// The launcher (src/exec) uses this protocol, on one thread as on several, whenever its sink is
+/// a ShardedSink; on_access() is then never called during the launch.
+class ShardedSink : public AccessSink {
+ public:
+  struct CtaPart {
+    virtual ~CtaPart() = default;
+  };
+  class Shard : public AccessSink {
+   public:
+    virtual std::unique_ptr<CtaPart> finish_cta() = 0;
+  };
+  virtual std::unique_ptr<Shard> make_shard() = 0;
+  virtual void merge(std::uint32_t cta, std::unique_ptr<CtaPart> part) = 0;
 };
 
 }  // namespace warpscope

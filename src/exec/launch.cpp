@@ -24,7 +24,8 @@ class BufferSink final : public AccessSink {
 };
 
 struct CtaOutput {
-  BufferSink sink;
+  BufferSink sink;                            // the records, for a sink that is not sharded
+  std::unique_ptr<ShardedSink::CtaPart> part;  // or what a sharded sink's shard made of them
   std::string text;
   bool finished = false;
 };
@@ -50,20 +51,27 @@ LaunchStats run_launch(const LaunchRequest& req) {
       1, std::min<std::uint64_t>(req.host_threads == 0 ? 1 : req.host_threads, total)));
   cfg.atomic_global = threads > 1;
   std::ostream& out = *req.printf_output;
+  // A sharded sink does its work on the threads that run the CTAs; its parts are merged in CTA
+  // order. The same protocol on one thread as on several, so the results are the same.
+  auto* const sharded = dynamic_cast<ShardedSink*>(req.sink);
   LaunchStats stats;
 
   if (threads == 1) {
     CtaRunner runner(cfg);
+    std::unique_ptr<ShardedSink::Shard> shard = sharded ? sharded->make_shard() : nullptr;
+    AccessSink* const sink = shard ? shard.get() : req.sink;
     std::string text;
     for (std::uint64_t c = 0; c < total; ++c) {
       text.clear();
       try {
-        runner.run(static_cast<std::uint32_t>(c), req.sink, &text);
+        runner.run(static_cast<std::uint32_t>(c), sink, &text);
       } catch (...) {
+        if (shard) sharded->merge(static_cast<std::uint32_t>(c), shard->finish_cta());
         out << text;
         out.flush();
         throw;
       }
+      if (shard) sharded->merge(static_cast<std::uint32_t>(c), shard->finish_cta());
       out << text;
     }
     out.flush();
@@ -75,7 +83,8 @@ LaunchStats run_launch(const LaunchRequest& req) {
   }
 
   // Several host threads: CTAs are taken in order; each one's output waits in `pending` until
-  // every CTA before it has been delivered.
+  // every CTA before it has been delivered. One thread at a time delivers, outside the lock, so
+  // that the others go on running CTAs meanwhile.
   std::mutex mu;
   std::condition_variable cv;
   std::map<std::uint64_t, std::unique_ptr<CtaOutput>> pending;
@@ -84,22 +93,49 @@ LaunchStats run_launch(const LaunchRequest& req) {
   std::exception_ptr error;
   std::uint64_t error_cta = total;
   std::uint64_t insts = 0, tinsts = 0;
+  bool delivering = false;
   const std::uint64_t window = std::uint64_t(threads) * 4;
 
-  auto deliver = [&](std::unique_lock<std::mutex>&) {
+  auto fail_at = [&](std::uint64_t c, std::exception_ptr e) {  // with the lock held
+    if (c < error_cta) {
+      error = std::move(e);
+      error_cta = c;
+      stop_at = std::min(stop_at, c + 1);
+    }
+  };
+
+  auto deliver = [&](std::unique_lock<std::mutex>& lock) {
+    if (delivering) return;  // the thread delivering will find this CTA too
+    delivering = true;
     while (!(error && delivered > error_cta)) {
       auto it = pending.find(delivered);
       if (it == pending.end() || !it->second->finished) break;
-      CtaOutput& o = *it->second;
-      if (req.sink) for (const WarpAccess& a : o.sink.records) req.sink->on_access(a);
-      out << o.text;
+      std::unique_ptr<CtaOutput> o = std::move(it->second);
       pending.erase(it);
+      const std::uint64_t c = delivered;
+      lock.unlock();
+      std::exception_ptr failed;
+      try {
+        if (o->part) {
+          sharded->merge(static_cast<std::uint32_t>(c), std::move(o->part));
+        } else if (req.sink) {
+          for (const WarpAccess& a : o->sink.records) req.sink->on_access(a);
+        }
+        out << o->text;
+      } catch (...) {
+        failed = std::current_exception();
+      }
+      lock.lock();
+      if (failed) fail_at(c, failed);
       ++delivered;
+      cv.notify_all();
     }
+    delivering = false;
   };
 
   auto worker = [&] {
     CtaRunner runner(cfg);
+    std::unique_ptr<ShardedSink::Shard> shard = sharded ? sharded->make_shard() : nullptr;
     for (;;) {
       std::uint64_t c;
       CtaOutput* o;
@@ -113,18 +149,16 @@ LaunchStats run_launch(const LaunchRequest& req) {
         pending.emplace(c, std::move(slot));
       }
       std::exception_ptr failed;
+      AccessSink* const sink = shard ? static_cast<AccessSink*>(shard.get()) : req.sink ? &o->sink : nullptr;
       try {
-        runner.run(static_cast<std::uint32_t>(c), req.sink ? &o->sink : nullptr, &o->text);
+        runner.run(static_cast<std::uint32_t>(c), sink, &o->text);
       } catch (...) {
         failed = std::current_exception();
       }
+      if (shard) o->part = shard->finish_cta();
       std::unique_lock lock(mu);
       o->finished = true;
-      if (failed && c < error_cta) {
-        error = failed;
-        error_cta = c;
-        stop_at = std::min(stop_at, c + 1);
-      }
+      if (failed) fail_at(c, failed);
       deliver(lock);
       cv.notify_all();
     }

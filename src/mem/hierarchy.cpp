@@ -95,54 +95,83 @@ void MemoryHierarchy::l2_write(std::uint64_t line, std::uint32_t sectors, bool c
   counters_.dram_write_bytes += sector_bytes * o.writeback_sectors;
 }
 
-void MemoryHierarchy::access(unsigned sm, const WarpAccess& a, const CoalesceResult& c) {
+void MemoryHierarchy::lines(const WarpAccess& a, const CoalesceResult& c, Lines& out) const {
+  out.space = a.space;
+  out.op = a.op;
+  out.cached_in_l1 = c.cached_in_l1;
+  out.requests = c.requests;
+  out.count = 0;
   if (a.space != Space::kGlobal && a.space != Space::kLocal) return;
-  if (sm >= l1_.size()) fail(ErrorKind::kUsage, "SM {} of a hierarchy with {} SMs", sm, l1_.size());
-  SectorCache& l1 = l1_[sm];
-  const bool local = a.space == Space::kLocal;
-  L1Counters& l1c = counters_.l1[local ? 1 : 0][static_cast<unsigned>(a.op)];
-  l1c.requests += c.requests;
-  const std::uint64_t base = local ? local_base(a.cta, a.warp) : 0;
+  const std::uint64_t base = a.space == Space::kLocal ? local_base(a.cta, a.warp) : 0;
   const std::uint32_t line_bytes = l2_.geometry().line_bytes;
-  const bool local_in_l1 = local && profile_.local_cached_in_l1;
-
   for (std::uint32_t i = 0; i < c.transaction_count; ++i) {
     const Transaction& t = c.transactions[i];
     const std::uint64_t addr = base + t.addr;
     // Transactions are aligned to their size; one larger than a line is taken line by line.
     for (std::uint32_t off = 0; off < t.bytes; off += line_bytes) {
       const LineSectors s = l2_.span(addr + off, std::min<std::uint32_t>(t.bytes - off, line_bytes));
-      l1c.sectors += popcount(s.mask);
-      switch (a.op) {
-        case Op::kLoad: {
-          std::uint32_t to_l2 = s.mask;
-          if (c.cached_in_l1) {
-            const CacheOutcome o = l1.read(s.line, s.mask);
-            l1c.sector_hits += popcount(o.hit_mask);
-            to_l2 = o.miss_mask;
-          }
-          if (to_l2 != 0) l2_read(s.line, to_l2, counters_.l2_read_sectors, counters_.l2_read_hits);
-          break;
+      if (out.count != 0) {
+        LineSectors& last = out.line[out.count - 1];
+        if (s.line == last.line && (s.mask & last.mask) == 0) {
+          last.mask |= s.mask;
+          continue;
         }
-        case Op::kStore:
-          if (local_in_l1) {
-            l1c.sector_hits += popcount(l1.write(s.line, s.mask, WritePolicy::kAllocateWriteThrough).hit_mask);
-          } else if (profile_.l1_store_policy == arch::L1StorePolicy::kInvalidate) {
-            l1.invalidate(s.line);
-          } else {
-            l1c.sector_hits += popcount(l1.write(s.line, s.mask, WritePolicy::kUpdateIfPresent).hit_mask);
-          }
-          l2_write(s.line, s.mask, true);
-          break;
-        case Op::kAtomic:
-        case Op::kReduction: {
+      }
+      if (out.count == out.line.size())
+        fail(ErrorKind::kUsage, "an access covering more than {} lines", out.line.size());
+      out.line[out.count++] = s;
+    }
+  }
+}
+
+void MemoryHierarchy::access(unsigned sm, const WarpAccess& a, const CoalesceResult& c) {
+  if (a.space != Space::kGlobal && a.space != Space::kLocal) return;
+  Lines l;
+  lines(a, c, l);
+  apply(sm, l.space, l.op, l.cached_in_l1, l.requests, l.line.data(), l.count);
+}
+
+void MemoryHierarchy::apply(unsigned sm, Space space, Op op, bool cached_in_l1, std::uint32_t requests,
+                            const LineSectors* lines, std::uint32_t count) {
+  if (space != Space::kGlobal && space != Space::kLocal) return;
+  if (sm >= l1_.size()) fail(ErrorKind::kUsage, "SM {} of a hierarchy with {} SMs", sm, l1_.size());
+  SectorCache& l1 = l1_[sm];
+  const bool local = space == Space::kLocal;
+  L1Counters& l1c = counters_.l1[local ? 1 : 0][static_cast<unsigned>(op)];
+  l1c.requests += requests;
+  const bool local_in_l1 = local && profile_.local_cached_in_l1;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const LineSectors& s = lines[i];
+    l1c.sectors += popcount(s.mask);
+    switch (op) {
+      case Op::kLoad: {
+        std::uint32_t to_l2 = s.mask;
+        if (cached_in_l1) {
+          const CacheOutcome o = l1.read(s.line, s.mask);
+          l1c.sector_hits += popcount(o.hit_mask);
+          to_l2 = o.miss_mask;
+        }
+        if (to_l2 != 0) l2_read(s.line, to_l2, counters_.l2_read_sectors, counters_.l2_read_hits);
+        break;
+      }
+      case Op::kStore:
+        if (local_in_l1) {
+          l1c.sector_hits += popcount(l1.write(s.line, s.mask, WritePolicy::kAllocateWriteThrough).hit_mask);
+        } else if (profile_.l1_store_policy == arch::L1StorePolicy::kInvalidate) {
           l1.invalidate(s.line);
-          const bool atom = a.op == Op::kAtomic;
-          l2_read(s.line, s.mask, atom ? counters_.l2_atom_sectors : counters_.l2_red_sectors,
-                  atom ? counters_.l2_atom_hits : counters_.l2_red_hits);
-          l2_write(s.line, s.mask, false);  // the read-modify-write leaves the sectors dirty
-          break;
+        } else {
+          l1c.sector_hits += popcount(l1.write(s.line, s.mask, WritePolicy::kUpdateIfPresent).hit_mask);
         }
+        l2_write(s.line, s.mask, true);
+        break;
+      case Op::kAtomic:
+      case Op::kReduction: {
+        l1.invalidate(s.line);
+        const bool atom = op == Op::kAtomic;
+        l2_read(s.line, s.mask, atom ? counters_.l2_atom_sectors : counters_.l2_red_sectors,
+                atom ? counters_.l2_atom_hits : counters_.l2_red_hits);
+        l2_write(s.line, s.mask, false);  // the read-modify-write leaves the sectors dirty
+        break;
       }
     }
   }

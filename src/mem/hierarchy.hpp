@@ -83,6 +83,25 @@ class MemoryHierarchy {
   /// Accounts one warp access and its coalescing (from a Coalescer of the same profile) on SM
   /// `sm` (< sm_count, else Error(kUsage)).
   void access(unsigned sm, const WarpAccess& access, const CoalesceResult& coalesced);
+
+  /// access() in two steps, for callers that prepare accesses on several threads and apply them
+  /// in order on one: lines() is const and depends only on the profile and the local frame
+  /// size; apply() of its result has the same effect as access().
+  struct Lines {
+    Space space = Space::kGlobal;
+    Op op = Op::kLoad;
+    bool cached_in_l1 = false;
+    std::uint32_t requests = 0;
+    std::uint32_t count = 0;  // entries of `line` used
+    std::array<LineSectors, 2 * CoalesceResult::kMaxTransactions> line{};
+  };
+  /// The lines and sectors of a coalesced global or local access (local ones at the warp's
+  /// physical frames), consecutive transactions in one line merged into one entry (distinct
+  /// sectors; looking them up together counts the same as one by one). Other spaces: no lines.
+  void lines(const WarpAccess& access, const CoalesceResult& coalesced, Lines& out) const;
+  /// Serves the lines on SM `sm` (< sm_count, else Error(kUsage)) through L1, L2 and DRAM.
+  void apply(unsigned sm, Space space, Op op, bool cached_in_l1, std::uint32_t requests,
+             const LineSectors* lines, std::uint32_t count);
   /// Writes every dirty L2 sector back to DRAM (end of a launch).
   void flush_l2();
   const Counters& counters() const { return counters_; }

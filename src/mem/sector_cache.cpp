@@ -9,6 +9,16 @@ namespace {
 
 std::uint32_t popcount(std::uint32_t x) { return static_cast<std::uint32_t>(std::popcount(x)); }
 
+__extension__ using u128 = unsigned __int128;
+
+/// a mod d from M = ceil(2^128 / d) (d >= 1): the high 64 bits of (M * a mod 2^128) * d.
+std::uint64_t fast_mod(std::uint64_t a, u128 m, std::uint64_t d) {
+  const u128 low = m * a;
+  const u128 bottom = static_cast<u128>(static_cast<std::uint64_t>(low)) * d;
+  const u128 top = static_cast<u128>(static_cast<std::uint64_t>(low >> 64)) * d;
+  return static_cast<std::uint64_t>((top + (bottom >> 64)) >> 64);
+}
+
 }  // namespace
 
 SectorCache::SectorCache(const arch::CacheGeometry& g) : geometry_(g) {
@@ -17,6 +27,10 @@ SectorCache::SectorCache(const arch::CacheGeometry& g) : geometry_(g) {
     fail(ErrorKind::kProfile, "cache geometry: {}-byte lines must hold 1 to 32 sectors of {} bytes", g.line_bytes,
          g.sector_bytes);
   sectors_per_line_ = g.line_bytes / g.sector_bytes;
+  if (std::has_single_bit(g.line_bytes) && std::has_single_bit(g.sector_bytes)) {
+    line_shift_ = static_cast<std::uint32_t>(std::countr_zero(g.line_bytes));
+    sector_shift_ = static_cast<std::uint32_t>(std::countr_zero(g.sector_bytes));
+  }
   if (g.bytes == 0) return;
   if (g.associativity == 0) fail(ErrorKind::kProfile, "cache geometry: {} bytes with associativity 0", g.bytes);
   ways_ = g.associativity;
@@ -25,16 +39,31 @@ SectorCache::SectorCache(const arch::CacheGeometry& g) : geometry_(g) {
     fail(ErrorKind::kProfile, "cache geometry: {} bytes cannot hold one set of {} ways of {} bytes", g.bytes,
          g.associativity, g.line_bytes);
   if (std::has_single_bit(sets_)) set_shift_ = static_cast<std::uint32_t>(std::countr_zero(sets_));
-  storage_.resize(sets_ * ways_);
+  const u128 m = ~u128{0} / sets_ + 1;
+  mod_m_hi_ = static_cast<std::uint64_t>(m >> 64);
+  mod_m_lo_ = static_cast<std::uint64_t>(m);
+  tags_.assign(sets_ * ways_, 0);
+  meta_.assign(sets_ * ways_, Meta{});
 }
 
 std::uint64_t SectorCache::set_of(std::uint64_t line) const {
-  if (geometry_.set_index == arch::SetIndex::kModulo) return line % sets_;
-  if (set_shift_ != 0) return (line ^ (line >> set_shift_) ^ (line >> (2 * set_shift_))) & (sets_ - 1);
-  return (line ^ (line / sets_) ^ (line / sets_ / sets_)) % sets_;
+  if (set_shift_ != 0) {
+    if (geometry_.set_index == arch::SetIndex::kModulo) return line & (sets_ - 1);
+    return (line ^ (line >> set_shift_) ^ (line >> (2 * set_shift_))) & (sets_ - 1);
+  }
+  if (sets_ == 1) return 0;
+  const u128 m = (static_cast<u128>(mod_m_hi_) << 64) | mod_m_lo_;
+  if (geometry_.set_index == arch::SetIndex::kModulo) return fast_mod(line, m, sets_);
+  return fast_mod(line ^ (line / sets_) ^ (line / sets_ / sets_), m, sets_);
 }
 
 LineSectors SectorCache::span(std::uint64_t addr, std::uint32_t bytes) const {
+  if (line_shift_ != 0) {
+    const auto offset = static_cast<std::uint32_t>(addr & (geometry_.line_bytes - 1));
+    const std::uint32_t first = offset >> sector_shift_;
+    const std::uint32_t count = ((offset + bytes - 1) >> sector_shift_) - first + 1;
+    return LineSectors{addr >> line_shift_, (count >= 32 ? ~0u : ((1u << count) - 1u)) << first};
+  }
   const std::uint32_t offset = static_cast<std::uint32_t>(addr % geometry_.line_bytes);
   const std::uint32_t first = offset / geometry_.sector_bytes;
   const std::uint32_t last = (offset + bytes - 1) / geometry_.sector_bytes;
@@ -42,28 +71,38 @@ LineSectors SectorCache::span(std::uint64_t addr, std::uint32_t bytes) const {
   return LineSectors{addr / geometry_.line_bytes, (count >= 32 ? ~0u : ((1u << count) - 1u)) << first};
 }
 
-SectorCache::Way* SectorCache::find(std::uint64_t line) {
-  Way* set = &storage_[set_of(line) * ways_];
+std::int64_t SectorCache::find(std::uint64_t line) const {
+  const std::uint64_t first = set_of(line) * ways_;
+  const std::uint64_t* tags = tags_.data() + first;
   for (std::uint32_t i = 0; i < ways_; ++i)
-    if (set[i].valid != 0 && set[i].line == line) return &set[i];
-  return nullptr;
+    if (tags[i] == line + 1) return static_cast<std::int64_t>(first + i);
+  return -1;
 }
 
-const SectorCache::Way* SectorCache::find(std::uint64_t line) const {
-  return const_cast<SectorCache*>(this)->find(line);
-}
-
-SectorCache::Way& SectorCache::find_or_allocate(std::uint64_t line, CacheOutcome& outcome) {
-  Way* set = &storage_[set_of(line) * ways_];
-  Way* victim = nullptr;
+std::uint64_t SectorCache::find_or_allocate(std::uint64_t line, CacheOutcome& outcome) {
+  const std::uint64_t first = set_of(line) * ways_;
+  const std::uint64_t* tags = tags_.data() + first;
+  std::uint32_t free_way = ways_;
   for (std::uint32_t i = 0; i < ways_; ++i) {
-    Way& w = set[i];
-    if (w.valid != 0 && w.line == line) return w;
-    if (victim == nullptr || (victim->valid != 0 && (w.valid == 0 || w.last_use < victim->last_use))) victim = &w;
+    if (tags[i] == line + 1) return first + i;
+    if (tags[i] == 0 && free_way == ways_) free_way = i;
   }
-  outcome.writeback_sectors += popcount(victim->dirty);
-  *victim = Way{line, 0, 0, 0};
-  return *victim;
+  std::uint32_t victim = free_way;
+  if (victim == ways_) {
+    victim = 0;
+    for (std::uint32_t i = 1; i < ways_; ++i)
+      if (meta_[first + i].last_use < meta_[first + victim].last_use) victim = i;
+  }
+  const std::uint64_t way = first + victim;
+  outcome.writeback_sectors += popcount(meta_[way].dirty);
+  tags_[way] = line + 1;
+  meta_[way] = Meta{};
+  return way;
+}
+
+void SectorCache::drop(std::uint64_t way) {
+  tags_[way] = 0;
+  meta_[way] = Meta{};
 }
 
 CacheOutcome SectorCache::read(std::uint64_t line, std::uint32_t sectors) {
@@ -72,7 +111,7 @@ CacheOutcome SectorCache::read(std::uint64_t line, std::uint32_t sectors) {
     o.miss_mask = sectors;
     return o;
   }
-  Way& w = find_or_allocate(line, o);
+  Meta& w = meta_[find_or_allocate(line, o)];
   o.hit_mask = w.valid & sectors;
   o.miss_mask = sectors & ~w.valid;
   w.valid |= sectors;
@@ -87,13 +126,13 @@ CacheOutcome SectorCache::write(std::uint64_t line, std::uint32_t sectors, Write
     return o;
   }
   if (policy == WritePolicy::kUpdateIfPresent) {
-    Way* w = find(line);
-    o.hit_mask = w == nullptr ? 0 : w->valid & sectors;
+    const std::int64_t way = find(line);
+    o.hit_mask = way < 0 ? 0 : meta_[std::uint64_t(way)].valid & sectors;
     o.miss_mask = sectors & ~o.hit_mask;
-    if (o.hit_mask != 0) w->last_use = ++clock_;
+    if (o.hit_mask != 0) meta_[std::uint64_t(way)].last_use = ++clock_;
     return o;
   }
-  Way& w = find_or_allocate(line, o);
+  Meta& w = meta_[find_or_allocate(line, o)];
   o.hit_mask = w.valid & sectors;
   o.miss_mask = sectors & ~w.valid;
   w.valid |= sectors;
@@ -105,17 +144,17 @@ CacheOutcome SectorCache::write(std::uint64_t line, std::uint32_t sectors, Write
 CacheOutcome SectorCache::invalidate(std::uint64_t line) {
   CacheOutcome o;
   if (!enabled()) return o;
-  if (Way* w = find(line)) {
-    o.hit_mask = w->valid;
-    o.writeback_sectors = popcount(w->dirty);
-    *w = Way{};
+  if (const std::int64_t way = find(line); way >= 0) {
+    o.hit_mask = meta_[std::uint64_t(way)].valid;
+    o.writeback_sectors = popcount(meta_[std::uint64_t(way)].dirty);
+    drop(std::uint64_t(way));
   }
   return o;
 }
 
 std::uint64_t SectorCache::flush() {
   std::uint64_t n = 0;
-  for (Way& w : storage_) {
+  for (Meta& w : meta_) {
     n += popcount(w.dirty);
     w.dirty = 0;
   }
@@ -124,14 +163,14 @@ std::uint64_t SectorCache::flush() {
 
 std::uint32_t SectorCache::valid_sectors(std::uint64_t line) const {
   if (!enabled()) return 0;
-  const Way* w = find(line);
-  return w == nullptr ? 0 : w->valid;
+  const std::int64_t way = find(line);
+  return way < 0 ? 0 : meta_[std::uint64_t(way)].valid;
 }
 
 std::uint32_t SectorCache::dirty_sectors(std::uint64_t line) const {
   if (!enabled()) return 0;
-  const Way* w = find(line);
-  return w == nullptr ? 0 : w->dirty;
+  const std::int64_t way = find(line);
+  return way < 0 ? 0 : meta_[std::uint64_t(way)].dirty;
 }
 
 }  // namespace warpscope::mem

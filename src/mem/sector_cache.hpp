@@ -80,23 +80,32 @@ class SectorCache {
   const arch::CacheGeometry& geometry() const { return geometry_; }
 
  private:
-  struct Way {
-    std::uint64_t line = 0;
+  // Ways are stored set-major in two arrays: the tags alone (line + 1; 0 = a free way), which a
+  // lookup scans, and the rest, which it touches only for the way it finds or evicts.
+  struct Meta {
     std::uint64_t last_use = 0;
-    std::uint32_t valid = 0;  // sector mask; 0 = the way is free
+    std::uint32_t valid = 0;  // sector mask
     std::uint32_t dirty = 0;
   };
-  Way* find(std::uint64_t line);
-  const Way* find(std::uint64_t line) const;
-  Way& find_or_allocate(std::uint64_t line, CacheOutcome& outcome);
+  /// The index of `line`'s way, or -1.
+  std::int64_t find(std::uint64_t line) const;
+  /// The index of `line`'s way, allocated (valid and dirty 0) in a free or the least recently
+  /// used way of its set when missing; the victim's dirty sectors go to outcome.writeback_sectors.
+  std::uint64_t find_or_allocate(std::uint64_t line, CacheOutcome& outcome);
+  void drop(std::uint64_t way);
 
   arch::CacheGeometry geometry_;
   std::uint64_t sets_ = 0;
   std::uint32_t ways_ = 0;
   std::uint32_t sectors_per_line_ = 0;
   std::uint32_t set_shift_ = 0;  // log2(sets_) when sets_ is a power of two, else 0
+  // line % sets_ for other set counts without a division (Lemire, Kaser and Kurz, "Faster
+  // remainder by direct computation", 2019): M = ceil(2^128 / sets_), as two halves.
+  std::uint64_t mod_m_hi_ = 0, mod_m_lo_ = 0;
+  std::uint32_t line_shift_ = 0, sector_shift_ = 0;  // log2 of the sizes (powers of two), or 0
   std::uint64_t clock_ = 0;
-  std::vector<Way> storage_;  // sets_ * ways_, set-major
+  std::vector<std::uint64_t> tags_;  // sets_ * ways_
+  std::vector<Meta> meta_;           // sets_ * ways_
 };
 
 }  // namespace warpscope::mem

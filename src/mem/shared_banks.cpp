@@ -1,6 +1,7 @@
 #include "mem/shared_banks.hpp"
 
 #include <algorithm>
+#include <bit>
 
 #include "common/error.hpp"
 #include "mem/access_check.hpp"
@@ -24,19 +25,15 @@ std::uint32_t shared_lanes_per_phase(const arch::Profile& p, Op op, std::uint32_
   return std::clamp<std::uint32_t>(lanes, 1, std::min(p.warp_size, kMaxWarpSize));
 }
 
-SharedBankResult shared_access(const arch::Profile& p, const WarpAccess& a) {
-  check_access(a);
-  if (p.shared_banks == 0 || p.shared_banks > kMaxBanks || p.shared_bank_bytes == 0)
-    fail(ErrorKind::kUnsupported, "profile '{}': {} shared-memory banks of {} bytes (supported: 1 to {} banks)", p.name,
-         p.shared_banks, p.shared_bank_bytes, kMaxBanks);
-  SharedBankResult r;
+namespace {
+
+/// The general rule, phase by phase, with sorting to find the distinct words and addresses.
+void shared_access_sorted(const arch::Profile& p, const WarpAccess& a, SharedBankResult& r) {
   const std::uint32_t width = a.width;
   const std::uint32_t bank_bytes = p.shared_bank_bytes;
   const std::uint32_t row_bytes = p.shared_banks * bank_bytes;
-  const std::uint32_t lanes_per_phase = shared_lanes_per_phase(p, a.op, width);
+  const std::uint32_t lanes_per_phase = r.lanes_per_phase;
   const std::uint32_t warp = std::min(p.warp_size, kMaxWarpSize);
-  r.lanes_per_phase = lanes_per_phase;
-
   std::uint64_t all_addrs[kMaxWarpSize];
   unsigned all_n = 0;
   for (std::uint32_t first = 0; first < warp; first += lanes_per_phase) {
@@ -66,8 +63,106 @@ SharedBankResult shared_access(const arch::Profile& p, const WarpAccess& a) {
     r.wavefronts += worst;
     r.ideal_wavefronts += ideal;
   }
-  r.bank_conflicts = r.wavefronts - r.ideal_wavefronts;
   r.bytes_requested = std::uint64_t{sort_unique(all_addrs, all_n)} * width;
+}
+
+/// The same rule when the warp's words lie within kBitsetUnits words of `lo` (its lowest
+/// address): the phase's distinct words are bits of a bitset (word k = address lo + k * width,
+/// addresses being aligned to their width), visited in increasing order, so the bank words they
+/// cover come in order too and duplicates are adjacent. No sorting.
+constexpr std::uint32_t kBitsetUnits = 1024;
+
+void shared_access_bitset(const arch::Profile& p, const WarpAccess& a, std::uint64_t lo, SharedBankResult& r) {
+  const std::uint32_t width = a.width;
+  const std::uint32_t bank_bytes = p.shared_bank_bytes;
+  const std::uint32_t banks = p.shared_banks;
+  const std::uint32_t row_bytes = banks * bank_bytes;
+  const std::uint32_t lanes_per_phase = r.lanes_per_phase;
+  const std::uint32_t warp = std::min(p.warp_size, kMaxWarpSize);
+  // Widths are powers of two (check_access); bank sizes and counts usually are: shifts and masks
+  // then, not divisions, which would cost more than the rest of the rule.
+  const auto width_shift = static_cast<unsigned>(std::countr_zero(width));
+  const bool pow2 = std::has_single_bit(bank_bytes) && std::has_single_bit(banks);
+  const auto bank_shift = static_cast<unsigned>(std::countr_zero(bank_bytes));
+  const std::uint64_t bank_mask = banks - 1;
+  std::uint64_t all_bits[kBitsetUnits / 64] = {};
+  std::uint32_t top = 0;  // highest bitset word used
+  for (std::uint32_t first = 0; first < warp; first += lanes_per_phase) {
+    const std::uint32_t end = std::min(first + lanes_per_phase, warp);
+    const std::uint32_t span = end - first;
+    const LaneMask lanes = a.active & LaneMask((span >= 32 ? 0xffffffffu : ((1u << span) - 1u)) << first);
+    if (lanes.none()) continue;
+    std::uint64_t bits[kBitsetUnits / 64] = {};
+    std::uint32_t phase_lo = kBitsetUnits, phase_hi = 0;
+    lanes.for_each([&](unsigned lane) {
+      const auto u = static_cast<std::uint32_t>((a.addr[lane] - lo) >> width_shift);
+      bits[u / 64] |= std::uint64_t{1} << (u % 64);
+      phase_lo = std::min(phase_lo, u / 64);
+      phase_hi = std::max(phase_hi, u / 64);
+    });
+    std::uint32_t per_bank[kMaxBanks];
+    std::fill_n(per_bank, banks, 0u);
+    std::uint32_t worst = 0, na = 0;
+    std::uint64_t last_word = ~std::uint64_t{0}, first_addr = 0;
+    for (std::uint32_t k = phase_lo; k <= phase_hi; ++k) {
+      all_bits[k] |= bits[k];
+      for (std::uint64_t m = bits[k]; m != 0; m &= m - 1) {
+        const std::uint64_t addr = lo + ((std::uint64_t{k} * 64 + static_cast<unsigned>(std::countr_zero(m))) << width_shift);
+        if (na++ == 0) first_addr = addr;
+        const std::uint64_t w0 = pow2 ? addr >> bank_shift : addr / bank_bytes;
+        const std::uint64_t w1 = pow2 ? (addr + width - 1) >> bank_shift : (addr + width - 1) / bank_bytes;
+        for (std::uint64_t w = w0; w <= w1; ++w) {
+          if (w == last_word) continue;
+          last_word = w;
+          worst = std::max(worst, ++per_bank[pow2 ? w & bank_mask : w % banks]);
+        }
+      }
+    }
+    top = std::max(top, phase_hi);
+    const std::uint64_t distinct_bytes = std::uint64_t{na} * width;
+    const auto ideal =
+        static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (distinct_bytes + row_bytes - 1) / row_bytes));
+    r.phases[r.phase_count++] = SharedPhase{lanes, worst, ideal, first_addr};
+    r.wavefronts += worst;
+    r.ideal_wavefronts += ideal;
+  }
+  std::uint64_t distinct = 0;
+  for (std::uint32_t k = 0; k <= top; ++k) distinct += static_cast<std::uint64_t>(std::popcount(all_bits[k]));
+  r.bytes_requested = distinct * width;
+}
+
+}  // namespace
+
+SharedBankResult shared_access(const arch::Profile& p, const WarpAccess& a) {
+  check_access(a);
+  if (p.shared_banks == 0 || p.shared_banks > kMaxBanks || p.shared_bank_bytes == 0)
+    fail(ErrorKind::kUnsupported, "profile '{}': {} shared-memory banks of {} bytes (supported: 1 to {} banks)", p.name,
+         p.shared_banks, p.shared_bank_bytes, kMaxBanks);
+  SharedBankResult r;
+  r.lanes_per_phase = shared_lanes_per_phase(p, a.op, a.width);
+  std::uint64_t lo = ~std::uint64_t{0}, hi = 0;
+  a.active.for_each([&](unsigned lane) {
+    lo = std::min(lo, a.addr[lane]);
+    hi = std::max(hi, a.addr[lane]);
+  });
+  if (lo > hi) return r;  // no active lane
+  if (lo == hi && a.width <= p.shared_banks * p.shared_bank_bytes) {
+    // One address for every lane (a broadcast): each phase reads its words once, one per bank.
+    const std::uint32_t warp = std::min(p.warp_size, kMaxWarpSize);
+    for (std::uint32_t first = 0; first < warp; first += r.lanes_per_phase) {
+      const std::uint32_t span = std::min(first + r.lanes_per_phase, warp) - first;
+      const LaneMask lanes = a.active & LaneMask((span >= 32 ? 0xffffffffu : ((1u << span) - 1u)) << first);
+      if (lanes.none()) continue;
+      r.phases[r.phase_count++] = SharedPhase{lanes, 1, 1, lo};
+    }
+    r.wavefronts = r.ideal_wavefronts = r.phase_count;
+    r.bytes_requested = a.width;
+  } else if ((hi - lo) >> std::countr_zero(std::uint32_t{a.width}) < kBitsetUnits) {
+    shared_access_bitset(p, a, lo, r);
+  } else {
+    shared_access_sorted(p, a, r);
+  }
+  r.bank_conflicts = r.wavefronts - r.ideal_wavefronts;
   return r;
 }
 

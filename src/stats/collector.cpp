@@ -40,8 +40,8 @@ Shape shape_of(const WarpAccess& a) {
   const auto a0 = static_cast<std::int64_t>(a.addr[first]);
   const std::int64_t diff = static_cast<std::int64_t>(a.addr[second]) - a0;
   const std::int64_t gap = second - first;
-  if (diff % gap != 0) return s;
-  const std::int64_t d = diff / gap;
+  if (gap != 1 && diff % gap != 0) return s;
+  const std::int64_t d = gap == 1 ? diff : diff / gap;
   for (std::uint32_t rest = m; rest != 0; rest &= rest - 1) {
     const unsigned l = static_cast<unsigned>(std::countr_zero(rest));
     if (static_cast<std::int64_t>(a.addr[l]) != a0 + d * static_cast<std::int64_t>(l - first)) return s;
@@ -62,146 +62,295 @@ const char* unit_name(const arch::Profile& p, Space space, std::uint32_t unit_by
 
 }  // namespace
 
+/// The ordered state of one profile's model: its caches and the launch's result.
 struct LaunchCollector::Model {
   const arch::Profile& profile;
-  mem::Coalescer coalescer;
   mem::MemoryHierarchy hierarchy;
-  mem::LocalLayout layout;
-  mem::CoalesceResult scratch;
   ModelResult result;
 
-  explicit Model(const arch::Profile& p)
-      : profile(p), coalescer(p), hierarchy(p, p.sm_count == 0 ? 1 : p.sm_count), layout(p.warp_size) {
+  explicit Model(const arch::Profile& p) : profile(p), hierarchy(p, p.sm_count == 0 ? 1 : p.sm_count) {
     result.profile = &p;
   }
+};
 
-  InstructionStats& row(const WarpAccess& a) {
-    if (a.pc >= result.per_pc.size()) result.per_pc.resize(std::size_t(a.pc) + 1);
-    InstructionStats& s = result.per_pc[a.pc];
-    if (!s.seen) {
-      s.seen = true;
-      s.space = a.space;
-      s.op = a.op;
-      s.cache = a.cache;
-      s.width = a.width;
-    }
-    return s;
+namespace {
+
+/// One access's cache lines, to be served in order by merge().
+struct LineOp {
+  std::uint32_t pc = 0, sm = 0;
+  Space space = Space::kGlobal;
+  Op op = Op::kLoad;
+  bool cached_in_l1 = false;
+  std::uint32_t requests = 0;
+  std::uint32_t first = 0, count = 0;  // in ModelPart::lines
+};
+
+/// What a shard made of one CTA's records for one model.
+struct ModelPart {
+  std::vector<std::pair<std::uint32_t, InstructionStats>> rows;  // the instructions it saw
+  std::uint64_t instructions[4][4] = {};
+  std::uint64_t global_bytes_requested = 0, global_bytes_moved = 0;
+  std::uint64_t shared_wavefronts[3] = {}, shared_ideal[3] = {}, shared_conflicts[3] = {};
+  std::uint64_t model_errors = 0;
+  std::string first_model_error;
+  std::vector<LineOp> ops;
+  std::vector<mem::LineSectors> lines;
+};
+
+struct Part final : ShardedSink::CtaPart {
+  std::vector<ModelPart> models;
+  std::uint64_t records = 0;
+};
+
+/// Adds `from` (a later part of the launch, whose first_seen counts from `seq_base`) to `into`,
+/// with the result that one pass over both parts' records in order would have had.
+void merge_row(InstructionStats& into, InstructionStats&& from, std::uint64_t seq_base) {
+  if (!into.seen) {
+    into.seen = true;
+    into.space = from.space;
+    into.op = from.op;
+    into.cache = from.cache;
+    into.width = from.width;
   }
-
-  void note_shape(InstructionStats& s, const WarpAccess& a, std::uint32_t unit) {
-    const Shape sh = shape_of(a);
-    if (sh.active < profile.warp_size) ++s.partial_executions;
-    if (sh.uniform) ++s.uniform_executions;
-    if (!sh.strided) return;
-    if (s.strided_executions++ == 0) {
-      s.stride = sh.stride;
-    } else if (s.stride != sh.stride) {
-      s.stride_varies = true;
+  if (into.executions == 0 && into.in_registers == 0 && (from.executions != 0 || from.in_registers != 0))
+    into.first_seen = seq_base + from.first_seen;
+  into.executions += from.executions;
+  into.active_lanes += from.active_lanes;
+  into.requests += from.requests;
+  into.sectors += from.sectors;
+  into.ideal_sectors += from.ideal_sectors;
+  into.bytes_requested += from.bytes_requested;
+  into.bytes_moved += from.bytes_moved;
+  into.l1_hit_sectors += from.l1_hit_sectors;
+  into.l2_hit_sectors += from.l2_hit_sectors;
+  into.wavefronts += from.wavefronts;
+  into.ideal_wavefronts += from.ideal_wavefronts;
+  into.partial_executions += from.partial_executions;
+  into.uniform_executions += from.uniform_executions;
+  if (from.strided_executions != 0) {
+    if (into.strided_executions == 0) {
+      into.stride = from.stride;
+    } else if (into.stride != from.stride) {
+      into.stride_varies = true;
     }
-    if (a.space != Space::kGlobal || unit == 0 || sh.stride != a.width) return;
-    const std::uint64_t off = sh.run_base % unit;
-    if (off == 0) return;
-    if (s.misaligned_executions++ == 0) {
-      s.misalign_min = s.misalign_max = off;
+    into.stride_varies = into.stride_varies || from.stride_varies;
+    into.strided_executions += from.strided_executions;
+  }
+  if (from.misaligned_executions != 0) {
+    if (into.misaligned_executions == 0) {
+      into.misalign_min = from.misalign_min;
+      into.misalign_max = from.misalign_max;
     } else {
-      s.misalign_min = std::min(s.misalign_min, off);
-      s.misalign_max = std::max(s.misalign_max, off);
+      into.misalign_min = std::min(into.misalign_min, from.misalign_min);
+      into.misalign_max = std::max(into.misalign_max, from.misalign_max);
+    }
+    into.misaligned_executions += from.misaligned_executions;
+  }
+  if (from.sample && (!into.sample || from.sample_excess > into.sample_excess)) {
+    into.sample = std::move(from.sample);
+    into.sample_excess = from.sample_excess;
+  }
+  if (from.local_end != 0) {
+    if (from.offset_varies ||
+        (into.local_end != 0 && (into.local_min != from.local_min || into.local_end != from.local_end)))
+      into.offset_varies = true;
+    into.local_min = std::min(into.local_min, from.local_min);
+    into.local_end = std::max(into.local_end, from.local_end);
+  }
+  into.in_registers += from.in_registers;
+}
+
+}  // namespace
+
+/// The work of the threads that run CTAs: everything but the caches.
+class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
+ public:
+  explicit CollectorShard(const LaunchCollector& owner) : owner_(owner) {
+    for (const auto& m : owner.models_) models_.push_back(std::make_unique<PerModel>(*m));
+  }
+
+  void on_access(const WarpAccess& a) override {
+    if (owner_.sample_every_ > 1 && a.cta % owner_.sample_every_ != 0) return;
+    const std::uint64_t seq = records_++;
+    for (auto& m : models_) {
+      try {
+        m->on_access(a, seq, owner_.local_in_registers_);
+      } catch (const Error& e) {
+        if (m->part.model_errors++ == 0) m->part.first_model_error = e.what();
+      }
     }
   }
 
-  Sample make_sample(const WarpAccess& a, const mem::CoalesceResult& r, std::uint64_t local_base) const {
-    Sample smp;
-    smp.cta = a.cta;
-    smp.warp = a.warp;
-    smp.width = a.width;
-    smp.active = a.active;
-    for (unsigned l = 0; l < kMaxWarpSize; ++l) {
-      if (!a.active.test(l)) continue;
-      smp.addr[l] = a.space == Space::kLocal ? layout.physical(local_base, l, a.addr[l]) : a.addr[l];
-    }
-    smp.transactions.reserve(r.transaction_count);
-    for (std::uint32_t t = 0; t < r.transaction_count; ++t)
-      smp.transactions.emplace_back(r.transactions[t].addr + local_base, r.transactions[t].bytes);
-    smp.bytes_requested = r.bytes_requested;
-    smp.bytes_moved = r.bytes_moved;
-    smp.unit = unit_name(profile, a.space, r.transaction_bytes);
-    return smp;
+  std::unique_ptr<CtaPart> finish_cta() override {
+    auto part = std::make_unique<Part>();
+    part->records = records_;
+    records_ = 0;
+    for (auto& m : models_) part->models.push_back(m->take());
+    return part;
   }
 
-  static void note_local_offsets(InstructionStats& s, const WarpAccess& a) {
-    std::uint64_t lo = ~std::uint64_t{0}, hi = 0;
-    a.active.for_each([&](unsigned l) {
-      lo = std::min(lo, a.addr[l]);
-      hi = std::max(hi, a.addr[l]);
-    });
-    if (lo > hi) return;
-    if (lo != hi || (s.local_end != 0 && (lo != s.local_min || hi + a.width != s.local_end))) s.offset_varies = true;
-    s.local_min = std::min(s.local_min, lo);
-    s.local_end = std::max(s.local_end, hi + a.width);
-  }
+ private:
+  struct PerModel {
+    const Model& model;
+    const arch::Profile& profile;
+    mem::Coalescer coalescer;
+    mem::LocalLayout layout;
+    mem::CoalesceResult scratch;
+    mem::MemoryHierarchy::Lines lines;
+    std::vector<InstructionStats> rows;  // by pc
+    std::vector<std::uint32_t> touched;  // pcs with a row in this part
+    ModelPart part;
 
-  void on_access(const WarpAccess& a, std::uint64_t seq, bool local_in_registers) {
-    if (a.space == Space::kConst) {
-      result.instructions[static_cast<unsigned>(a.space)][static_cast<unsigned>(a.op)] += 1;
-      return;
+    explicit PerModel(const Model& m) : model(m), profile(m.profile), coalescer(m.profile), layout(m.profile.warp_size) {}
+
+    ModelPart take() {
+      ModelPart out = std::move(part);
+      part = ModelPart{};
+      out.rows.reserve(touched.size());
+      for (std::uint32_t pc : touched) {
+        out.rows.emplace_back(pc, std::move(rows[pc]));
+        rows[pc] = InstructionStats{};
+      }
+      touched.clear();
+      return out;
     }
-    InstructionStats& s = row(a);
-    if (s.executions == 0 && s.in_registers == 0) s.first_seen = seq;
-    if (a.space == Space::kLocal) {
-      note_local_offsets(s, a);
-      if (local_in_registers) {
-        s.in_registers += 1;
+
+    InstructionStats& row(const WarpAccess& a) {
+      if (a.pc >= rows.size()) rows.resize(std::size_t(a.pc) + 1);
+      InstructionStats& s = rows[a.pc];
+      if (!s.seen) {
+        s.seen = true;
+        s.space = a.space;
+        s.op = a.op;
+        s.cache = a.cache;
+        s.width = a.width;
+        touched.push_back(a.pc);
+      }
+      return s;
+    }
+
+    void note_shape(InstructionStats& s, const WarpAccess& a, std::uint32_t unit) {
+      const Shape sh = shape_of(a);
+      if (sh.active < profile.warp_size) ++s.partial_executions;
+      if (sh.uniform) ++s.uniform_executions;
+      if (!sh.strided) return;
+      if (s.strided_executions++ == 0) {
+        s.stride = sh.stride;
+      } else if (s.stride != sh.stride) {
+        s.stride_varies = true;
+      }
+      if (a.space != Space::kGlobal || unit == 0 || sh.stride != a.width) return;
+      const std::uint64_t off = std::has_single_bit(unit) ? sh.run_base & (unit - 1) : sh.run_base % unit;
+      if (off == 0) return;
+      if (s.misaligned_executions++ == 0) {
+        s.misalign_min = s.misalign_max = off;
+      } else {
+        s.misalign_min = std::min(s.misalign_min, off);
+        s.misalign_max = std::max(s.misalign_max, off);
+      }
+    }
+
+    Sample make_sample(const WarpAccess& a, const mem::CoalesceResult& r, std::uint64_t local_base) const {
+      Sample smp;
+      smp.cta = a.cta;
+      smp.warp = a.warp;
+      smp.width = a.width;
+      smp.active = a.active;
+      for (unsigned l = 0; l < kMaxWarpSize; ++l) {
+        if (!a.active.test(l)) continue;
+        smp.addr[l] = a.space == Space::kLocal ? layout.physical(local_base, l, a.addr[l]) : a.addr[l];
+      }
+      smp.transactions.reserve(r.transaction_count);
+      for (std::uint32_t t = 0; t < r.transaction_count; ++t)
+        smp.transactions.emplace_back(r.transactions[t].addr + local_base, r.transactions[t].bytes);
+      smp.bytes_requested = r.bytes_requested;
+      smp.bytes_moved = r.bytes_moved;
+      smp.unit = unit_name(profile, a.space, r.transaction_bytes);
+      return smp;
+    }
+
+    static void note_local_offsets(InstructionStats& s, const WarpAccess& a) {
+      std::uint64_t lo = ~std::uint64_t{0}, hi = 0;
+      a.active.for_each([&](unsigned l) {
+        lo = std::min(lo, a.addr[l]);
+        hi = std::max(hi, a.addr[l]);
+      });
+      if (lo > hi) return;
+      if (lo != hi || (s.local_end != 0 && (lo != s.local_min || hi + a.width != s.local_end))) s.offset_varies = true;
+      s.local_min = std::min(s.local_min, lo);
+      s.local_end = std::max(s.local_end, hi + a.width);
+    }
+
+    void on_access(const WarpAccess& a, std::uint64_t seq, bool local_in_registers) {
+      if (a.space == Space::kConst) {
+        part.instructions[static_cast<unsigned>(a.space)][static_cast<unsigned>(a.op)] += 1;
         return;
       }
-    }
-    result.instructions[static_cast<unsigned>(a.space)][static_cast<unsigned>(a.op)] += 1;
-    s.executions += 1;
-    s.active_lanes += static_cast<std::uint64_t>(std::popcount(a.active.bits()));
-    if (a.space == Space::kShared) {
-      const auto r = mem::shared_access(profile, a);
-      const unsigned k = a.op == Op::kLoad ? 0 : a.op == Op::kStore ? 1 : 2;
-      result.shared_wavefronts[k] += r.wavefronts;
-      result.shared_ideal[k] += r.ideal_wavefronts;
-      result.shared_conflicts[k] += r.bank_conflicts;
-      s.wavefronts += r.wavefronts;
-      s.ideal_wavefronts += r.ideal_wavefronts;
-      s.bytes_requested += r.bytes_requested;
-      note_shape(s, a, 0);
-      const std::uint64_t excess = r.wavefronts - r.ideal_wavefronts;
+      InstructionStats& s = row(a);
+      if (s.executions == 0 && s.in_registers == 0) s.first_seen = seq;
+      if (a.space == Space::kLocal) {
+        note_local_offsets(s, a);
+        if (local_in_registers) {
+          s.in_registers += 1;
+          return;
+        }
+      }
+      part.instructions[static_cast<unsigned>(a.space)][static_cast<unsigned>(a.op)] += 1;
+      s.executions += 1;
+      s.active_lanes += static_cast<std::uint64_t>(std::popcount(a.active.bits()));
+      if (a.space == Space::kShared) {
+        const auto r = mem::shared_access(profile, a);
+        const unsigned k = a.op == Op::kLoad ? 0 : a.op == Op::kStore ? 1 : 2;
+        part.shared_wavefronts[k] += r.wavefronts;
+        part.shared_ideal[k] += r.ideal_wavefronts;
+        part.shared_conflicts[k] += r.bank_conflicts;
+        s.wavefronts += r.wavefronts;
+        s.ideal_wavefronts += r.ideal_wavefronts;
+        s.bytes_requested += r.bytes_requested;
+        note_shape(s, a, 0);
+        const std::uint64_t excess = r.wavefronts - r.ideal_wavefronts;
+        if (!s.sample || excess > s.sample_excess) {
+          coalescer.coalesce(a, scratch);
+          s.sample = make_sample(a, scratch, 0);
+          s.sample->wavefronts = r.wavefronts;
+          s.sample_excess = excess;
+        }
+        return;
+      }
+      coalescer.coalesce(a, scratch);
+      // The lines go to merge(), which serves them through the caches in CTA order.
+      model.hierarchy.lines(a, scratch, lines);
+      const unsigned sm = profile.sm_count == 0 ? 0 : a.cta % profile.sm_count;
+      part.ops.push_back(LineOp{a.pc, sm, lines.space, lines.op, lines.cached_in_l1, lines.requests,
+                                static_cast<std::uint32_t>(part.lines.size()), lines.count});
+      part.lines.insert(part.lines.end(), lines.line.begin(), lines.line.begin() + lines.count);
+      const std::uint32_t unit = scratch.transaction_bytes;
+      // Units are powers of two in every built-in profile: a shift, not a division, when so.
+      const std::uint64_t ideal = unit == 0                   ? 0
+                                  : std::has_single_bit(unit) ? (scratch.bytes_requested + unit - 1) >> std::countr_zero(unit)
+                                                              : (scratch.bytes_requested + unit - 1) / unit;
+      const std::uint64_t excess = scratch.transaction_count > ideal ? scratch.transaction_count - ideal : 0;
+      s.requests += scratch.requests;
+      s.sectors += scratch.transaction_count;
+      s.ideal_sectors += std::min<std::uint64_t>(ideal, scratch.transaction_count);
+      s.bytes_requested += scratch.bytes_requested;
+      s.bytes_moved += scratch.bytes_moved;
+      if (a.space == Space::kGlobal) {
+        part.global_bytes_requested += scratch.bytes_requested;
+        part.global_bytes_moved += scratch.bytes_moved;
+      }
+      note_shape(s, a, unit);
       if (!s.sample || excess > s.sample_excess) {
-        coalescer.coalesce(a, scratch);
-        s.sample = make_sample(a, scratch, 0);
-        s.sample->wavefronts = r.wavefronts;
+        const std::uint64_t base = a.space == Space::kLocal ? model.hierarchy.local_base(a.cta, a.warp) : 0;
+        s.sample = make_sample(a, scratch, base);
         s.sample_excess = excess;
       }
-      return;
     }
-    coalescer.coalesce(a, scratch);
-    const unsigned sm = profile.sm_count == 0 ? 0 : a.cta % profile.sm_count;
-    const mem::Counters& c = hierarchy.counters();
-    const std::uint64_t l1_before = l1_hits(c), l2_before = l2_hits(c);
-    hierarchy.access(sm, a, scratch);
-    s.l1_hit_sectors += l1_hits(c) - l1_before;
-    s.l2_hit_sectors += l2_hits(c) - l2_before;
-    const std::uint32_t unit = scratch.transaction_bytes;
-    const std::uint64_t ideal = unit == 0 ? 0 : (scratch.bytes_requested + unit - 1) / unit;
-    const std::uint64_t excess = scratch.transaction_count > ideal ? scratch.transaction_count - ideal : 0;
-    s.requests += scratch.requests;
-    s.sectors += scratch.transaction_count;
-    s.ideal_sectors += std::min<std::uint64_t>(ideal, scratch.transaction_count);
-    s.bytes_requested += scratch.bytes_requested;
-    s.bytes_moved += scratch.bytes_moved;
-    if (a.space == Space::kGlobal) {
-      result.global_bytes_requested += scratch.bytes_requested;
-      result.global_bytes_moved += scratch.bytes_moved;
-    }
-    note_shape(s, a, unit);
-    if (!s.sample || excess > s.sample_excess) {
-      const std::uint64_t base = a.space == Space::kLocal ? hierarchy.local_base(a.cta, a.warp) : 0;
-      s.sample = make_sample(a, scratch, base);
-      s.sample_excess = excess;
-    }
-  }
+  };
+
+  const LaunchCollector& owner_;
+  std::vector<std::unique_ptr<PerModel>> models_;
+  std::uint64_t records_ = 0;
 };
 
 LaunchCollector::LaunchCollector(std::vector<const arch::Profile*> profiles) {
@@ -218,19 +367,60 @@ void LaunchCollector::set_local_frame_bytes(std::uint64_t bytes) {
 
 void LaunchCollector::set_local_in_registers(bool in_registers) { local_in_registers_ = in_registers; }
 
+std::unique_ptr<ShardedSink::Shard> LaunchCollector::make_shard() { return std::make_unique<CollectorShard>(*this); }
+
 void LaunchCollector::on_access(const WarpAccess& access) {
-  if (sample_every_ > 1 && access.cta % sample_every_ != 0) return;
-  const std::uint64_t seq = records_++;
-  for (auto& m : models_) {
-    try {
-      m->on_access(access, seq, local_in_registers_);
-    } catch (const Error& e) {
-      if (m->result.model_errors++ == 0) m->result.first_model_error = e.what();
-    }
+  if (!direct_) direct_ = make_shard();
+  if (access.cta != direct_cta_) {
+    merge(direct_cta_, direct_->finish_cta());
+    direct_cta_ = access.cta;
   }
+  direct_->on_access(access);
+}
+
+void LaunchCollector::merge(std::uint32_t, std::unique_ptr<CtaPart> part_base) {
+  auto& part = static_cast<Part&>(*part_base);
+  for (std::size_t i = 0; i < models_.size(); ++i) {
+    Model& m = *models_[i];
+    ModelPart& p = part.models[i];
+    ModelResult& r = m.result;
+    for (auto& [pc, row] : p.rows) {
+      if (pc >= r.per_pc.size()) r.per_pc.resize(std::size_t(pc) + 1);
+      merge_row(r.per_pc[pc], std::move(row), records_);
+    }
+    // The caches, in the order of the part's records, crediting hits to their instructions (each
+    // op's instruction has a row: the shard made it first).
+    const mem::Counters& c = m.hierarchy.counters();
+    for (const LineOp& op : p.ops) {
+      const std::uint64_t l1_before = l1_hits(c), l2_before = l2_hits(c);
+      try {
+        m.hierarchy.apply(op.sm, op.space, op.op, op.cached_in_l1, op.requests, p.lines.data() + op.first, op.count);
+      } catch (const Error& e) {
+        if (p.model_errors++ == 0) p.first_model_error = e.what();
+      }
+      r.per_pc[op.pc].l1_hit_sectors += l1_hits(c) - l1_before;
+      r.per_pc[op.pc].l2_hit_sectors += l2_hits(c) - l2_before;
+    }
+    for (unsigned s = 0; s < 4; ++s)
+      for (unsigned o = 0; o < 4; ++o) r.instructions[s][o] += p.instructions[s][o];
+    r.global_bytes_requested += p.global_bytes_requested;
+    r.global_bytes_moved += p.global_bytes_moved;
+    for (unsigned k = 0; k < 3; ++k) {
+      r.shared_wavefronts[k] += p.shared_wavefronts[k];
+      r.shared_ideal[k] += p.shared_ideal[k];
+      r.shared_conflicts[k] += p.shared_conflicts[k];
+    }
+    if (p.model_errors != 0 && r.model_errors == 0) r.first_model_error = p.first_model_error;
+    r.model_errors += p.model_errors;
+  }
+  records_ += part.records;
 }
 
 std::vector<ModelResult> LaunchCollector::finish() {
+  if (direct_) {
+    merge(direct_cta_, direct_->finish_cta());
+    direct_.reset();
+  }
   std::vector<ModelResult> out;
   for (auto& m : models_) {
     m->hierarchy.flush_l2();

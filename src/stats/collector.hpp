@@ -6,9 +6,12 @@
 //    first is the primary one; the others are `--compare-arch`'s): each has its own coalescer,
 //    L1s, L2 and DRAM counters, and sees the same records in the same order.
 //  - CTA placement (docs/report.md "How CTAs meet the caches"): CTA c runs on SM c mod sm_count,
-//    the round-robin order in which the hardware's block scheduler hands out the first wave; the
-//    records of a launch arrive CTA after CTA (src/exec delivers them in CTA order whatever the
-//    number of host threads), so every counter is the same for any thread count.
+//    the round-robin order in which the hardware's block scheduler hands out the first wave.
+//  - It is a ShardedSink: on the threads that run CTAs, a shard coalesces each record, computes
+//    its shared-memory wavefronts and the per-instruction figures, and lists the cache lines it
+//    touches; merge(), in CTA order, serves those lines through the caches and adds the shard's
+//    figures to the launch's. Every counter is therefore the same for any thread count. Records
+//    given to on_access() directly are treated as one part per run of records of one CTA.
 //  - Per instruction (WarpAccess::pc): executions, active lanes, requests, sectors (the profile's
 //    transactions), ideal sectors = per access ceil(distinct bytes / transaction unit), bytes
 //    requested and moved, L1 and L2 hit sectors, shared wavefronts and ideal wavefronts, and the
@@ -16,8 +19,8 @@
 //    sample access: the one with the most excess (first on ties).
 //  - A record the model rejects (a misaligned word the interpreter let through) is counted in
 //    model_errors with the first message; it never aborts the program.
-// Not thread-safe: the runtime serialises on_access (exec delivers records from one thread at a
-// time).
+// on_access() and merge() are not thread-safe (src/exec calls them from one thread at a time);
+// shards are used each by one thread, concurrently with each other and with merge().
 #pragma once
 
 #include <cstdint>
@@ -92,7 +95,7 @@ struct ModelResult {
   std::vector<InstructionStats> per_pc;  // indexed by WarpAccess::pc (may be shorter than the code)
 };
 
-class LaunchCollector final : public AccessSink {
+class LaunchCollector final : public ShardedSink {
  public:
   /// `profiles` (at least one, each outliving the collector): the primary first.
   explicit LaunchCollector(std::vector<const arch::Profile*> profiles);
@@ -108,15 +111,20 @@ class LaunchCollector final : public AccessSink {
   /// models (every CTA still runs); 1 (the default) samples all. See scale_sampled().
   void set_cta_sample_stride(std::uint32_t every) { sample_every_ = every == 0 ? 1 : every; }
   void on_access(const WarpAccess& access) override;
+  std::unique_ptr<Shard> make_shard() override;
+  void merge(std::uint32_t cta, std::unique_ptr<CtaPart> part) override;
   /// Flushes L2 and returns every model's result, the primary first. Call once.
   std::vector<ModelResult> finish();
 
  private:
   struct Model;
+  class CollectorShard;
   std::vector<std::unique_ptr<Model>> models_;
   bool local_in_registers_ = false;
   std::uint32_t sample_every_ = 1;
   std::uint64_t records_ = 0;
+  std::unique_ptr<Shard> direct_;  // on_access()'s shard
+  std::uint32_t direct_cta_ = 0;
 };
 
 /// Warp-level memory instructions of one space and op.

@@ -189,6 +189,18 @@ TEST(SectorCache, ModuloSetIndexIsTheLineModSets) {
   EXPECT_EQ(c.valid_sectors(0), 0u);
 }
 
+TEST(SectorCache, ModuloOfASetCountThatIsNotAPowerOfTwo) {
+  // The H100's L2 in the hopper profile: 50 MB, 16 ways of 128 B = 25600 sets.
+  SectorCache c(arch::builtin_profile("hopper").l2);
+  ASSERT_EQ(c.sets(), 25600u);
+  for (std::uint64_t line : {0ull, 1ull, 25599ull, 25600ull, 25601ull, 123456789ull, (1ull << 40) + 7,
+                             (1ull << 53) + 12345, ~0ull, ~0ull - 25600})
+    EXPECT_EQ(c.set_of(line), line % 25600) << line;
+  SectorCache three(arch::CacheGeometry{384, 128, 32, 1});  // 3 sets
+  for (std::uint64_t line = 0; line < 1000; ++line) EXPECT_EQ(three.set_of(line), line % 3) << line;
+  EXPECT_EQ(three.set_of(~0ull), ~0ull % 3);
+}
+
 TEST(SectorCache, XorSetIndexFoldsTheHigherLineBits) {
   // 4 sets (a power of two): set = (line ^ line / 4 ^ line / 16) mod 4.
   SectorCache c(arch::CacheGeometry{512, 128, 32, 1, arch::SetIndex::kXor});

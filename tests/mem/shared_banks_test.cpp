@@ -156,6 +156,42 @@ TEST(SharedBanks, InactiveLanesDoNothing) {
   EXPECT_EQ(r.bytes_requested, 0u);
 }
 
+// Addresses far apart (more than 1024 words between the lowest and the highest) follow the same
+// rule; the implementation takes another path for them (shared_banks.cpp).
+TEST(SharedBanks, FarApartAddressesFollowTheSameRule) {
+  const arch::Profile& h = arch::builtin_profile("hopper");
+  auto at = [&](auto addr, std::uint32_t active = 0xffffffffu) {
+    return shared_access(h, test::access(Space::kShared, Op::kLoad, 4, addr, active));
+  };
+  // 4 KB apart: every lane in bank 0, 32 distinct words.
+  SharedBankResult r = at([](unsigned l) { return 4096 * l; });
+  EXPECT_EQ(r.wavefronts, 32u);
+  EXPECT_EQ(r.ideal_wavefronts, 1u);
+  EXPECT_EQ(r.bank_conflicts, 31u);
+  EXPECT_EQ(r.bytes_requested, 128u);
+  EXPECT_EQ(r.phases[0].first_addr, 0u);
+  // Two half-warps 64 KB apart (16384 words, a multiple of 32): banks 0-15 each hold two words.
+  r = at([](unsigned l) { return (l % 16) * 4 + (l / 16) * 65536; });
+  EXPECT_EQ(r.wavefronts, 2u);
+  EXPECT_EQ(r.ideal_wavefronts, 1u);
+  EXPECT_EQ(r.bytes_requested, 128u);
+  // Two broadcasts 64 KB apart: bank 0, two words.
+  r = at([](unsigned l) { return (l / 16) * 65536; });
+  EXPECT_EQ(r.wavefronts, 2u);
+  EXPECT_EQ(r.ideal_wavefronts, 1u);
+  EXPECT_EQ(r.bytes_requested, 8u);
+  // Two lanes 1023 words apart (banks 0 and 31): one wavefront; 1024 words apart (bank 0 twice): two.
+  r = at([](unsigned l) { return l == 0 ? 0 : 4092; }, 0b11u);
+  EXPECT_EQ(r.wavefronts, 1u);
+  r = at([](unsigned l) { return l == 0 ? 0 : 4096; }, 0b11u);
+  EXPECT_EQ(r.wavefronts, 2u);
+  EXPECT_EQ(r.bank_conflicts, 1u);
+  // The lowest address is lane 31's.
+  r = at([](unsigned l) { return 8192 * (32 - l); });
+  EXPECT_EQ(r.phases[0].first_addr, 8192u);
+  EXPECT_EQ(r.wavefronts, 32u);
+}
+
 TEST(SharedBanks, MisalignedIsAnError) {
   WarpAccess a = test::access(Space::kShared, Op::kLoad, 8, [](unsigned l) { return 8 * l + 4; });
   try {
