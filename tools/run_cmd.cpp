@@ -16,6 +16,8 @@
 #include <iostream>
 #include <map>
 #include <sstream>
+#include <string>
+#include <thread>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -274,8 +276,11 @@ void add_run_command(CLI::App& app, RunOptions& o) {
   cmd->add_option("--cudart-dir", o.cudart_dir, "Directory holding warpscope's libcudart.so.13");
   cmd->add_option("--cache-dir", o.cache_dir, "Build cache for `run app.cu` (default ~/.cache/warpscope)");
   cmd->add_option("--nvcc-flags", o.nvcc_flags, "Extra nvcc flags for `run app.cu`");
-  cmd->add_option("--threads", o.threads, "Host threads that run CTAs (1 keeps cache statistics deterministic)")
+  cmd->add_option("--threads", o.threads,
+                  "Host threads that run CTAs (default 0: one per core). The counters are the same for any count")
       ->capture_default_str();
+  cmd->add_flag("--no-stats", o.no_stats,
+                "Run without the memory model: the report has instruction counts only (for timing the interpreter)");
   cmd->add_option("--sample-ctas", o.sample_ctas,
                   "Fraction of CTAs (0 < F <= 1) whose accesses feed the memory model; every CTA still runs. "
                   "Counters are scaled and marked estimated")
@@ -354,7 +359,9 @@ int run_run(const RunOptions& o) {
     if (!o.compare_arch.empty()) setenv("WARPSCOPE_COMPARE_ARCH", o.compare_arch.c_str(), 1);
     if (o.sample_ctas < 1.0) setenv("WARPSCOPE_SAMPLE_CTAS", fmt::format("{}", o.sample_ctas).c_str(), 1);
     setenv("WARPSCOPE_REPORT", fs::absolute(report).c_str(), 1);
-    setenv("WARPSCOPE_THREADS", std::to_string(std::max(1u, o.threads)).c_str(), 1);
+    const unsigned threads = o.threads != 0 ? o.threads : std::max(1u, std::thread::hardware_concurrency());
+    setenv("WARPSCOPE_THREADS", std::to_string(threads).c_str(), 1);
+    if (o.no_stats) setenv("WARPSCOPE_NO_STATS", "1", 1);
     if (o.quiet) setenv("WARPSCOPE_QUIET", "1", 1);
     if (any_ptx) setenv("WARPSCOPE_ANY_PTX", "1", 1);
     std::vector<char*> argv;

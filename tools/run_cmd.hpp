@@ -33,7 +33,8 @@ struct RunOptions {
   std::string cudart_dir;  // where libcudart.so.13 is; default: next to the executable
   std::string cache_dir;
   std::string nvcc_flags;  // extra flags for `run app.cu`
-  unsigned threads = 1;
+  unsigned threads = 0;  // 0: one per core
+  bool no_stats = false;  // no memory model: instruction counts only
   bool quiet = false;       // no notes from the library
   bool no_summary = false;
   bool all_launches = false;  // one summary line per launch even for many launches

@@ -31,11 +31,13 @@
 namespace warpscope::mem {
 
 /// One phase of a shared access that has at least one active lane.
+/// (No default member values: a result holds 32 of them and only phase_count are filled in; not
+/// zeroing the rest keeps shared_access cheap, on the interpreter's hot path.)
 struct SharedPhase {
   LaneMask lanes;  // the active lanes of the phase
-  std::uint32_t wavefronts = 0;
-  std::uint32_t ideal_wavefronts = 0;
-  std::uint64_t first_addr = 0;  // lowest address the phase touches
+  std::uint32_t wavefronts;
+  std::uint32_t ideal_wavefronts;
+  std::uint64_t first_addr;  // lowest address the phase touches
 };
 
 struct SharedBankResult {
@@ -45,7 +47,7 @@ struct SharedBankResult {
   std::uint64_t bytes_requested = 0;  // distinct bytes the active lanes touch
   std::uint32_t lanes_per_phase = 0;  // P
   std::uint32_t phase_count = 0;      // phases with an active lane, listed in `phases`
-  std::array<SharedPhase, kMaxWarpSize> phases{};
+  std::array<SharedPhase, kMaxWarpSize> phases;  // [0, phase_count) are set
 };
 
 /// Lanes per phase P for an access of `width` bytes by operation `op` on this profile.

@@ -33,7 +33,7 @@ std::string launch_table(const nlohmann::json& report, bool all_launches) {
   const bool model = report.value("memory_model", false);
   out += fmt::format("\n== warpscope: {} kernel launch{} on {} ({}){}\n", launches.size(),
                      launches.size() == 1 ? "" : "es", report.value("arch", "?"), report.value("gpu", "?"),
-                     model ? "" : "; memory model not built: instruction counts only");
+                     model ? "" : "; no memory model (--no-stats): instruction counts only");
   if (launches.empty()) return out;
   struct Row {
     std::string label, name, grid, block;
@@ -102,17 +102,20 @@ std::string launch_table(const nlohmann::json& report, bool all_launches) {
   } else {
     out += fmt::format("{:>5}  {:<40} {:>12} {:>11} {:>12} {:>9} {:>9} {:>9} {:>9}\n", "#", "kernel", "grid", "block",
                        "warp inst", "gld inst", "gst inst", "lcl inst", "shm inst");
+    // Counters the run did not make (--no-stats: no record of any access) are "-", not 0.
+    auto count = [](const nlohmann::json& m, const char* a, const char* b = nullptr) -> std::string {
+      if (!m.contains(a)) return "-";
+      return fmt::format("{}", static_cast<std::uint64_t>(num(m, a) + (b ? num(m, b) : 0.0)));
+    };
     for (const auto& r : rows) {
       const auto& m = r.m;
-      out += fmt::format(
-          "{:>5}  {:<40} {:>12} {:>11} {:>12} {:>9} {:>9} {:>9} {:>9}\n", r.label, shorten(r.name, 40), r.grid,
-          r.block, static_cast<std::uint64_t>(num(m, "smsp__inst_executed.sum")),
-          static_cast<std::uint64_t>(num(m, "smsp__sass_inst_executed_op_global_ld.sum")),
-          static_cast<std::uint64_t>(num(m, "smsp__sass_inst_executed_op_global_st.sum")),
-          static_cast<std::uint64_t>(num(m, "smsp__sass_inst_executed_op_local_ld.sum") +
-                                     num(m, "smsp__sass_inst_executed_op_local_st.sum")),
-          static_cast<std::uint64_t>(num(m, "smsp__sass_inst_executed_op_shared_ld.sum") +
-                                     num(m, "smsp__sass_inst_executed_op_shared_st.sum")));
+      out += fmt::format("{:>5}  {:<40} {:>12} {:>11} {:>12} {:>9} {:>9} {:>9} {:>9}\n", r.label, shorten(r.name, 40),
+                         r.grid, r.block, count(m, "smsp__inst_executed.sum"),
+                         count(m, "smsp__sass_inst_executed_op_global_ld.sum"),
+                         count(m, "smsp__sass_inst_executed_op_global_st.sum"),
+                         count(m, "smsp__sass_inst_executed_op_local_ld.sum", "smsp__sass_inst_executed_op_local_st.sum"),
+                         count(m, "smsp__sass_inst_executed_op_shared_ld.sum",
+                               "smsp__sass_inst_executed_op_shared_st.sum"));
     }
   }
   return out;

@@ -206,6 +206,10 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
     ModelPart take() {
       ModelPart out = std::move(part);
       part = ModelPart{};
+      // CTAs of a launch are alike: room for as much as the last one needed, so that the lists
+      // do not grow (and copy themselves) record by record.
+      part.ops.reserve(out.ops.size());
+      part.lines.reserve(out.lines.size());
       out.rows.reserve(touched.size());
       for (std::uint32_t pc : touched) {
         out.rows.emplace_back(pc, std::move(rows[pc]));
@@ -323,7 +327,7 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
       const unsigned sm = profile.sm_count == 0 ? 0 : a.cta % profile.sm_count;
       part.ops.push_back(LineOp{a.pc, sm, lines.space, lines.op, lines.cached_in_l1, lines.requests,
                                 static_cast<std::uint32_t>(part.lines.size()), lines.count});
-      part.lines.insert(part.lines.end(), lines.line.begin(), lines.line.begin() + lines.count);
+      for (std::uint32_t k = 0; k < lines.count; ++k) part.lines.push_back(lines.line[k]);
       const std::uint32_t unit = scratch.transaction_bytes;
       // Units are powers of two in every built-in profile: a shift, not a division, when so.
       const std::uint64_t ideal = unit == 0                   ? 0

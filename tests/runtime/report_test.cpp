@@ -226,13 +226,22 @@ TEST(Report, SampledCtasAreScaledAndLabelled) {
 }
 
 TEST(Report, SameNumbersForAnyHostThreadCount) {
-  const auto one = report("nbody", "all 512 1", "WARPSCOPE_THREADS=1", "threads1");
-  const auto two = report("nbody", "all 512 1", "WARPSCOPE_THREADS=2", "threads2");
-  ASSERT_EQ(one["launches"].size(), two["launches"].size());
-  for (std::size_t i = 0; i < one["launches"].size(); ++i) {
-    EXPECT_EQ(one["launches"][i]["metrics"], two["launches"][i]["metrics"]) << i;
-    EXPECT_EQ(one["launches"][i]["lines"], two["launches"][i]["lines"]) << i;
-    EXPECT_EQ(one["launches"][i]["advice"], two["launches"][i]["advice"]) << i;
+  // Shared memory and L1 reuse (nbody), local arrays (local_arrays), misaligned global copies
+  // over many CTAs (misaligned_copy): every number of the report is the same on 1, 2 and 3 threads.
+  const std::pair<const char*, const char*> programs[] = {
+      {"nbody", "all 512 1"}, {"local_arrays", "4096"}, {"misaligned_copy", ""}};
+  for (const auto& [program, args] : programs) {
+    const auto one = report(program, args, "WARPSCOPE_THREADS=1", std::string(program) + "_threads1");
+    for (const char* threads : {"2", "3"}) {
+      const auto many = report(program, args, std::string("WARPSCOPE_THREADS=") + threads,
+                               std::string(program) + "_threads" + threads);
+      ASSERT_EQ(one["launches"].size(), many["launches"].size()) << program;
+      for (std::size_t i = 0; i < one["launches"].size(); ++i) {
+        for (const char* key : {"metrics", "lines", "advice", "local_arrays", "compare"})
+          EXPECT_EQ(one["launches"][i][key], many["launches"][i][key]) << program << " launch " << i << " " << key
+                                                                        << " threads " << threads;
+      }
+    }
   }
 }
 

@@ -144,3 +144,21 @@ TEST_F(WarpscopeRun, RejectsBadProfileNamesAndFractions) {
   EXPECT_NE(b.exit_code, 0);
   EXPECT_NE(b.err.find("sample-ctas"), std::string::npos) << b.err;
 }
+
+TEST_F(WarpscopeRun, NoStatsReportsInstructionCountsOnly) {
+  // saxpy 100003: 391 CTAs of 256 threads; the program checks its own results either way.
+  const std::string json = rt_test::prog("nostats_saxpy.json");
+  const auto r = rt_test::run_shell(exe_ + " run --quiet --no-stats --threads 2 --json " + json + " -- " +
+                                    rt_test::prog("saxpy") + " 100003");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("no memory model (--no-stats)"), std::string::npos) << r.err;
+  const auto j = nlohmann::json::parse(rt_test::slurp(json));
+  EXPECT_EQ(j["memory_model"], false);
+  ASSERT_EQ(j["launches"].size(), 5u);
+  for (const auto& l : j["launches"]) {
+    // Nothing that would need the memory model: no zeros posing as counters.
+    EXPECT_EQ(l["metrics"].size(), 2u) << l["metrics"];
+    EXPECT_GT(l["metrics"]["smsp__inst_executed.sum"].get<std::uint64_t>(), 0u);
+    EXPECT_TRUE(l["lines"].empty());
+  }
+}

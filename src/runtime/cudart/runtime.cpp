@@ -160,6 +160,7 @@ Runtime::Runtime() {
   compare_names_ = env("WARPSCOPE_COMPARE_ARCH");
   report_path = env("WARPSCOPE_REPORT");
   quiet = !env("WARPSCOPE_QUIET").empty();
+  no_stats = !env("WARPSCOPE_NO_STATS").empty();
   any_ptx = !env("WARPSCOPE_ANY_PTX").empty();
   if (const std::string f = env("WARPSCOPE_SAMPLE_CTAS"); !f.empty()) {
     const double v = std::atof(f.c_str());
@@ -462,7 +463,7 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
   metrics.set_cta_sample_stride(every);
   Device& dev = device();
   sync_managed_to_device();
-  dev.set_access_sink(&metrics);
+  dev.set_access_sink(no_stats ? nullptr : &metrics);
   const auto t0 = std::chrono::steady_clock::now();
   cudaError_t result = kSuccess;
   LaunchStats stats;
@@ -485,6 +486,18 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
   dev.set_access_sink(nullptr);
   if (sticky == kSuccess) sync_managed_to_host();
   rec.wall_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+  if (no_stats) {
+    // --no-stats: the interpreter's counts only; nothing here pretends to be a memory counter.
+    rec.metrics = {{"smsp__inst_executed.sum", stats.warp_instructions},
+                   {"smsp__thread_inst_executed.sum", stats.thread_instructions}};
+    rec.estimated = nlohmann::json::array();
+    rec.lines = nlohmann::json::array();
+    rec.advice = nlohmann::json::array();
+    rec.extra = nlohmann::json::object();
+    rec.compare = nlohmann::json::array();
+    launches.push_back(std::move(rec));
+    return sticky != kSuccess ? kSuccess : result;
+  }
   const std::vector<InstructionInfo> code = k->module->module->instructions(k->name);
   std::vector<stats::ModelResult> results = metrics.finish();
   const std::vector<bool> dynamic_index = analysis::dynamic_local_index(code);
@@ -663,7 +676,7 @@ void Runtime::write_report() {
   j["tool"] = {{"name", "warpscope"}, {"version", WARPSCOPE_VERSION}};
   j["arch"] = profile().name;
   j["gpu"] = profile().gpu;
-  j["memory_model"] = true;
+  j["memory_model"] = !no_stats;
   j["schema_version"] = 1;
   {
     // Where registers, stack frames and spills come from (docs/analysis.md "ptxas").

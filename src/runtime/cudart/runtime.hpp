@@ -144,6 +144,7 @@ class Runtime {
   std::string report_path;
   unsigned host_threads = 1;
   bool quiet = false;
+  bool no_stats = false;  // WARPSCOPE_NO_STATS: no memory model, instruction counts only
   bool any_ptx = false;  // WARPSCOPE_ANY_PTX: accept PTX newer than the profile
   double sample_ctas = 1.0;  // WARPSCOPE_SAMPLE_CTAS: fraction of CTAs that feed the memory model
 
