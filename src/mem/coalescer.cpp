@@ -203,6 +203,36 @@ void Coalescer::misaligned(const WarpAccess& a) const {
   fail(ErrorKind::kInternal, "coalescer: misaligned access not found");
 }
 
+void Coalescer::repeat_same_word_updates(const WarpAccess& a, CoalesceResult& out) {
+  // Most warps update distinct words: nothing to repeat. Else, per sector, the most lanes on one
+  // address (aligned words of one width: equal addresses are the same word).
+  std::uint32_t extra[CoalesceResult::kMaxTransactions] = {};
+  std::uint32_t total_extra = 0;
+  for (std::uint32_t t = 0; t < out.transaction_count; ++t) {
+    const std::uint32_t lanes = out.transactions[t].lanes.bits();
+    std::uint32_t most = 1;
+    for (std::uint32_t rest = lanes; rest != 0; rest &= rest - 1) {
+      const unsigned l = static_cast<unsigned>(std::countr_zero(rest));
+      std::uint32_t same = 0;
+      for (std::uint32_t other = rest; other != 0; other &= other - 1)
+        same += a.addr[static_cast<unsigned>(std::countr_zero(other))] == a.addr[l] ? 1u : 0u;
+      most = std::max(most, same);
+    }
+    extra[t] = most - 1;
+    total_extra += most - 1;
+  }
+  if (total_extra == 0) return;
+  if (out.transaction_count + total_extra > CoalesceResult::kMaxTransactions)
+    fail(ErrorKind::kUsage, "atomic access with more than {} transactions", CoalesceResult::kMaxTransactions);
+  // Spread in place from the back: transaction t and its repeats end at `end`.
+  std::uint32_t end = out.transaction_count + total_extra;
+  for (std::uint32_t t = out.transaction_count; t-- > 0;) {
+    for (std::uint32_t k = 0; k <= extra[t]; ++k) out.transactions[--end] = out.transactions[t];
+    out.bytes_moved += std::uint64_t{extra[t]} * out.transactions[t].bytes;
+  }
+  out.transaction_count += total_extra;
+}
+
 void Coalescer::coalesce_other(const WarpAccess& a, CoalesceResult& out) const {
   out.requests = 0;
   out.transaction_count = 0;

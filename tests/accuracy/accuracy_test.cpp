@@ -205,8 +205,9 @@ enum Reason {
   // C. (resolved) Shared-memory atomics are counted under ..._mem_shared_op_atom, as ncu does.
   kSharedAtomics,
   // D. Reductions (atomicAdd with an unused result: RED in SASS) to the same word by several
-  //    lanes of a warp are not merged: the H100 counts one sector per lane on the same address
-  //    (per sector, the most lanes on one word), warpscope counts distinct sectors.
+  //    lanes of a warp are not merged. The model sends a sector once per update of its most
+  //    updated word (src/mem/coalescer.hpp), which brings the L2 counts within tolerance
+  //    (-1.7 % and -0.007 %), but the H100's L1 sector count is not exactly that.
   kRedSameAddress,
   // E. Partial-sector stores from nearby instructions or warps merge before the L2 (write
   //    combining in the L1/crossbar): the H100 counts fewer L2 write sectors than store sectors,
@@ -268,7 +269,6 @@ const std::vector<Exception>& exceptions() {
       // 16-byte words) where the PTX has four ld.shared.f32 (4 wavefronts).
       {"matmul", {1}, "shared_ld_wavefronts", kPtxasRestructures},
       {"histogram", {0, 2}, "global_atom_red_sectors", kRedSameAddress},
-      {"histogram", {0, 2}, "l2_atom_red_sectors", kRedSameAddress},
       // Misaligned stores (offset1), 3 or 4 floats of one struct stored one field at a time.
       {"patterns", {5, 23, 41, 59, 77}, "l2_write_sectors", kL2WriteMerge},
       {"misaligned_copy", {1, 2, 3, 4, 6, 8, 10}, "l2_write_sectors", kL2WriteMerge},

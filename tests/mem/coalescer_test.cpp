@@ -112,6 +112,34 @@ TEST_P(CoalescerTest, SectorsAllLanesOneWord) {
   EXPECT_DOUBLE_EQ(r.efficiency(), 0.125);
 }
 
+// Atomics and reductions on the sector family: a sector moves once per update of its most updated
+// word (docs/accuracy.md, exception D); loads and stores of one word stay one sector.
+TEST_P(CoalescerTest, SectorsAtomicsRepeatSameWordUpdates) {
+  auto at = [](Op op, auto index) { return access(Space::kGlobal, op, 4, [&](unsigned l) { return kBase + 4 * index(l); }); };
+  CoalesceResult r = run("hopper", at(Op::kReduction, [](unsigned) { return 2; }));
+  EXPECT_EQ(r.requests, 1u);
+  ASSERT_EQ(r.transaction_count, 32u);
+  for (unsigned t = 0; t < 32; ++t) expect_tx(r, t, kBase, 32, 0, kAll);
+  EXPECT_EQ(r.bytes_requested, 4u);
+  EXPECT_EQ(r.bytes_moved, 32u * 32u);
+  // Lanes 0-15 on word 0; lanes 16-31 on words 8..23 (sectors 1 and 2, one lane per word):
+  // sector 0 sixteen times, then sectors 1 and 2 once each.
+  r = run("hopper", at(Op::kAtomic, [](unsigned l) { return l < 16 ? 0u : l - 8; }));
+  ASSERT_EQ(r.transaction_count, 18u);
+  for (unsigned t = 0; t < 16; ++t) expect_tx(r, t, kBase, 32, 0, lanes(0, 15));
+  expect_tx(r, 16, kBase + 32, 32, 0, lanes(16, 23));
+  expect_tx(r, 17, kBase + 64, 32, 0, lanes(24, 31));
+  // Two words of one sector, 20 and 12 lanes: the most updated word decides (20).
+  r = run("hopper", at(Op::kAtomic, [](unsigned l) { return l < 20 ? 0u : 1u; }));
+  EXPECT_EQ(r.transaction_count, 20u);
+  // Distinct words: as a store.
+  r = run("hopper", at(Op::kAtomic, [](unsigned l) { return l; }));
+  EXPECT_EQ(r.transaction_count, 4u);
+  // A store of one word is one sector.
+  r = run("hopper", at(Op::kStore, [](unsigned) { return 2; }));
+  EXPECT_EQ(r.transaction_count, 1u);
+}
+
 // design.md: stride 32 words = 32 sectors.
 TEST_P(CoalescerTest, SectorsStride32Words) {
   const CoalesceResult r = run("hopper", load(4, [](unsigned l) { return kBase + 128 * l; }));

@@ -97,15 +97,23 @@ TEST(Hierarchy, DirtyL2SectorsReachDramOnFlush) {
 
 TEST(Hierarchy, AtomicsAreReadModifyWriteInL2) {
   Rig r("hopper");
-  r.run(0, test::make_access(Space::kGlobal, Op::kAtomic, 4, 0, [](unsigned) { return 0; }));
+  // One lane: one sector.
+  r.run(0, test::make_access(Space::kGlobal, Op::kAtomic, 4, 0, [](unsigned) { return 0; }, 0x1u));
   EXPECT_EQ(r.c().at(Space::kGlobal, Op::kAtomic).requests, 1u);
   EXPECT_EQ(r.c().l2_atom_sectors, 1u);
   EXPECT_EQ(r.c().l2_atom_hits, 0u);
   EXPECT_EQ(r.c().dram_read_bytes, 64u);  // the miss reads its sector pair
-  r.run(1, test::make_access(Space::kGlobal, Op::kAtomic, 4, 0, [](unsigned) { return 1; }));
+  r.run(1, test::make_access(Space::kGlobal, Op::kAtomic, 4, 0, [](unsigned) { return 1; }, 0x1u));
   EXPECT_EQ(r.c().l2_atom_hits, 1u);
-  r.run(1, test::make_access(Space::kGlobal, Op::kAtomic, 4, 0, [](unsigned) { return 8; }));  // sector 1
+  r.run(1, test::make_access(Space::kGlobal, Op::kAtomic, 4, 0, [](unsigned) { return 8; }, 0x1u));  // sector 1
   EXPECT_EQ(r.c().l2_atom_hits, 2u);  // filled with sector 0
+  EXPECT_EQ(r.c().dram_read_bytes, 64u);
+  // 32 lanes on one word are 32 updates of its sector (not merged): 32 sectors, all hits now.
+  r.run(1, test::make_access(Space::kGlobal, Op::kAtomic, 4, 0, [](unsigned) { return 8; }));
+  EXPECT_EQ(r.c().at(Space::kGlobal, Op::kAtomic).requests, 4u);
+  EXPECT_EQ(r.c().at(Space::kGlobal, Op::kAtomic).sectors, 35u);
+  EXPECT_EQ(r.c().l2_atom_sectors, 35u);
+  EXPECT_EQ(r.c().l2_atom_hits, 34u);
   EXPECT_EQ(r.c().dram_read_bytes, 64u);
 }
 
@@ -257,7 +265,7 @@ TEST(Hierarchy, AtomicResultsReachDramOnFlushAndEvictL1) {
   EXPECT_EQ(r.c().at(Space::kGlobal, Op::kAtomic).sectors, 4u);
   EXPECT_EQ(r.c().l2_atom_sectors, 4u);
   EXPECT_EQ(r.c().l2_atom_hits, 4u);  // the load brought them to L2
-  r.run(0, test::make_access(Space::kGlobal, Op::kReduction, 4, 0, [](unsigned) { return 0; }));
+  r.run(0, test::make_access(Space::kGlobal, Op::kReduction, 4, 0, [](unsigned) { return 0; }, 0x1u));
   EXPECT_EQ(r.c().l2_red_sectors, 1u);
   EXPECT_EQ(r.c().l2_red_hits, 1u);
   r.run(0, test::global_load(4, words_from(0)));  // the atomic evicted the line from L1
