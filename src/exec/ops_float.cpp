@@ -7,11 +7,7 @@
 // NaN results are the GPU's canonical NaN. Approximate instructions (.approx, sin, cos, lg2, ex2,
 // tanh, rsqrt) use the correctly rounded or libm value, which is inside the PTX ISA's error
 // bounds for them.
-#include <bit>
-#include <cfenv>
-#include <cmath>
-
-#include "exec/ops_common.hpp"
+#include "exec/ops_float.hpp"
 
 namespace warpscope::exec {
 namespace {
@@ -19,141 +15,9 @@ namespace {
 using ptx::Opcode;
 using ptx::Type;
 
-enum Rnd { kRN, kRZ, kRM, kRP };
-
-template <int R>
-struct RoundScope {
-  RoundScope() {
-    if constexpr (R == kRZ) std::fesetround(FE_TOWARDZERO);
-    if constexpr (R == kRM) std::fesetround(FE_DOWNWARD);
-    if constexpr (R == kRP) std::fesetround(FE_UPWARD);
-  }
-  ~RoundScope() {
-    if constexpr (R != kRN) std::fesetround(FE_TONEAREST);
-  }
-  RoundScope(const RoundScope&) = delete;
-  RoundScope& operator=(const RoundScope&) = delete;
-};
-
-inline float sat01(float v) { return v > 0.0f ? (v < 1.0f ? v : 1.0f) : 0.0f; }
-
-/// The rare case of fma_rn_f32: the double sum s = RN(p + c) is exactly halfway between two
-/// floats, or lies in the f32 subnormal range. The two-sum error term says on which side of s
-/// the exact sum lies.
-[[gnu::noinline, gnu::cold]] float fma_rn_f32_slow(double p, double c, double s) {
-  const double bb = s - p;
-  const double err = (p - (s - bb)) + (c - bb);  // p + c == s + err exactly
-  if (err == 0.0) return static_cast<float>(s);
-  // Move s one double ulp towards the exact sum: on the same side of every f32 rounding
-  // boundary as the exact sum, so it rounds to the same float.
-  return static_cast<float>(std::nextafter(s, err > 0 ? INFINITY : -INFINITY));
-}
-
-/// f32 fused multiply-add, round to nearest even, without an FMA instruction: the product is
-/// exact in double, the sum is rounded once to double, and rounding that to float is correct
-/// unless the double sum is exactly an f32 midpoint (or an f32 subnormal), checked on its bits.
-inline float fma_rn_f32(float a, float b, float c) {
-  const double p = double(a) * double(b);
-  const double s = p + double(c);
-  const std::uint64_t bits = std::bit_cast<std::uint64_t>(s);
-  const std::uint64_t exp = (bits >> 52) & 0x7ff;
-  if ((bits & 0x1fffffffu) == 0x10000000u || (exp < 1023 - 126 && (bits << 1) != 0)) [[unlikely]] {
-    return fma_rn_f32_slow(p, double(c), s);
-  }
-  return static_cast<float>(s);
-}
-
-struct FAdd { template <class T> static T f(T a, T b) { return a + b; } };
-struct FSub { template <class T> static T f(T a, T b) { return a - b; } };
-struct FMul { template <class T> static T f(T a, T b) { return a * b; } };
-struct FDiv { template <class T> static T f(T a, T b) { return a / b; } };
-
-struct FMin {
-  template <class T> static T f(T a, T b) {
-    if (a != a) return b;
-    if (b != b) return a;
-    if (a == b) return std::signbit(a) ? a : b;  // -0 < +0
-    return a < b ? a : b;
-  }
-};
-struct FMax {
-  template <class T> static T f(T a, T b) {
-    if (a != a) return b;
-    if (b != b) return a;
-    if (a == b) return std::signbit(a) ? b : a;
-    return a > b ? a : b;
-  }
-};
-struct FMinNaN {
-  template <class T> static T f(T a, T b) { return (a != a || b != b) ? a + b : FMin::f(a, b); }
-};
-struct FMaxNaN {
-  template <class T> static T f(T a, T b) { return (a != a || b != b) ? a + b : FMax::f(a, b); }
-};
-
-template <class T, class Op, int R, bool Ftz, bool Sat>
-void fbin(const Inst& in, Ctx& x, std::uint32_t m) {
-  RoundScope<R> scope;
-  lanes2<T, T, T>(in, x, m, [](T a, T b) {
-    if constexpr (Ftz) { a = ftz(a); b = ftz(b); }
-    T r = Op::f(a, b);
-    if constexpr (Ftz) r = ftz(r);
-    if constexpr (Sat) r = sat01(r);
-    return canon(r);
-  });
-}
-
-template <class T, int R, bool Ftz, bool Sat>
-void ffma(const Inst& in, Ctx& x, std::uint32_t m) {
-  RoundScope<R> scope;
-  lanes3<T, T, T, T>(in, x, m, [](T a, T b, T c) {
-    if constexpr (Ftz) { a = ftz(a); b = ftz(b); c = ftz(c); }
-    T r;
-    if constexpr (std::is_same_v<T, float> && R == kRN) r = fma_rn_f32(a, b, c);
-    else r = std::fma(a, b, c);
-    if constexpr (Ftz) r = ftz(r);
-    if constexpr (Sat) r = sat01(r);
-    return canon(r);
-  });
-}
-
-/// The same with the host's FMA instruction (x86-64 with FMA3), chosen at decode time when the
-/// CPU has one: std::fma compiles to one vfmadd, exact in every rounding mode.
-template <class T, int R, bool Ftz, bool Sat>
-[[gnu::target("avx2,fma")]] void ffma_hw(const Inst& in, Ctx& x, std::uint32_t m) {
-  RoundScope<R> scope;
-  lanes3<T, T, T, T>(in, x, m, [](T a, T b, T c) {
-    if constexpr (Ftz) { a = ftz(a); b = ftz(b); c = ftz(c); }
-    T r = std::fma(a, b, c);
-    if constexpr (Ftz) r = ftz(r);
-    if constexpr (Sat) r = sat01(r);
-    return canon(r);
-  });
-}
-
 bool host_has_fma() {
   static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
   return has;
-}
-
-struct URcp { template <class T> static T f(T a) { return T(1) / a; } };
-struct USqrt { template <class T> static T f(T a) { return std::sqrt(a); } };
-struct URsqrt { template <class T> static T f(T a) { return T(1) / std::sqrt(a); } };
-struct USin { template <class T> static T f(T a) { return std::sin(a); } };
-struct UCos { template <class T> static T f(T a) { return std::cos(a); } };
-struct ULg2 { template <class T> static T f(T a) { return std::log2(a); } };
-struct UEx2 { template <class T> static T f(T a) { return std::exp2(a); } };
-struct UTanh { template <class T> static T f(T a) { return std::tanh(a); } };
-
-template <class T, class Op, int R, bool Ftz>
-void funary(const Inst& in, Ctx& x, std::uint32_t m) {
-  RoundScope<R> scope;
-  lanes1<T, T>(in, x, m, [](T a) {
-    if constexpr (Ftz) a = ftz(a);
-    T r = Op::f(a);
-    if constexpr (Ftz) r = ftz(r);
-    return canon(r);
-  });
 }
 
 /// rcp.approx.ftz.f64: the ftz applies to the double input and result.
@@ -207,6 +71,9 @@ int rnd_of(ptx::Rounding r) {
 
 template <class Op>
 ExecFn pick_bin(Type t, int r, bool ftz, bool sat) {
+  if constexpr (requires { Op::rn; }) {
+    if (t == Type::kF32 && r == kRN) return pick_f32_rn(Op::rn, ftz, sat);
+  }
   if (t == Type::kF64) {
     switch (r) {
       case kRZ: return &fbin<double, Op, kRZ, false, false>;
@@ -264,11 +131,15 @@ ExecFn FmaTable<F>::pick(Type t, int r, bool ftz, bool sat) {
 }
 
 ExecFn pick_fma(Type t, int r, bool ftz, bool sat) {
+  if (t == Type::kF32 && r == kRN && host_has_fma()) return pick_f32_rn(RnOp::kFma, ftz, sat);
   return host_has_fma() ? FmaTable<HwFma>::pick(t, r, ftz, sat) : FmaTable<SoftFma>::pick(t, r, ftz, sat);
 }
 
 template <class Op>
 ExecFn pick_unary(Type t, int r, bool ftz) {
+  if constexpr (requires { Op::rn; }) {
+    if (t == Type::kF32 && r == kRN) return pick_f32_rn(Op::rn, ftz, false);
+  }
   if (t == Type::kF64) {
     switch (r) {
       case kRZ: return &funary<double, Op, kRZ, false>;

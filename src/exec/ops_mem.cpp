@@ -78,6 +78,62 @@ inline const Region* whole_warp_region(Ctx& x, const std::uint64_t* a, std::uint
   return r;
 }
 
+/// Whether lane l's address is a[0] + l * w for every lane.
+inline bool consecutive(const std::uint64_t* a, unsigned w) {
+  std::uint64_t skew = 0;
+  for (unsigned l = 1; l < kLanes; ++l) skew |= a[l] ^ (a[0] + std::uint64_t{l} * w);
+  return skew == 0;
+}
+
+/// The low E bytes of v at p.
+template <unsigned E>
+inline void store_elem(std::uint8_t* p, std::uint64_t v) {
+  if constexpr (E == 1) {
+    *p = static_cast<std::uint8_t>(v);
+  } else if constexpr (E == 2) {
+    const auto t = static_cast<std::uint16_t>(v);
+    std::memcpy(p, &t, 2);
+  } else if constexpr (E == 4) {
+    const auto t = static_cast<std::uint32_t>(v);
+    std::memcpy(p, &t, 4);
+  } else {
+    std::memcpy(p, &v, 8);
+  }
+}
+
+/// A full warp's loads, lane l's element i at host + (a[l] + bias) + i * E. Two common shapes get
+/// loops without per-lane addresses: every lane on one address (a broadcast: one load) and lane l
+/// at a[0] + l * w (consecutive: loads the compiler vectorizes). The shape is taken from `a`
+/// before any destination register is written.
+template <unsigned E, bool Sx>
+inline void load_whole_warp(const Inst& in, Ctx& x, const std::uint8_t* host, const std::uint64_t* a,
+                            std::uint64_t bias, unsigned w) {
+  const unsigned n = in.vec;
+  std::uint64_t spread = 0, skew = 0;
+  for (unsigned l = 1; l < kLanes; ++l) {
+    spread |= a[l] ^ a[0];
+    skew |= a[l] ^ (a[0] + std::uint64_t{l} * w);
+  }
+  const std::uint8_t* const first = host + (a[0] + bias);
+  if (spread == 0) {
+    for (unsigned i = 0; i < n; ++i) {
+      const std::uint64_t v = load_elem<E, Sx>(first + i * E);
+      std::uint64_t* d = x.reg(in.v[i]);
+      for (unsigned l = 0; l < kLanes; ++l) d[l] = v;
+    }
+  } else if (skew == 0) {
+    for (unsigned i = 0; i < n; ++i) {
+      std::uint64_t* d = x.reg(in.v[i]);
+      for (unsigned l = 0; l < kLanes; ++l) d[l] = load_elem<E, Sx>(first + std::size_t(l) * w + i * E);
+    }
+  } else {
+    for (unsigned i = 0; i < n; ++i) {
+      std::uint64_t* d = x.reg(in.v[i]);
+      for (unsigned l = 0; l < kLanes; ++l) d[l] = load_elem<E, Sx>(host + (a[l] + bias) + i * E);
+    }
+  }
+}
+
 /// The record of a full-warp access that stayed in one space.
 inline void emit_whole_warp(Ctx& x, const Inst& in, Space space, const std::uint64_t* a, std::uint64_t off,
                             unsigned w, Op op) {
@@ -124,23 +180,17 @@ inline void ld_impl(const Inst& in, Ctx& x, std::uint32_t m) {
   std::uint64_t addrs[kLanes];
   if constexpr (is_global(S)) {
     if (const Region* r = whole_warp_region(x, a, off, w, m)) {
-      const std::uint8_t* host = r->host;
-      const std::uint64_t bias = off - r->base;  // lane l's bytes start at host + a[l] + bias
-      for (unsigned i = 0; i < n; ++i) {
-        std::uint64_t* d = x.reg(in.v[i]);
-        for (unsigned l = 0; l < kLanes; ++l) d[l] = load_elem<E, Sx>(host + (a[l] + bias) + i * E);
-      }
+      // Lane l's bytes start at host + a[l] + bias. The record is made before the registers
+      // change (a destination may be the address register).
       if constexpr (Trace) emit_whole_warp(x, in, S == MemSpace::kConst ? Space::kConst : Space::kGlobal, a, off, w, Op::kLoad);
+      load_whole_warp<E, Sx>(in, x, r->host, a, off - r->base, w);
       return;
     }
   }
   if constexpr (S == MemSpace::kShared) {
     if (whole_warp_shared(x, a, off, w, m)) {
-      for (unsigned i = 0; i < n; ++i) {
-        std::uint64_t* d = x.reg(in.v[i]);
-        for (unsigned l = 0; l < kLanes; ++l) d[l] = load_elem<E, Sx>(x.shared + (a[l] + off) + i * E);
-      }
       if constexpr (Trace) emit_whole_warp(x, in, Space::kShared, a, off, w, Op::kLoad);
+      load_whole_warp<E, Sx>(in, x, x.shared, a, off, w);
       return;
     }
   }
@@ -176,10 +226,17 @@ inline void st_impl(const Inst& in, Ctx& x, std::uint32_t m) {
     if (const Region* r = whole_warp_region(x, a, off, w, m)) {
       std::uint8_t* host = r->host;
       const std::uint64_t bias = off - r->base;
-      for (unsigned l = 0; l < kLanes; ++l) {
-        for (unsigned i = 0; i < n; ++i) {
-          const std::uint64_t v = x.reg(in.v[i])[l];
-          std::memcpy(host + (a[l] + bias) + i * E, &v, E);
+      if (n == 1 && consecutive(a, w)) {
+        // Lane l's word at host + a[0] + bias + l * E: a loop the compiler vectorizes.
+        std::uint8_t* const first = host + (a[0] + bias);
+        const std::uint64_t* v = x.reg(in.v[0]);
+        for (unsigned l = 0; l < kLanes; ++l) store_elem<E>(first + std::size_t(l) * E, v[l]);
+      } else {
+        for (unsigned l = 0; l < kLanes; ++l) {
+          for (unsigned i = 0; i < n; ++i) {
+            const std::uint64_t v = x.reg(in.v[i])[l];
+            std::memcpy(host + (a[l] + bias) + i * E, &v, E);
+          }
         }
       }
       if constexpr (Trace) emit_whole_warp(x, in, Space::kGlobal, a, off, w, Op::kStore);
