@@ -99,6 +99,15 @@ class MemoryHierarchy {
   /// physical frames), consecutive transactions in one line merged into one entry (distinct
   /// sectors; looking them up together counts the same as one by one). Other spaces: no lines.
   void lines(const WarpAccess& access, const CoalesceResult& coalesced, Lines& out) const;
+  /// A hint that apply() will soon serve these lines on SM `sm`: the host CPU fetches their L1
+  /// and L2 sets ahead (the model's state does not change).
+  void prefetch(unsigned sm, const LineSectors* lines, std::uint32_t count) const {
+    if (sm >= l1_.size()) return;
+    for (std::uint32_t i = 0; i < count; ++i) {
+      l1_[sm].prefetch(lines[i].line);
+      l2_.prefetch(lines[i].line);
+    }
+  }
   /// Serves the lines on SM `sm` (< sm_count, else Error(kUsage)) through L1, L2 and DRAM.
   void apply(unsigned sm, Space space, Op op, bool cached_in_l1, std::uint32_t requests,
              const LineSectors* lines, std::uint32_t count);
