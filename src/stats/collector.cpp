@@ -199,11 +199,25 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
     mem::MemoryHierarchy::Lines lines;
     std::vector<InstructionStats> rows;  // by pc
     std::vector<std::uint32_t> touched;  // pcs with a row in this part
+    std::vector<std::uint64_t> sent;     // by pc: 1 + the largest excess of a sample sent, 0 if none
     ModelPart part;
 
     explicit PerModel(const Model& m) : model(m), profile(m.profile), coalescer(m.profile), layout(m.profile.warp_size) {}
 
+    /// Whether an access with this excess becomes the instruction's sample: it beats this CTA's
+    /// so far and every sample this shard sent in an earlier part (a shard runs its CTAs in
+    /// increasing order, so merge() would keep that earlier one: the most excess, first on ties).
+    bool wants_sample(const InstructionStats& s, std::uint32_t pc, std::uint64_t excess) const {
+      if (s.sample) return excess > s.sample_excess;
+      return pc >= sent.size() || sent[pc] == 0 || excess > sent[pc] - 1;
+    }
+
     ModelPart take() {
+      for (std::uint32_t pc : touched) {
+        if (!rows[pc].sample) continue;
+        if (pc >= sent.size()) sent.resize(std::size_t(pc) + 1, 0);
+        sent[pc] = std::max(sent[pc], rows[pc].sample_excess + 1);
+      }
       ModelPart out = std::move(part);
       part = ModelPart{};
       // CTAs of a launch are alike: room for as much as the last one needed, so that the lists
@@ -313,9 +327,9 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
         s.bytes_requested += r.bytes_requested;
         note_shape(s, a, 0);
         const std::uint64_t excess = r.wavefronts - r.ideal_wavefronts;
-        if (!s.sample || excess > s.sample_excess) {
+        if (wants_sample(s, a.pc, excess)) {
           coalescer.coalesce(a, scratch);
-          s.sample = make_sample(a, scratch, 0);
+          s.sample = std::make_shared<Sample>(make_sample(a, scratch, 0));
           s.sample->wavefronts = r.wavefronts;
           s.sample_excess = excess;
         }
@@ -344,9 +358,9 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
         part.global_bytes_moved += scratch.bytes_moved;
       }
       note_shape(s, a, unit);
-      if (!s.sample || excess > s.sample_excess) {
+      if (wants_sample(s, a.pc, excess)) {
         const std::uint64_t base = a.space == Space::kLocal ? model.hierarchy.local_base(a.cta, a.warp) : 0;
-        s.sample = make_sample(a, scratch, base);
+        s.sample = std::make_shared<Sample>(make_sample(a, scratch, base));
         s.sample_excess = excess;
       }
     }

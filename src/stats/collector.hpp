@@ -68,7 +68,7 @@ struct InstructionStats {
   bool stride_varies = false;
   std::uint64_t misaligned_executions = 0;  // consecutive words whose run starts off a unit boundary
   std::uint64_t misalign_min = 0, misalign_max = 0;  // the offsets, in bytes (for the message)
-  std::optional<Sample> sample;
+  std::shared_ptr<Sample> sample;  // (a pointer: statistics move between threads often, samples rarely)
   std::uint64_t sample_excess = 0;
   // Local accesses: the frame offsets they touched, and whether the offset was a run-time value.
   std::uint64_t local_min = ~std::uint64_t{0}, local_end = 0;  // [min, end) of the bytes touched

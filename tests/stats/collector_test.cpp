@@ -59,7 +59,7 @@ TEST(Collector, MisalignedRunCostsOneSectorMore) {
   EXPECT_EQ(f.sectors, 2u);
   EXPECT_EQ(f.ideal_sectors, 1u);
   EXPECT_EQ(f.bytes_moved, 256u);
-  ASSERT_TRUE(f.sample.has_value());
+  ASSERT_TRUE(f.sample != nullptr);
   EXPECT_EQ(f.sample->unit, "line");
   EXPECT_EQ(h.sample->unit, "sector");
 }
