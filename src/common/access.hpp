@@ -50,10 +50,11 @@ class AccessSink {
 /// A sink whose work can be spread over the threads that run CTAs, its results still combined
 /// in CTA order (so that they are the same for any number of threads):
 ///  - each worker thread gets a Shard of its own (make_shard) and feeds it the records of one
-///    CTA at a time, in that CTA's order; after the CTA, the shard's finish_cta() hands over
-///    what it made of them as a CtaPart and starts afresh;
-///  - merge() receives the parts in increasing CTA order, one call at a time (never two at
-///    once), possibly on another thread than the one that made the part.
+///    CTA, or of a run of consecutive CTAs, in order; then the shard's finish_cta() hands over
+///    what it made of them as a CtaPart and starts afresh. A shard's CTAs increase from part to
+///    part;
+///  - merge() receives the parts in increasing CTA order (`cta`: the part's first CTA), one call
+///    at a time (never two at once), possibly on another thread than the one that made the part.
 /// The launcher (src/exec) uses this protocol, on one thread as on several, whenever its sink is
 /// a ShardedSink; on_access() is then never called during the launch.
 class ShardedSink : public AccessSink {

@@ -82,42 +82,45 @@ LaunchStats run_launch(const LaunchRequest& req) {
     return stats;
   }
 
-  // Several host threads: CTAs are taken in order; each one's output waits in `pending` until
-  // every CTA before it has been delivered. One thread at a time delivers, outside the lock, so
-  // that the others go on running CTAs meanwhile.
+  // Several host threads: CTAs are taken in order, a chunk of consecutive CTAs at a time (many
+  // small CTAs would otherwise spend more time handing work out than running it); each chunk's
+  // output waits in `pending` until every chunk before it has been delivered. One thread at a
+  // time delivers, outside the lock, so that the others go on running CTAs meanwhile.
+  const std::uint64_t chunk = std::clamp<std::uint64_t>(total / (std::uint64_t(threads) * 32), 1, 64);
+  const std::uint64_t units = (total + chunk - 1) / chunk;
   std::mutex mu;
   std::condition_variable cv;
   std::map<std::uint64_t, std::unique_ptr<CtaOutput>> pending;
-  std::uint64_t next = 0, delivered = 0;
-  std::uint64_t stop_at = total;  // CTAs at or after the first fault are not started
+  std::uint64_t next = 0, delivered = 0;  // chunks
+  std::uint64_t stop_at = units;          // chunks after the first fault's are not started
   std::exception_ptr error;
-  std::uint64_t error_cta = total;
+  std::uint64_t error_unit = units;
   std::uint64_t insts = 0, tinsts = 0;
   bool delivering = false;
   const std::uint64_t window = std::uint64_t(threads) * 4;
 
-  auto fail_at = [&](std::uint64_t c, std::exception_ptr e) {  // with the lock held
-    if (c < error_cta) {
+  auto fail_at = [&](std::uint64_t u, std::exception_ptr e) {  // with the lock held
+    if (u < error_unit) {
       error = std::move(e);
-      error_cta = c;
-      stop_at = std::min(stop_at, c + 1);
+      error_unit = u;
+      stop_at = std::min(stop_at, u + 1);
     }
   };
 
   auto deliver = [&](std::unique_lock<std::mutex>& lock) {
-    if (delivering) return;  // the thread delivering will find this CTA too
+    if (delivering) return;  // the thread delivering will find this chunk too
     delivering = true;
-    while (!(error && delivered > error_cta)) {
+    while (!(error && delivered > error_unit)) {
       auto it = pending.find(delivered);
       if (it == pending.end() || !it->second->finished) break;
       std::unique_ptr<CtaOutput> o = std::move(it->second);
       pending.erase(it);
-      const std::uint64_t c = delivered;
+      const std::uint64_t u = delivered;
       lock.unlock();
       std::exception_ptr failed;
       try {
         if (o->part) {
-          sharded->merge(static_cast<std::uint32_t>(c), std::move(o->part));
+          sharded->merge(static_cast<std::uint32_t>(u * chunk), std::move(o->part));
         } else if (req.sink) {
           for (const WarpAccess& a : o->sink.records) req.sink->on_access(a);
         }
@@ -126,7 +129,7 @@ LaunchStats run_launch(const LaunchRequest& req) {
         failed = std::current_exception();
       }
       lock.lock();
-      if (failed) fail_at(c, failed);
+      if (failed) fail_at(u, failed);
       ++delivered;
       cv.notify_all();
     }
@@ -137,28 +140,32 @@ LaunchStats run_launch(const LaunchRequest& req) {
     CtaRunner runner(cfg);
     std::unique_ptr<ShardedSink::Shard> shard = sharded ? sharded->make_shard() : nullptr;
     for (;;) {
-      std::uint64_t c;
+      std::uint64_t u;
       CtaOutput* o;
       {
         std::unique_lock lock(mu);
         cv.wait(lock, [&] { return next >= stop_at || next < delivered + window; });
         if (next >= stop_at) break;
-        c = next++;
+        u = next++;
         auto slot = std::make_unique<CtaOutput>();
         o = slot.get();
-        pending.emplace(c, std::move(slot));
+        pending.emplace(u, std::move(slot));
       }
       std::exception_ptr failed;
       AccessSink* const sink = shard ? static_cast<AccessSink*>(shard.get()) : req.sink ? &o->sink : nullptr;
-      try {
-        runner.run(static_cast<std::uint32_t>(c), sink, &o->text);
-      } catch (...) {
-        failed = std::current_exception();
+      // The chunk's CTAs in order, up to the first fault. A sharded sink's part covers the chunk.
+      const std::uint64_t end = std::min(total, (u + 1) * chunk);
+      for (std::uint64_t c = u * chunk; c < end && !failed; ++c) {
+        try {
+          runner.run(static_cast<std::uint32_t>(c), sink, &o->text);
+        } catch (...) {
+          failed = std::current_exception();
+        }
       }
       if (shard) o->part = shard->finish_cta();
       std::unique_lock lock(mu);
       o->finished = true;
-      if (failed) fail_at(c, failed);
+      if (failed) fail_at(u, failed);
       deliver(lock);
       cv.notify_all();
     }

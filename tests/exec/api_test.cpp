@@ -167,6 +167,10 @@ TEST(Api, FirstFaultingBlockIsReportedWithSeveralThreads) {
     std::string what;
     EXPECT_EQ(kind_of([&] { dev.launch(m, "trapper", {16}, {64}, args); }, &what), ErrorKind::kTrap);
     EXPECT_THAT(what, HasSubstr("block (1,0,0), thread (37,0,0)"));
+    // 4096 CTAs: threads take chunks of 32 (4 threads) consecutive CTAs; the fault is still the
+    // lowest CTA's.
+    EXPECT_EQ(kind_of([&] { dev.launch(m, "trapper", {4096}, {64}, args); }, &what), ErrorKind::kTrap);
+    EXPECT_THAT(what, HasSubstr("block (1,0,0), thread (37,0,0)"));
   }
 }
 

@@ -47,10 +47,12 @@ TEST(Printf, SameOutputWithSeveralHostThreads) {
     const double d = 0.5;
     const KernelArg args[] = {arg(k), arg(d)};
     dev.launch(m, "hello", {9}, {33}, args);
+    // 300 CTAs: on 3 threads, chunks of 3 consecutive CTAs; the text stays in CTA order.
+    dev.launch(m, "hello", {300}, {33}, args);
     results[threads == 1 ? 0 : 1] = out.str();
   }
   EXPECT_EQ(results[0], results[1]);
-  EXPECT_EQ(std::count(results[0].begin(), results[0].end(), '\n'), 9 * 33 + 1);
+  EXPECT_EQ(std::count(results[0].begin(), results[0].end(), '\n'), (9 + 300) * 33 + 2);
 }
 
 }  // namespace
