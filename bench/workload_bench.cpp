@@ -133,7 +133,7 @@ void nbody(Runner& w, int n) {
   const DevicePtr dp = w.upload(pos), da = w.alloc(pos.size() * 4);
   const float eps2 = 0.01f;
   const KernelArg args[] = {arg(dp), arg(da), arg(n), arg(eps2)};
-  w.launch("nbody", {unsigned(n / 256)}, {256}, args);
+  w.launch("nbody_forces", {unsigned(n / 256)}, {256}, args);
   w.download<float>(da, pos.size());
 }
 

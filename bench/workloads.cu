@@ -16,33 +16,9 @@
 #include <cstring>
 #include <vector>
 
-extern "C" __global__ void nbody(const float4* pos, float4* acc, int n, float eps2) {
-  __shared__ float4 tile[256];
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  float4 p = pos[i];
-  float ax = 0.0f, ay = 0.0f, az = 0.0f;
-  for (int base = 0; base < n; base += blockDim.x) {
-    tile[threadIdx.x] = pos[base + threadIdx.x];
-    __syncthreads();
-    for (int j = 0; j < blockDim.x; ++j) {
-      float4 q = tile[j];
-      float dx = q.x - p.x, dy = q.y - p.y, dz = q.z - p.z;
-      float d2 = dx * dx + dy * dy + dz * dz + eps2;
-      float inv = rsqrtf(d2);
-      float s = q.w * inv * inv * inv;
-      ax += dx * s;
-      ay += dy * s;
-      az += dz * s;
-    }
-    __syncthreads();
-  }
-  acc[i] = make_float4(ax, ay, az, 0.0f);
-}
-
-extern "C" __global__ void saxpy(int n, float a, const float* x, float* y) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) y[i] = a * x[i] + y[i];
-}
+// N-body (nbody_forces: all pairs, shared-memory tiles of 256 bodies) and saxpy: the kernels the
+// interpreter benchmark and tests/exec use.
+#include "../tests/exec/kernels/bench.cu"
 
 // 32x32 tiles, 32x8 threads, one padding column against bank conflicts.
 extern "C" __global__ void transpose(const float* in, float* out, int n) {
@@ -135,7 +111,7 @@ bool run_nbody(int n) {
   float4 *dp = to_device(pos), *da = nullptr;
   CHECK(cudaMalloc(&da, n * sizeof(float4)));
   const float eps2 = 0.01f;
-  nbody<<<n / 256, 256>>>(dp, da, n, eps2);
+  nbody_forces<<<n / 256, 256>>>(dp, da, n, eps2);
   CHECK(cudaGetLastError());
   std::vector<float4> acc = to_host(da, n);
   bool ok = true;
