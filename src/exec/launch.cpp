@@ -86,7 +86,10 @@ LaunchStats run_launch(const LaunchRequest& req) {
   // small CTAs would otherwise spend more time handing work out than running it); each chunk's
   // output waits in `pending` until every chunk before it has been delivered. One thread at a
   // time delivers, outside the lock, so that the others go on running CTAs meanwhile.
-  const std::uint64_t chunk = std::clamp<std::uint64_t>(total / (std::uint64_t(threads) * 32), 1, 64);
+  // At most 64 CTAs and 16384 threads a chunk: what a chunk buffers grows with its threads.
+  const std::uint64_t cta_threads = std::uint64_t(req.block.x) * req.block.y * req.block.z;
+  const std::uint64_t max_chunk = std::clamp<std::uint64_t>(16384 / std::max<std::uint64_t>(cta_threads, 1), 1, 64);
+  const std::uint64_t chunk = std::clamp<std::uint64_t>(total / (std::uint64_t(threads) * 32), 1, max_chunk);
   const std::uint64_t units = (total + chunk - 1) / chunk;
   std::mutex mu;
   std::condition_variable cv;
