@@ -6,6 +6,15 @@
 #include "common/error.hpp"
 
 namespace warpscope::analysis {
+namespace {
+
+/// An advice entry about the whole kernel (no source line or instruction); the caller adds
+/// "message" and "evidence".
+nlohmann::json kernel_advice(const char* rule) {
+  return {{"rule", rule}, {"file", ""}, {"line", 0}, {"pc", nullptr}};
+}
+
+}  // namespace
 
 nlohmann::json launch_resources(const arch::Profile& profile, const KernelFacts& f, Dim3 grid, Dim3 block,
                                 std::uint64_t dynamic_shared, nlohmann::json& metrics, nlohmann::json& estimated,
@@ -51,11 +60,7 @@ nlohmann::json launch_resources(const arch::Profile& profile, const KernelFacts&
     metrics["sm__maximum_warps_per_active_cycle_pct"] = 100.0 * o.occupancy;
     if (f.registers > 0 && o.limited_by == OccupancyLimit::kRegisters && o.occupancy < 1.0) {
       const std::uint32_t full = registers_for_full_occupancy(profile);
-      nlohmann::json a;
-      a["rule"] = "register_limited_occupancy";
-      a["file"] = "";
-      a["line"] = 0;
-      a["pc"] = nullptr;
+      nlohmann::json a = kernel_advice("register_limited_occupancy");
       a["message"] = fmt::format(
           "{} registers per thread limit an SM to {} blocks of {} threads ({:.0f} % occupancy); the register file "
           "holds {} threads at this count, and {} registers per thread would let it hold the SM's {} threads "
@@ -81,11 +86,7 @@ nlohmann::json launch_resources(const arch::Profile& profile, const KernelFacts&
     for (const char* n : {"local_spill_store_bytes_estimated", "local_spill_load_bytes_estimated",
                           "local_spill_store_sectors_estimated", "local_spill_load_sectors_estimated"})
       estimated.push_back(n);
-    nlohmann::json a;
-    a["rule"] = "spill";
-    a["file"] = "";
-    a["line"] = 0;
-    a["pc"] = nullptr;
+    nlohmann::json a = kernel_advice("spill");
     a["message"] = fmt::format(
         "ptxas spills registers: {} bytes of spill stores and {} bytes of spill loads per thread at {} registers "
         "(about {} and {} bytes of local traffic for this launch, estimated); spills go to local memory (L1, then "

@@ -80,37 +80,13 @@ std::string without_timings(const std::string& text) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Nsight Compute's CSV (the parsing of tests/runtime/examples_ncu_test.cpp)
-
-std::vector<std::string> csv_fields(const std::string& line) { return ncu_csv::fields(line); }
+// Nsight Compute's CSV (tests/hw/ncu_csv.hpp)
 
 using ncu_csv::number;
 
-using NcuRow = std::map<std::string, std::string>;
+using NcuRow = ncu_csv::Row;
 
-/// ncu --csv --page raw: rows after the header ("ID", ...) and its units row, one per launch.
-std::vector<NcuRow> ncu_launches(const std::string& path) {
-  std::ifstream in(path);
-  std::vector<NcuRow> rows;
-  std::vector<std::string> header;
-  bool units = false;
-  for (std::string line; std::getline(in, line);) {
-    auto f = csv_fields(line);
-    if (header.empty()) {
-      if (!f.empty() && f[0] == "ID") header = f;
-      continue;
-    }
-    if (!units) {
-      units = true;
-      continue;
-    }
-    if (f.size() != header.size()) continue;
-    NcuRow row;
-    for (std::size_t i = 0; i < f.size(); ++i) row[header[i]] = f[i];
-    rows.push_back(std::move(row));
-  }
-  return rows;
-}
+std::vector<NcuRow> ncu_launches(const std::string& path) { return ncu_csv::launches(path); }
 
 // ---------------------------------------------------------------------------------------------
 // The corpus

@@ -33,28 +33,9 @@ std::string data_file(const std::string& name) {
   return std::string(WARPSCOPE_SOURCE_DIR) + "/tests/hw/data/h100/examples/" + name;
 }
 
-/// ncu --csv --page raw: rows after the header ("ID", ...) and its units row, one per launch.
-std::vector<std::map<std::string, std::string>> ncu_launches(const std::string& example) {
-  std::ifstream in(data_file(example + "_metrics.csv"));
-  std::vector<std::map<std::string, std::string>> rows;
-  std::vector<std::string> header;
-  bool units = false;
-  for (std::string line; std::getline(in, line);) {
-    auto f = csv_fields(line);
-    if (header.empty()) {
-      if (!f.empty() && f[0] == "ID") header = f;
-      continue;
-    }
-    if (!units) {
-      units = true;
-      continue;
-    }
-    if (f.size() != header.size()) continue;
-    std::map<std::string, std::string> row;
-    for (std::size_t i = 0; i < f.size(); ++i) row[header[i]] = f[i];
-    rows.push_back(std::move(row));
-  }
-  return rows;
+/// ncu --csv --page raw of an example: one row per launch.
+std::vector<ncu_csv::Row> ncu_launches(const std::string& example) {
+  return ncu_csv::launches(data_file(example + "_metrics.csv"));
 }
 
 struct LineCounts {
