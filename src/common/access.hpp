@@ -21,6 +21,19 @@ std::string_view to_string(Space s);
 std::string_view to_string(Op o);
 std::string_view to_string(CacheOp c);
 
+/// What one pass over a record's active addresses tells (summarize_addresses): the memory
+/// model's consumers (alignment check, shared banks, access shapes) read this instead of each
+/// walking the 32 addresses again.
+struct AddressSummary {
+  unsigned active = 0;                      // number of active lanes
+  std::uint64_t lo = ~std::uint64_t{0};     // lowest active address (lo > hi: no active lane)
+  std::uint64_t hi = 0;                     // highest active address
+  std::uint64_t ored = 0;                   // OR of the active addresses (for alignment)
+  bool affine = false;                      // >= 2 active lanes, lane l at run_base + l * stride
+  std::int64_t stride = 0;                  // (0: every active lane has one address)
+  std::uint64_t run_base = 0;               // the address lane 0 would have had
+};
+
 /// One warp-wide memory operation.
 ///
 /// For kLocal, `addr[lane]` is the lane's own byte offset inside its private local frame (the
@@ -37,7 +50,56 @@ struct WarpAccess {
   std::uint8_t width = 4;       // bytes per lane: 1, 2, 4, 8 or 16
   LaneMask active;
   PerLane<std::uint64_t> addr{};
+  // Optional: when `summarized`, `summary` is summarize_addresses(*this), made by the producer
+  // that already had it (the interpreter's whole-warp paths), so consumers need not redo it.
+  bool summarized = false;
+  AddressSummary summary;
 };
+
+AddressSummary summarize_addresses(const WarpAccess& access);
+
+/// summarize_addresses() for 32 active lanes whose addresses are v[l] + off: one vectorized
+/// pass (OR, and the distance from the affine guess lane l at v[0] + off + l * (v[1] - v[0]));
+/// the scalar min/max pass only when the addresses are not affine.
+inline AddressSummary summarize32(const std::uint64_t* v, std::uint64_t off) {
+  typedef std::uint64_t u64x2 __attribute__((vector_size(16)));
+  const std::uint64_t a0 = v[0] + off;
+  const std::uint64_t d = v[1] - v[0];
+  u64x2 ored = {0, 0}, skew = {0, 0};
+  u64x2 expect = {v[0], v[0] + d};
+  const u64x2 inc = {2 * d, 2 * d};
+  for (unsigned l = 0; l < 32; l += 2) {
+    u64x2 x;
+    __builtin_memcpy(&x, v + l, sizeof x);
+    ored |= x + off;
+    skew |= x ^ expect;
+    expect += inc;
+  }
+  AddressSummary s;
+  s.active = 32;
+  s.ored = ored[0] | ored[1];
+  const std::uint64_t an = v[31] + off;
+  // Affine and not wrapping around 2^64 between lane 0 and lane 31: the ends are the extremes.
+  const auto sd = static_cast<std::int64_t>(d);
+  const bool no_wrap = sd >= 0 ? an >= a0 && (an - a0) / 31 == d : an <= a0 && (a0 - an) / 31 == 0 - d;
+  if ((skew[0] | skew[1]) == 0 && no_wrap) {
+    s.affine = true;
+    s.stride = sd;
+    s.run_base = a0;
+    s.lo = sd >= 0 ? a0 : an;
+    s.hi = sd >= 0 ? an : a0;
+    return s;
+  }
+  std::uint64_t lo = ~std::uint64_t{0}, hi = 0;
+  for (unsigned l = 0; l < 32; ++l) {
+    const std::uint64_t x = v[l] + off;
+    lo = x < lo ? x : lo;
+    hi = x > hi ? x : hi;
+  }
+  s.lo = lo;
+  s.hi = hi;
+  return s;
+}
 
 /// Receives warp access records. Implementations must not assume any thread affinity beyond
 /// what their owner documents.

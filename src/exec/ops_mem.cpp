@@ -38,32 +38,17 @@ constexpr bool is_global(MemSpace s) {
   return s == MemSpace::kGlobal || s == MemSpace::kConst || s == MemSpace::kGeneric;
 }
 
-/// Shared memory: the whole warp's offsets checked with one max pass.
-inline bool whole_warp_shared(const Ctx& x, const std::uint64_t* a, std::uint64_t off, unsigned w, std::uint32_t m) {
-  if (m != kFullMask || x.shared_size < w) return false;
-  std::uint64_t hi = 0, bits = 0;
-  for (unsigned l = 0; l < kLanes; ++l) {
-    const std::uint64_t ad = a[l] + off;
-    hi = ad > hi ? ad : hi;
-    bits |= ad;
-  }
-  return (bits & (w - 1)) == 0 && hi <= x.shared_size - w;
+/// Shared memory: the whole warp's offsets (summarized in `s`) aligned and inside the window.
+inline bool whole_warp_shared(const Ctx& x, const AddressSummary& s, unsigned w) {
+  return x.shared_size >= w && (s.ored & (w - 1)) == 0 && s.hi <= x.shared_size - w;
 }
 
 /// The fast path of a full-warp global access: when every lane's address is aligned and inside
 /// the last allocation used, that allocation (checked with one min/max pass, no per-lane lookup);
 /// nullptr otherwise (the per-lane path then checks and reports each lane).
-inline const Region* whole_warp_region(Ctx& x, const std::uint64_t* a, std::uint64_t off, unsigned w,
-                                       std::uint32_t m) {
-  if (m != kFullMask) return nullptr;
-  std::uint64_t lo = ~0ull, hi = 0, bits = 0;
-  for (unsigned l = 0; l < kLanes; ++l) {
-    const std::uint64_t ad = a[l] + off;
-    lo = ad < lo ? ad : lo;
-    hi = ad > hi ? ad : hi;
-    bits |= ad;
-  }
-  if ((bits & (w - 1)) != 0 || hi >= kHeapLimit) return nullptr;
+inline const Region* whole_warp_region(Ctx& x, const AddressSummary& s, unsigned w) {
+  const std::uint64_t lo = s.lo, hi = s.hi;
+  if ((s.ored & (w - 1)) != 0 || hi >= kHeapLimit) return nullptr;
   auto covers = [&](const Region* r) { return r != nullptr && lo >= r->base && r->size >= w && hi - r->base <= r->size - w; };
   if (covers(x.gcache)) return x.gcache;
   // Kernels alternate between a few arrays: keep the last two allocations.
@@ -76,13 +61,6 @@ inline const Region* whole_warp_region(Ctx& x, const std::uint64_t* a, std::uint
   x.gcache2 = x.gcache;
   x.gcache = r;
   return r;
-}
-
-/// Whether lane l's address is a[0] + l * w for every lane.
-inline bool consecutive(const std::uint64_t* a, unsigned w) {
-  std::uint64_t skew = 0;
-  for (unsigned l = 1; l < kLanes; ++l) skew |= a[l] ^ (a[0] + std::uint64_t{l} * w);
-  return skew == 0;
 }
 
 /// The low E bytes of v at p.
@@ -107,21 +85,16 @@ inline void store_elem(std::uint8_t* p, std::uint64_t v) {
 /// before any destination register is written.
 template <unsigned E, bool Sx>
 inline void load_whole_warp(const Inst& in, Ctx& x, const std::uint8_t* host, const std::uint64_t* a,
-                            std::uint64_t bias, unsigned w) {
+                            std::uint64_t bias, unsigned w, const AddressSummary& s) {
   const unsigned n = in.vec;
-  std::uint64_t spread = 0, skew = 0;
-  for (unsigned l = 1; l < kLanes; ++l) {
-    spread |= a[l] ^ a[0];
-    skew |= a[l] ^ (a[0] + std::uint64_t{l} * w);
-  }
   const std::uint8_t* const first = host + (a[0] + bias);
-  if (spread == 0) {
+  if (s.affine && s.stride == 0) {
     for (unsigned i = 0; i < n; ++i) {
       const std::uint64_t v = load_elem<E, Sx>(first + i * E);
       std::uint64_t* d = x.reg(in.v[i]);
       for (unsigned l = 0; l < kLanes; ++l) d[l] = v;
     }
-  } else if (skew == 0) {
+  } else if (s.affine && s.stride == static_cast<std::int64_t>(w)) {
     for (unsigned i = 0; i < n; ++i) {
       std::uint64_t* d = x.reg(in.v[i]);
       for (unsigned l = 0; l < kLanes; ++l) d[l] = load_elem<E, Sx>(first + std::size_t(l) * w + i * E);
@@ -136,8 +109,9 @@ inline void load_whole_warp(const Inst& in, Ctx& x, const std::uint8_t* host, co
 
 /// The record of a full-warp access that stayed in one space.
 inline void emit_whole_warp(Ctx& x, const Inst& in, Space space, const std::uint64_t* a, std::uint64_t off,
-                            unsigned w, Op op) {
-  WarpAccess rec;
+                            unsigned w, Op op, const AddressSummary& s) {
+  // The context's record, reused: every field is written (no 256-byte zeroing per access).
+  WarpAccess& rec = x.record;
   rec.pc = x.pc_of(in);
   rec.cta = x.cta_linear;
   rec.warp = x.warp_index;
@@ -147,6 +121,8 @@ inline void emit_whole_warp(Ctx& x, const Inst& in, Space space, const std::uint
   rec.width = static_cast<std::uint8_t>(w);
   rec.active = LaneMask(kFullMask);
   for (unsigned l = 0; l < kLanes; ++l) rec.addr[l] = a[l] + off;
+  rec.summary = s;
+  rec.summarized = true;
   x.sink->on_access(rec);
 }
 
@@ -178,20 +154,25 @@ inline void ld_impl(const Inst& in, Ctx& x, std::uint32_t m) {
   const std::uint64_t off = static_cast<std::uint64_t>(in.imm) + ((in.flags & kFlagFrameRel) ? x.frame_base : 0);
   Space spaces[kLanes];
   std::uint64_t addrs[kLanes];
-  if constexpr (is_global(S)) {
-    if (const Region* r = whole_warp_region(x, a, off, w, m)) {
-      // Lane l's bytes start at host + a[l] + bias. The record is made before the registers
-      // change (a destination may be the address register).
-      if constexpr (Trace) emit_whole_warp(x, in, S == MemSpace::kConst ? Space::kConst : Space::kGlobal, a, off, w, Op::kLoad);
-      load_whole_warp<E, Sx>(in, x, r->host, a, off - r->base, w);
-      return;
-    }
-  }
-  if constexpr (S == MemSpace::kShared) {
-    if (whole_warp_shared(x, a, off, w, m)) {
-      if constexpr (Trace) emit_whole_warp(x, in, Space::kShared, a, off, w, Op::kLoad);
-      load_whole_warp<E, Sx>(in, x, x.shared, a, off, w);
-      return;
+  if constexpr (is_global(S) || S == MemSpace::kShared) {
+    if (m == kFullMask) {
+      const AddressSummary sum = summarize32(a, off);
+      if constexpr (is_global(S)) {
+        if (const Region* r = whole_warp_region(x, sum, w)) {
+          // Lane l's bytes start at host + a[l] + bias. The record is made before the registers
+          // change (a destination may be the address register).
+          if constexpr (Trace)
+            emit_whole_warp(x, in, S == MemSpace::kConst ? Space::kConst : Space::kGlobal, a, off, w, Op::kLoad, sum);
+          load_whole_warp<E, Sx>(in, x, r->host, a, off - r->base, w, sum);
+          return;
+        }
+      } else {
+        if (whole_warp_shared(x, sum, w)) {
+          if constexpr (Trace) emit_whole_warp(x, in, Space::kShared, a, off, w, Op::kLoad, sum);
+          load_whole_warp<E, Sx>(in, x, x.shared, a, off, w, sum);
+          return;
+        }
+      }
     }
   }
   std::uint8_t* ptr[kLanes];
@@ -222,11 +203,16 @@ inline void st_impl(const Inst& in, Ctx& x, std::uint32_t m) {
   const std::uint64_t off = static_cast<std::uint64_t>(in.imm) + ((in.flags & kFlagFrameRel) ? x.frame_base : 0);
   Space spaces[kLanes];
   std::uint64_t addrs[kLanes];
+  AddressSummary sum;
+  if constexpr (is_global(S) || S == MemSpace::kShared) {
+    if (m == kFullMask) sum = summarize32(a, off);
+  }
   if constexpr (is_global(S)) {
-    if (const Region* r = whole_warp_region(x, a, off, w, m)) {
+    const Region* r = m == kFullMask ? whole_warp_region(x, sum, w) : nullptr;
+    if (r != nullptr) {
       std::uint8_t* host = r->host;
       const std::uint64_t bias = off - r->base;
-      if (n == 1 && consecutive(a, w)) {
+      if (n == 1 && sum.affine && sum.stride == static_cast<std::int64_t>(w)) {
         // Lane l's word at host + a[0] + bias + l * E: a loop the compiler vectorizes.
         std::uint8_t* const first = host + (a[0] + bias);
         const std::uint64_t* v = x.reg(in.v[0]);
@@ -239,19 +225,19 @@ inline void st_impl(const Inst& in, Ctx& x, std::uint32_t m) {
           }
         }
       }
-      if constexpr (Trace) emit_whole_warp(x, in, Space::kGlobal, a, off, w, Op::kStore);
+      if constexpr (Trace) emit_whole_warp(x, in, Space::kGlobal, a, off, w, Op::kStore, sum);
       return;
     }
   }
   if constexpr (S == MemSpace::kShared) {
-    if (whole_warp_shared(x, a, off, w, m)) {
+    if (m == kFullMask && whole_warp_shared(x, sum, w)) {
       for (unsigned l = 0; l < kLanes; ++l) {
         for (unsigned i = 0; i < n; ++i) {
           const std::uint64_t v = x.reg(in.v[i])[l];
           std::memcpy(x.shared + (a[l] + off) + i * E, &v, E);
         }
       }
-      if constexpr (Trace) emit_whole_warp(x, in, Space::kShared, a, off, w, Op::kStore);
+      if constexpr (Trace) emit_whole_warp(x, in, Space::kShared, a, off, w, Op::kStore, sum);
       return;
     }
   }

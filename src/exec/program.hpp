@@ -177,6 +177,7 @@ struct Ctx {
   std::uint64_t* clock = nullptr;  // the warp's instruction counter
   std::string* printf_out = nullptr;
   std::uint32_t launch_id = 0;
+  WarpAccess record;               // the whole-warp paths' record, reused (ops_mem.cpp)
 
   std::uint32_t pc_of(const Inst& in) const {
     return static_cast<std::uint32_t>(&in - kernel->code.data());

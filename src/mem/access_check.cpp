@@ -14,14 +14,23 @@ namespace {
   fail(ErrorKind::kInternal, "misaligned access without a misaligned lane");
 }
 
-}  // namespace
-
-void check_access(const WarpAccess& a) {
+void check_width(const WarpAccess& a) {
   const std::uint32_t w = a.width;
   if (w == 0 || w > 16 || (w & (w - 1)) != 0)
     fail(ErrorKind::kUsage, "{} {} of width {} bytes: expected 1, 2, 4, 8 or 16", to_string(a.space), to_string(a.op),
          w);
-  const std::uint64_t low = w - 1;
+}
+
+}  // namespace
+
+void check_access(const WarpAccess& a, const AddressSummary& s) {
+  check_width(a);
+  if ((s.ored & (a.width - 1u)) != 0) fail_misaligned(a, a.width - 1u);
+}
+
+void check_access(const WarpAccess& a) {
+  check_width(a);
+  const std::uint64_t low = a.width - 1u;
   // Branch-free over all lanes (the common case is "all aligned"); the slow path finds the lane.
   std::uint64_t ored = 0;
   const std::uint32_t bits = a.active.bits();

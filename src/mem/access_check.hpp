@@ -12,5 +12,8 @@
 namespace warpscope::mem {
 
 void check_access(const WarpAccess& access);
+/// The same, with the record's summary already made (summarize_addresses(access)): no pass over
+/// the lanes unless an address is misaligned.
+void check_access(const WarpAccess& access, const AddressSummary& summary);
 
 }  // namespace warpscope::mem

@@ -134,17 +134,17 @@ void shared_access_bitset(const arch::Profile& p, const WarpAccess& a, std::uint
 }  // namespace
 
 SharedBankResult shared_access(const arch::Profile& p, const WarpAccess& a) {
-  check_access(a);
+  return shared_access(p, a, summarize_addresses(a));
+}
+
+SharedBankResult shared_access(const arch::Profile& p, const WarpAccess& a, const AddressSummary& summary) {
+  check_access(a, summary);
   if (p.shared_banks == 0 || p.shared_banks > kMaxBanks || p.shared_bank_bytes == 0)
     fail(ErrorKind::kUnsupported, "profile '{}': {} shared-memory banks of {} bytes (supported: 1 to {} banks)", p.name,
          p.shared_banks, p.shared_bank_bytes, kMaxBanks);
   SharedBankResult r;
   r.lanes_per_phase = shared_lanes_per_phase(p, a.op, a.width);
-  std::uint64_t lo = ~std::uint64_t{0}, hi = 0;
-  a.active.for_each([&](unsigned lane) {
-    lo = std::min(lo, a.addr[lane]);
-    hi = std::max(hi, a.addr[lane]);
-  });
+  const std::uint64_t lo = summary.lo, hi = summary.hi;
   if (lo > hi) return r;  // no active lane
   if (lo == hi && a.width <= p.shared_banks * p.shared_bank_bytes) {
     // One address for every lane (a broadcast): each phase reads its words once, one per bank.

@@ -54,5 +54,7 @@ struct SharedBankResult {
 std::uint32_t shared_lanes_per_phase(const arch::Profile& profile, Op op, std::uint32_t width);
 
 SharedBankResult shared_access(const arch::Profile& profile, const WarpAccess& access);
+/// The same, with the record's summary already made (summarize_addresses(access)).
+SharedBankResult shared_access(const arch::Profile& profile, const WarpAccess& access, const AddressSummary& summary);
 
 }  // namespace warpscope::mem

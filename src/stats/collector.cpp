@@ -21,38 +21,6 @@ std::uint64_t l2_hits(const mem::Counters& c) {
   return c.l2_read_hits + c.l2_write_hits + c.l2_atom_hits + c.l2_red_hits;
 }
 
-/// The shape of one access's addresses, for the advice rules.
-struct Shape {
-  unsigned active = 0;
-  bool uniform = false;
-  bool strided = false;
-  std::int64_t stride = 0;
-  std::uint64_t run_base = 0;  // address lane 0 would have had, for a strided access
-};
-
-Shape shape_of(const WarpAccess& a) {
-  Shape s;
-  const std::uint32_t m = a.active.bits();
-  s.active = static_cast<unsigned>(std::popcount(m));
-  if (s.active < 2) return s;
-  const unsigned first = static_cast<unsigned>(std::countr_zero(m));
-  const unsigned second = static_cast<unsigned>(std::countr_zero(m & (m - 1)));
-  const auto a0 = static_cast<std::int64_t>(a.addr[first]);
-  const std::int64_t diff = static_cast<std::int64_t>(a.addr[second]) - a0;
-  const std::int64_t gap = second - first;
-  if (gap != 1 && diff % gap != 0) return s;
-  const std::int64_t d = gap == 1 ? diff : diff / gap;
-  for (std::uint32_t rest = m; rest != 0; rest &= rest - 1) {
-    const unsigned l = static_cast<unsigned>(std::countr_zero(rest));
-    if (static_cast<std::int64_t>(a.addr[l]) != a0 + d * static_cast<std::int64_t>(l - first)) return s;
-  }
-  s.uniform = d == 0;
-  s.strided = d != 0;
-  s.stride = d;
-  s.run_base = static_cast<std::uint64_t>(a0 - d * static_cast<std::int64_t>(first));
-  return s;
-}
-
 const char* unit_name(const arch::Profile& p, Space space, std::uint32_t unit_bytes) {
   if (space == Space::kShared) return "wavefront";
   if (p.coalescing == arch::Coalescing::kSectors) return "sector";
@@ -233,6 +201,43 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
       return out;
     }
 
+    struct SharedTotals {
+      std::uint32_t wavefronts = 0, ideal_wavefronts = 0;
+      std::uint64_t bytes_requested = 0;
+    };
+    /// The bank rule's answer for the last shared access of an instruction whose addresses were
+    /// affine (or one lane): the same lanes, width and stride at an address congruent modulo the
+    /// bank row (banks x bank bytes) meet the same banks, so they get the same totals; a
+    /// broadcast (one address for all lanes) gets them at any address.
+    struct SharedMemo {
+      bool valid = false;
+      std::uint8_t width = 0;
+      std::uint32_t mask = 0;
+      std::int64_t stride = 0;
+      std::uint64_t offset = 0;  // lowest address modulo the bank row
+      SharedTotals totals;
+    };
+    std::vector<SharedMemo> shared_memo;  // by pc
+
+    SharedTotals shared_totals(const WarpAccess& a, const AddressSummary& sh) {
+      const std::uint64_t row = std::uint64_t{profile.shared_banks} * profile.shared_bank_bytes;
+      const bool memo = (sh.affine || sh.active == 1) && row != 0 && row % 16 == 0;
+      const std::int64_t stride = sh.affine ? sh.stride : 0;
+      // One address for all lanes (a broadcast) costs one wavefront per phase wherever it lies.
+      const bool broadcast = sh.affine && stride == 0 && a.width <= row;
+      const std::uint64_t offset = memo && !broadcast ? sh.lo % row : 0;
+      if (memo) {
+        if (a.pc >= shared_memo.size()) shared_memo.resize(std::size_t(a.pc) + 1);
+        const SharedMemo& m = shared_memo[a.pc];
+        if (m.valid && m.mask == a.active.bits() && m.width == a.width && m.stride == stride && m.offset == offset)
+          return m.totals;
+      }
+      const mem::SharedBankResult r = mem::shared_access(profile, a, sh);
+      const SharedTotals t{r.wavefronts, r.ideal_wavefronts, r.bytes_requested};
+      if (memo) shared_memo[a.pc] = SharedMemo{true, a.width, a.active.bits(), stride, offset, t};
+      return t;
+    }
+
     InstructionStats& row(const WarpAccess& a) {
       if (a.pc >= rows.size()) rows.resize(std::size_t(a.pc) + 1);
       InstructionStats& s = rows[a.pc];
@@ -247,11 +252,14 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
       return s;
     }
 
-    void note_shape(InstructionStats& s, const WarpAccess& a, std::uint32_t unit) {
-      const Shape sh = shape_of(a);
+    /// The shape of the access's addresses, for the advice rules.
+    void note_shape(InstructionStats& s, const WarpAccess& a, const AddressSummary& sh, std::uint32_t unit) {
       if (sh.active < profile.warp_size) ++s.partial_executions;
-      if (sh.uniform) ++s.uniform_executions;
-      if (!sh.strided) return;
+      if (!sh.affine) return;
+      if (sh.stride == 0) {
+        ++s.uniform_executions;
+        return;
+      }
       if (s.strided_executions++ == 0) {
         s.stride = sh.stride;
       } else if (s.stride != sh.stride) {
@@ -316,16 +324,17 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
       part.instructions[static_cast<unsigned>(a.space)][static_cast<unsigned>(a.op)] += 1;
       s.executions += 1;
       s.active_lanes += static_cast<std::uint64_t>(std::popcount(a.active.bits()));
+      const AddressSummary sh = a.summarized ? a.summary : summarize_addresses(a);
       if (a.space == Space::kShared) {
-        const auto r = mem::shared_access(profile, a);
+        const SharedTotals r = shared_totals(a, sh);
         const unsigned k = a.op == Op::kLoad ? 0 : a.op == Op::kStore ? 1 : 2;
         part.shared_wavefronts[k] += r.wavefronts;
         part.shared_ideal[k] += r.ideal_wavefronts;
-        part.shared_conflicts[k] += r.bank_conflicts;
+        part.shared_conflicts[k] += r.wavefronts - r.ideal_wavefronts;
         s.wavefronts += r.wavefronts;
         s.ideal_wavefronts += r.ideal_wavefronts;
         s.bytes_requested += r.bytes_requested;
-        note_shape(s, a, 0);
+        note_shape(s, a, sh, 0);
         const std::uint64_t excess = r.wavefronts - r.ideal_wavefronts;
         if (wants_sample(s, a.pc, excess)) {
           coalescer.coalesce(a, scratch);
@@ -357,7 +366,7 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
         part.global_bytes_requested += scratch.bytes_requested;
         part.global_bytes_moved += scratch.bytes_moved;
       }
-      note_shape(s, a, unit);
+      note_shape(s, a, sh, unit);
       if (wants_sample(s, a.pc, excess)) {
         const std::uint64_t base = a.space == Space::kLocal ? model.hierarchy.local_base(a.cta, a.warp) : 0;
         s.sample = std::make_shared<Sample>(make_sample(a, scratch, base));
