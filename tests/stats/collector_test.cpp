@@ -114,6 +114,28 @@ TEST(Collector, SharedBankConflicts) {
   EXPECT_EQ(s.sectors, 0u);
 }
 
+TEST(Collector, SharedTotalsFollowEachAccessOfOneInstruction) {
+  // One instruction (pc 6) seen with different shapes: each gets the bank rule's own answer
+  // (the per-instruction memo must not hand one shape's totals to another).
+  LaunchCollector c({&hopper()});
+  c.on_access(access(6, Space::kShared, Op::kLoad, 4, 0, 128));                // one bank, 32 words: 32
+  c.on_access(access(6, Space::kShared, Op::kLoad, 4, 0, 4));                  // consecutive: 1
+  c.on_access(access(6, Space::kShared, Op::kLoad, 4, 512, 128, 0x3u));        // 2 lanes, one bank: 2
+  c.on_access(access(6, Space::kShared, Op::kLoad, 4, 4, 128));                // bank 1, 32 words: 32
+  c.on_access(access(6, Space::kShared, Op::kLoad, 16, 48, 0));                // broadcast, 2 phases of 16: 2
+  c.on_access(access(6, Space::kShared, Op::kLoad, 16, 1024, 0));              // the same elsewhere: 2
+  c.on_access(access(6, Space::kShared, Op::kLoad, 2, 2, 2));                  // 64 bytes from byte 2: 1
+  const auto r = c.finish();
+  const InstructionStats& s = r[0].per_pc.at(6);
+  EXPECT_EQ(s.executions, 7u);
+  EXPECT_EQ(s.wavefronts, 32u + 1 + 2 + 32 + 2 + 2 + 1);
+  // Ideal: 1 per phase with a lane (the bytes of a phase fit in one 128-byte row), 2 phases for
+  // the 16-byte broadcasts.
+  EXPECT_EQ(s.ideal_wavefronts, 1u + 1 + 1 + 1 + 2 + 2 + 1);
+  EXPECT_EQ(r[0].shared_conflicts[0], 31u + 0 + 1 + 31 + 0 + 0 + 0);
+  EXPECT_EQ(s.bytes_requested, 128u + 128 + 8 + 128 + 16 + 16 + 64);
+}
+
 TEST(Collector, LocalUniformIndexIsCoalesced) {
   // Seed 000: the same frame offset in every lane is one 128-byte run: 1 request of 4 sectors.
   LaunchCollector c({&hopper()});
