@@ -110,6 +110,49 @@ TEST(Ops, FloatArithmetic) {
   }
 }
 
+TEST(Ops, FloatSpecialValuesOnAWholeWarp) {
+  // Every lane active (the interpreter's whole-warp loops): each result is the host's IEEE
+  // result, except that every NaN result is the GPU's canonical NaN 0x7fffffff (PTX ISA,
+  // "Floating Point Instructions"; docs/exec.md). rsqrt.approx is 1 / sqrt(a), rounded twice
+  // (docs/exec.md, approximate instructions).
+  WS_LOAD_PTX(ptx, "basic");
+  Device dev;
+  Module m = dev.load_ptx(ptx, "basic.ptx");
+  const float nan1 = std::bit_cast<float>(0x7fa00001u), nan2 = std::bit_cast<float>(0xffc00000u);
+  const float inf = std::numeric_limits<float>::infinity(), sub = std::numeric_limits<float>::denorm_min();
+  const float tiny = std::numeric_limits<float>::min();
+  const std::vector<float> a = {nan1, 1.0f, inf,  inf,   0.0f,  -0.0f, sub,  tiny, 3.0f,  -2.0f, 1e30f, 1e-30f,
+                                nan2, 0.0f, -inf, 2.0f,  -1.0f, 4.0f,  0.5f, 7.0f, 1e38f, -0.0f, sub,   100.0f,
+                                5.0f, 6.0f, 8.0f, 9.0f,  10.0f, 11.0f, 12.0f, 13.0f};
+  const std::vector<float> b = {1.0f, nan1, -inf, inf,   0.0f, 0.0f,  sub,   -tiny, 3.0f, 0.0f, 1e30f, 1e30f,
+                                2.0f, -0.0f, 1.0f, nan2, 1.0f, -4.0f, 0.25f, 7.0f, 10.0f, -0.0f, -sub, 0.01f,
+                                -5.0f, 6.5f, 1e-40f, -9.0f, 3.0f, 1.0f / 3.0f, -12.0f, 0.1f};
+  const std::vector<float> c = {0.0f, 0.0f, 1.0f, -inf, -0.0f, 0.0f,  0.0f, tiny,  -9.0f, 1.0f, -1e30f, 0.0f,
+                                1.0f, 0.0f, nan1, 0.0f, 1.0f,  16.0f, 0.0f, -49.0f, 0.0f, 0.0f,  sub,   -1.0f,
+                                25.0f, -39.0f, 0.0f, 81.0f, 0.0f, -11.0f / 3.0f, 144.0f, -1.3f};
+  std::vector<float> in;
+  for (const auto* v : {&a, &b, &c}) in.insert(in.end(), v->begin(), v->end());
+  ASSERT_EQ(in.size(), 96u);
+  const DevicePtr din = upload(dev, in), dout = dev.malloc(32 * 8 * 4);
+  const KernelArg args[] = {arg(din), arg(dout)};
+  dev.launch(m, "float_special", {1}, {32}, args);
+  const auto out = download<std::uint32_t>(dev, dout, 32 * 8);
+  auto bits = [](float v) { return std::isnan(v) ? 0x7fffffffu : std::bit_cast<std::uint32_t>(v); };
+  for (int t = 0; t < 32; ++t) {
+    SCOPED_TRACE("lane " + std::to_string(t));
+    const float x = a[t], y = b[t], z = c[t];
+    const std::uint32_t* o = out.data() + t * 8;
+    EXPECT_EQ(o[0], bits(x + y));
+    EXPECT_EQ(o[1], bits(x - y));
+    EXPECT_EQ(o[2], bits(x * y));
+    EXPECT_EQ(o[3], bits(x / y));
+    EXPECT_EQ(o[4], bits(std::fma(x, y, z)));
+    EXPECT_EQ(o[5], bits(1.0f / x));
+    EXPECT_EQ(o[6], bits(std::sqrt(x)));
+    EXPECT_EQ(o[7], bits(1.0f / std::sqrt(x)));
+  }
+}
+
 /// Reference narrow-float rounding by exhaustive search: the nearest of all 65536 encodings,
 /// ties to the even one (an implementation independent of the interpreter's).
 std::uint16_t nearest_even(double v, bool bf16) {

@@ -27,6 +27,22 @@ extern "C" __global__ void int_ops(const int* in, int* out) {
   o[15] = abs(a) + __sad(a, b, 3u);
 }
 
+// One whole warp (32 threads) of round-to-nearest f32 operations, results as bits, for special
+// inputs: NaN payloads, infinities, signed zeros, subnormals.
+extern "C" __global__ void float_special(const float* in, unsigned* out) {
+  int t = threadIdx.x;
+  float a = in[t], b = in[t + 32], c = in[t + 64];
+  unsigned* o = out + t * 8;
+  o[0] = __float_as_uint(__fadd_rn(a, b));
+  o[1] = __float_as_uint(__fsub_rn(a, b));
+  o[2] = __float_as_uint(__fmul_rn(a, b));
+  o[3] = __float_as_uint(__fdiv_rn(a, b));
+  o[4] = __float_as_uint(__fmaf_rn(a, b, c));
+  o[5] = __float_as_uint(__frcp_rn(a));
+  o[6] = __float_as_uint(__fsqrt_rn(a));
+  o[7] = __float_as_uint(rsqrtf(a));
+}
+
 extern "C" __global__ void float_ops(const float* in, float* out, const double* din, double* dout) {
   int t = threadIdx.x;
   float a = in[t], b = in[t + 64];
