@@ -205,36 +205,69 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
       std::uint32_t wavefronts = 0, ideal_wavefronts = 0;
       std::uint64_t bytes_requested = 0;
     };
-    /// The bank rule's answer for the last shared access of an instruction whose addresses were
-    /// affine (or one lane): the same lanes, width and stride at an address congruent modulo the
-    /// bank row (banks x bank bytes) meet the same banks, so they get the same totals; a
-    /// broadcast (one address for all lanes) gets them at any address.
+    /// The bank rule's answer for the last shared access of each instruction. The same lanes and
+    /// width at the same addresses relative to the lowest one, with the lowest congruent modulo
+    /// the bank row (banks x bank bytes), meet the same banks, so they get the same totals; a
+    /// broadcast (one address for all lanes) gets them at any address. Affine accesses (and one
+    /// lane) are compared by stride; other whole-warp accesses by their 32 relative addresses.
     struct SharedMemo {
-      bool valid = false;
+      enum Kind : std::uint8_t { kNone, kAffine, kWarp };
+      Kind kind = kNone;
       std::uint8_t width = 0;
       std::uint32_t mask = 0;
       std::int64_t stride = 0;
       std::uint64_t offset = 0;  // lowest address modulo the bank row
       SharedTotals totals;
+      PerLane<std::uint64_t> rel;  // kWarp: addr[l] - lowest
     };
     std::vector<SharedMemo> shared_memo;  // by pc
 
+    /// OR over the 32 lanes of (addr[l] - lo) ^ rel[l]: 0 when the relative addresses match.
+    static std::uint64_t relative_mismatch(const WarpAccess& a, std::uint64_t lo, const PerLane<std::uint64_t>& rel) {
+      typedef std::uint64_t u64x2 __attribute__((vector_size(16)));
+      const u64x2 base = {lo, lo};
+      u64x2 diff = {0, 0};
+      for (unsigned l = 0; l < kMaxWarpSize; l += 2) {
+        u64x2 x, r;
+        __builtin_memcpy(&x, a.addr.data() + l, sizeof x);
+        __builtin_memcpy(&r, rel.data() + l, sizeof r);
+        diff |= (x - base) ^ r;
+      }
+      return diff[0] | diff[1];
+    }
+
     SharedTotals shared_totals(const WarpAccess& a, const AddressSummary& sh) {
       const std::uint64_t row = std::uint64_t{profile.shared_banks} * profile.shared_bank_bytes;
-      const bool memo = (sh.affine || sh.active == 1) && row != 0 && row % 16 == 0;
+      const bool usable = row != 0 && row % 16 == 0 && sh.active != 0;
+      const bool full = a.active.bits() == 0xffffffffu && kMaxWarpSize == 32;
+      const SharedMemo::Kind kind = !usable                        ? SharedMemo::kNone
+                                    : sh.affine || sh.active == 1 ? SharedMemo::kAffine
+                                    : full                        ? SharedMemo::kWarp
+                                                                  : SharedMemo::kNone;
       const std::int64_t stride = sh.affine ? sh.stride : 0;
       // One address for all lanes (a broadcast) costs one wavefront per phase wherever it lies.
       const bool broadcast = sh.affine && stride == 0 && a.width <= row;
-      const std::uint64_t offset = memo && !broadcast ? sh.lo % row : 0;
-      if (memo) {
+      const std::uint64_t offset = kind != SharedMemo::kNone && !broadcast ? sh.lo % row : 0;
+      if (kind != SharedMemo::kNone) {
         if (a.pc >= shared_memo.size()) shared_memo.resize(std::size_t(a.pc) + 1);
         const SharedMemo& m = shared_memo[a.pc];
-        if (m.valid && m.mask == a.active.bits() && m.width == a.width && m.stride == stride && m.offset == offset)
+        if (m.kind == kind && m.mask == a.active.bits() && m.width == a.width && m.offset == offset &&
+            (kind == SharedMemo::kAffine ? m.stride == stride : relative_mismatch(a, sh.lo, m.rel) == 0))
           return m.totals;
       }
       const mem::SharedBankResult r = mem::shared_access(profile, a, sh);
       const SharedTotals t{r.wavefronts, r.ideal_wavefronts, r.bytes_requested};
-      if (memo) shared_memo[a.pc] = SharedMemo{true, a.width, a.active.bits(), stride, offset, t};
+      if (kind != SharedMemo::kNone) {
+        SharedMemo& m = shared_memo[a.pc];
+        m.kind = kind;
+        m.width = a.width;
+        m.mask = a.active.bits();
+        m.stride = stride;
+        m.offset = offset;
+        m.totals = t;
+        if (kind == SharedMemo::kWarp)
+          for (unsigned l = 0; l < kMaxWarpSize; ++l) m.rel[l] = a.addr[l] - sh.lo;
+      }
       return t;
     }
 

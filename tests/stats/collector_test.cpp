@@ -136,6 +136,27 @@ TEST(Collector, SharedTotalsFollowEachAccessOfOneInstruction) {
   EXPECT_EQ(s.bytes_requested, 128u + 128 + 8 + 128 + 16 + 16 + 64);
 }
 
+TEST(Collector, SharedTotalsOfWarpsWithTwoAddresses) {
+  // Lanes 0-15 at x, lanes 16-31 at y (neither affine): 4-byte loads, one 32-lane phase.
+  auto halves = [](std::uint64_t x, std::uint64_t y) {
+    WarpAccess a = access(9, Space::kShared, Op::kLoad, 4, 0, 0);
+    for (unsigned l = 0; l < 32; ++l) a.addr[l] = l < 16 ? x : y;
+    return a;
+  };
+  LaunchCollector c({&hopper()});
+  c.on_access(halves(0, 128));    // words 0 and 32, both in bank 0: 2 wavefronts
+  c.on_access(halves(0, 4));      // banks 0 and 1: 1
+  c.on_access(halves(256, 384));  // the first shape two bank rows on: 2
+  c.on_access(halves(4, 132));    // words 1 and 33, both in bank 1: 2
+  c.on_access(halves(8, 16));     // banks 2 and 4: 1
+  const auto r = c.finish();
+  const InstructionStats& s = r[0].per_pc.at(9);
+  EXPECT_EQ(s.wavefronts, 2u + 1 + 2 + 2 + 1);
+  EXPECT_EQ(s.ideal_wavefronts, 5u);  // 8 distinct bytes each: one row
+  EXPECT_EQ(r[0].shared_conflicts[0], 3u);
+  EXPECT_EQ(s.bytes_requested, 5u * 8);
+}
+
 TEST(Collector, LocalUniformIndexIsCoalesced) {
   // Seed 000: the same frame offset in every lane is one 128-byte run: 1 request of 4 sectors.
   LaunchCollector c({&hopper()});
