@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <bit>
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 namespace warpscope {
 
 std::string_view to_string(Space s) {
@@ -32,6 +36,54 @@ std::string_view to_string(CacheOp c) {
     case CacheOp::kCg: return "cg";
   }
   return "?";
+}
+
+namespace {
+
+void minmax32_scalar(const std::uint64_t* v, std::uint64_t off, std::uint64_t& lo, std::uint64_t& hi) {
+  lo = ~std::uint64_t{0};
+  hi = 0;
+  for (unsigned l = 0; l < 32; ++l) {
+    lo = std::min(lo, v[l] + off);
+    hi = std::max(hi, v[l] + off);
+  }
+}
+
+#if defined(__x86_64__)
+// Unsigned compares as signed ones on values with the top bit flipped (AVX2 has only signed
+// 64-bit compares).
+[[gnu::target("avx2")]] void minmax32_avx2(const std::uint64_t* v, std::uint64_t off, std::uint64_t& lo,
+                                           std::uint64_t& hi) {
+  const __m256i flip = _mm256_set1_epi64x(static_cast<long long>(0x8000000000000000ull));
+  const __m256i o = _mm256_set1_epi64x(static_cast<long long>(off));
+  __m256i mn = _mm256_set1_epi64x(0x7fffffffffffffffll);  // ~0 flipped
+  __m256i mx = flip;                                      // 0 flipped
+  for (unsigned l = 0; l < 32; l += 4) {
+    const __m256i x = _mm256_xor_si256(
+        _mm256_add_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(v + l)), o), flip);
+    mn = _mm256_blendv_epi8(mn, x, _mm256_cmpgt_epi64(mn, x));
+    mx = _mm256_blendv_epi8(mx, x, _mm256_cmpgt_epi64(x, mx));
+  }
+  alignas(32) std::uint64_t a[4], b[4];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(a), mn);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(b), mx);
+  const std::uint64_t f = 0x8000000000000000ull;
+  lo = std::min(std::min(a[0] ^ f, a[1] ^ f), std::min(a[2] ^ f, a[3] ^ f));
+  hi = std::max(std::max(b[0] ^ f, b[1] ^ f), std::max(b[2] ^ f, b[3] ^ f));
+}
+#endif
+
+}  // namespace
+
+void minmax32(const std::uint64_t* v, std::uint64_t off, std::uint64_t& lo, std::uint64_t& hi) {
+#if defined(__x86_64__)
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  if (avx2) {
+    minmax32_avx2(v, off, lo, hi);
+    return;
+  }
+#endif
+  minmax32_scalar(v, off, lo, hi);
 }
 
 AddressSummary summarize_addresses(const WarpAccess& a) {

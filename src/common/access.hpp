@@ -58,6 +58,9 @@ struct WarpAccess {
 
 AddressSummary summarize_addresses(const WarpAccess& access);
 
+/// The lowest and highest of v[l] + off over 32 values (AVX2 where the CPU has it).
+void minmax32(const std::uint64_t* v, std::uint64_t off, std::uint64_t& lo, std::uint64_t& hi);
+
 /// summarize_addresses() for 32 active lanes whose addresses are v[l] + off: one vectorized
 /// pass (OR, and the distance from the affine guess lane l at v[0] + off + l * (v[1] - v[0]));
 /// the scalar min/max pass only when the addresses are not affine.
@@ -90,14 +93,7 @@ inline AddressSummary summarize32(const std::uint64_t* v, std::uint64_t off) {
     s.hi = sd >= 0 ? an : a0;
     return s;
   }
-  std::uint64_t lo = ~std::uint64_t{0}, hi = 0;
-  for (unsigned l = 0; l < 32; ++l) {
-    const std::uint64_t x = v[l] + off;
-    lo = x < lo ? x : lo;
-    hi = x > hi ? x : hi;
-  }
-  s.lo = lo;
-  s.hi = hi;
+  minmax32(v, off, s.lo, s.hi);
   return s;
 }
 

@@ -139,5 +139,21 @@ TEST(AddressSummary, OffsetIsAddedToEveryLane) {
   EXPECT_TRUE(s.affine);
 }
 
+TEST(AddressSummary, MinMaxCompareUnsigned) {
+  // Values on both sides of 2^63 (a signed compare would order them the other way round).
+  std::uint64_t v[32];
+  for (unsigned l = 0; l < 32; ++l) v[l] = 0x1000 + 8 * ((l * 7) % 32);
+  v[3] = 0x8000000000000001ull;
+  v[20] = 0x7fffffffffffffffull;
+  v[11] = 0x10;
+  std::uint64_t lo = 0, hi = 0;
+  minmax32(v, 0, lo, hi);
+  EXPECT_EQ(lo, 0x10u);
+  EXPECT_EQ(hi, 0x8000000000000001ull);
+  minmax32(v, 0x10, lo, hi);  // the offset is added before comparing
+  EXPECT_EQ(lo, 0x20u);
+  EXPECT_EQ(hi, 0x8000000000000011ull);
+}
+
 }  // namespace
 }  // namespace warpscope
