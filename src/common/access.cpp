@@ -40,15 +40,6 @@ std::string_view to_string(CacheOp c) {
 
 namespace {
 
-void minmax32_scalar(const std::uint64_t* v, std::uint64_t off, std::uint64_t& lo, std::uint64_t& hi) {
-  lo = ~std::uint64_t{0};
-  hi = 0;
-  for (unsigned l = 0; l < 32; ++l) {
-    lo = std::min(lo, v[l] + off);
-    hi = std::max(hi, v[l] + off);
-  }
-}
-
 #if defined(__x86_64__)
 // Unsigned compares as signed ones on values with the top bit flipped (AVX2 has only signed
 // 64-bit compares).
@@ -75,6 +66,15 @@ void minmax32_scalar(const std::uint64_t* v, std::uint64_t off, std::uint64_t& l
 
 }  // namespace
 
+void minmax32_portable(const std::uint64_t* v, std::uint64_t off, std::uint64_t& lo, std::uint64_t& hi) {
+  lo = ~std::uint64_t{0};
+  hi = 0;
+  for (unsigned l = 0; l < 32; ++l) {
+    lo = std::min(lo, v[l] + off);
+    hi = std::max(hi, v[l] + off);
+  }
+}
+
 void minmax32(const std::uint64_t* v, std::uint64_t off, std::uint64_t& lo, std::uint64_t& hi) {
 #if defined(__x86_64__)
   static const bool avx2 = __builtin_cpu_supports("avx2");
@@ -83,7 +83,7 @@ void minmax32(const std::uint64_t* v, std::uint64_t off, std::uint64_t& lo, std:
     return;
   }
 #endif
-  minmax32_scalar(v, off, lo, hi);
+  minmax32_portable(v, off, lo, hi);
 }
 
 AddressSummary summarize_addresses(const WarpAccess& a) {

@@ -153,6 +153,13 @@ TEST(AddressSummary, MinMaxCompareUnsigned) {
   minmax32(v, 0x10, lo, hi);  // the offset is added before comparing
   EXPECT_EQ(lo, 0x20u);
   EXPECT_EQ(hi, 0x8000000000000011ull);
+  // The portable loop (minmax32 uses AVX2 where the CPU has it) gives the same.
+  minmax32_portable(v, 0, lo, hi);
+  EXPECT_EQ(lo, 0x10u);
+  EXPECT_EQ(hi, 0x8000000000000001ull);
+  minmax32_portable(v, 0x10, lo, hi);
+  EXPECT_EQ(lo, 0x20u);
+  EXPECT_EQ(hi, 0x8000000000000011ull);
 }
 
 }  // namespace
