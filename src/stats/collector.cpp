@@ -1,6 +1,7 @@
 #include "stats/collector.hpp"
 
 #include <bit>
+#include <numeric>
 
 #include "common/error.hpp"
 #include "mem/coalescer.hpp"
@@ -205,18 +206,22 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
       std::uint32_t wavefronts = 0, ideal_wavefronts = 0;
       std::uint64_t bytes_requested = 0;
     };
-    /// The bank rule's answer for the last shared access of each instruction. The same lanes and
-    /// width at the same addresses relative to the lowest one, with the lowest congruent modulo
-    /// the bank row (banks x bank bytes), meet the same banks, so they get the same totals; a
-    /// broadcast (one address for all lanes) gets them at any address. Affine accesses (and one
-    /// lane) are compared by stride; other whole-warp accesses by their 32 relative addresses.
+    /// The bank rule's answer for the last shared access of each instruction. Moving every
+    /// address of an access by a multiple of the bank width moves each bank word to the next
+    /// banks alike (bank = word mod banks), so the number of distinct words per bank, hence the
+    /// wavefronts, stay the same, and so do the ideal wavefronts and the bytes. So the same lanes
+    /// and width at the same addresses relative to the lowest one, with the lowest congruent
+    /// modulo lcm(bank bytes, width) (which also keeps the alignment the first one passed), get
+    /// the same totals; a broadcast (one address for all lanes) gets them at any address. Affine
+    /// accesses (and one lane) are compared by stride; other whole-warp accesses by their 32
+    /// relative addresses.
     struct SharedMemo {
       enum Kind : std::uint8_t { kNone, kAffine, kWarp };
       Kind kind = kNone;
       std::uint8_t width = 0;
       std::uint32_t mask = 0;
       std::int64_t stride = 0;
-      std::uint64_t offset = 0;  // lowest address modulo the bank row
+      std::uint64_t offset = 0;  // lowest address modulo lcm(bank bytes, width)
       SharedTotals totals;
       PerLane<std::uint64_t> rel;  // kWarp: addr[l] - lowest
     };
@@ -238,7 +243,7 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
 
     SharedTotals shared_totals(const WarpAccess& a, const AddressSummary& sh) {
       const std::uint64_t row = std::uint64_t{profile.shared_banks} * profile.shared_bank_bytes;
-      const bool usable = row != 0 && row % 16 == 0 && sh.active != 0;
+      const bool usable = row != 0 && sh.active != 0;
       const bool full = a.active.bits() == 0xffffffffu && kMaxWarpSize == 32;
       const SharedMemo::Kind kind = !usable                        ? SharedMemo::kNone
                                     : sh.affine || sh.active == 1 ? SharedMemo::kAffine
@@ -247,7 +252,8 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
       const std::int64_t stride = sh.affine ? sh.stride : 0;
       // One address for all lanes (a broadcast) costs one wavefront per phase wherever it lies.
       const bool broadcast = sh.affine && stride == 0 && a.width <= row;
-      const std::uint64_t offset = kind != SharedMemo::kNone && !broadcast ? sh.lo % row : 0;
+      const std::uint64_t offset =
+          kind != SharedMemo::kNone && !broadcast ? sh.lo % std::lcm(std::uint64_t{profile.shared_bank_bytes}, std::uint64_t{a.width}) : 0;
       if (kind != SharedMemo::kNone) {
         if (a.pc >= shared_memo.size()) shared_memo.resize(std::size_t(a.pc) + 1);
         const SharedMemo& m = shared_memo[a.pc];

@@ -136,6 +136,19 @@ TEST(Collector, SharedTotalsFollowEachAccessOfOneInstruction) {
   EXPECT_EQ(s.bytes_requested, 128u + 128 + 8 + 128 + 16 + 16 + 64);
 }
 
+TEST(Collector, SharedTotalsFollowTheOffsetWithinABankWord) {
+  // 2-byte loads 62 bytes apart (words floor((base + 62 l) / 4)): from byte 0 two lanes share a
+  // bank with different words somewhere (2 wavefronts); from byte 2 none do (1). A move by a
+  // whole bank word (4 bytes) or a bank row (128) changes nothing.
+  LaunchCollector c({&hopper()});
+  for (std::uint64_t base : {0u, 2u, 4u, 130u, 0u}) c.on_access(access(7, Space::kShared, Op::kLoad, 2, base, 62));
+  const auto r = c.finish();
+  const InstructionStats& s = r[0].per_pc.at(7);
+  EXPECT_EQ(s.wavefronts, 2u + 1 + 2 + 1 + 2);
+  EXPECT_EQ(s.ideal_wavefronts, 5u);  // 64 bytes each
+  EXPECT_EQ(s.bytes_requested, 5u * 64);
+}
+
 TEST(Collector, SharedTotalsOfWarpsWithTwoAddresses) {
   // Lanes 0-15 at x, lanes 16-31 at y (neither affine): 4-byte loads, one 32-lane phase.
   auto halves = [](std::uint64_t x, std::uint64_t y) {
