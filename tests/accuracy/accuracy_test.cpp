@@ -21,8 +21,7 @@
 #include <gtest/gtest.h>
 
 #include "../hw/ncu_csv.hpp"
-#include <sys/wait.h>
-#include <unistd.h>
+#include "../runtime/harness.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -43,41 +42,10 @@
 namespace {
 
 // ---------------------------------------------------------------------------------------------
-// Files and processes
+// Files and processes: tests/runtime/harness.hpp (its program folder is this test's).
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
-struct RunResult {
-  int exit_code = -1;
-  std::string out, err;
-};
-
-/// Runs `program args` under lib/warpscope/libcudart.so.13, the JSON report going to `report`.
-RunResult run_under_warpscope(const std::string& program, const std::string& args, const std::string& report) {
-  const std::string base = std::string(WARPSCOPE_ACC_PROGRAMS_DIR) + "/.run" + std::to_string(getpid());
-  const std::string cmd = std::string("LD_LIBRARY_PATH=") + WARPSCOPE_CUDART_DIR + " WARPSCOPE_REPORT=" + report +
-                          " WARPSCOPE_QUIET=1 " + program + " " + args + " > " + base + ".out 2> " + base + ".err";
-  const int status = std::system(cmd.c_str());
-  RunResult r;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = slurp(base + ".out");
-  r.err = slurp(base + ".err");
-  std::remove((base + ".out").c_str());
-  std::remove((base + ".err").c_str());
-  return r;
-}
-
-/// The output without the lines that carry timings ("[timing] ...").
-std::string without_timings(const std::string& text) {
-  std::istringstream in(text);
-  std::string line, out;
-  while (std::getline(in, line))
-    if (line.rfind("[timing]", 0) != 0) out += line + "\n";
-  return out;
-}
+using rt_test::slurp;
+using rt_test::without_timings;
 
 // ---------------------------------------------------------------------------------------------
 // Nsight Compute's CSV (tests/hw/ncu_csv.hpp)
@@ -331,10 +299,10 @@ TEST(Accuracy, EveryLaunchAgainstTheH100) {
   int launches_total = 0;
   for (const Program& p : kPrograms) {
     SCOPED_TRACE(p.name);
-    const std::string exe = std::string(WARPSCOPE_ACC_PROGRAMS_DIR) + "/" + p.name;
-    const std::string report = std::string(WARPSCOPE_ACC_PROGRAMS_DIR) + "/" + p.name + ".json";
+    const std::string exe = rt_test::prog(p.name);
+    const std::string report = exe + ".json";
     std::remove(report.c_str());
-    const RunResult r = run_under_warpscope(exe, p.args, report);
+    const rt_test::Result r = rt_test::run_under_warpscope(exe + " " + p.args, report, "WARPSCOPE_QUIET=1");
     // The program's output equals the H100's (its own check passed there and here).
     const std::string want = without_timings(slurp(std::string(WARPSCOPE_SOURCE_DIR) + "/" + p.expected));
     ASSERT_FALSE(want.empty()) << p.expected;
