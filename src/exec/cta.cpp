@@ -192,6 +192,7 @@ void CtaRunner::run(std::uint32_t linear, AccessSink* sink, std::string* printf_
   x_.shared = shared_.data();
   x_.shared_size = shared_bytes;
   bars_.fill(BarrierState{});
+  bars_pending_ = 0;
   barrier_activity_ = false;
   init_warps(linear);
 
@@ -335,16 +336,18 @@ bool CtaRunner::check_warp_arrival(WarpState& w, std::uint32_t id) {
   }
   w.arrived[id] = 0;
   bars_[id].arrivals += 1;
+  bars_pending_ |= 1u << id;
   barrier_activity_ = true;
   return true;
 }
 
 void CtaRunner::check_barriers() {
+  if (bars_pending_ == 0) return;
   std::uint32_t live_warps = 0;
   for (const WarpState& w : warps_) live_warps += w.done() ? 0 : 1;
-  for (std::uint32_t id = 0; id < kBarriers; ++id) {
+  for (std::uint32_t pending = bars_pending_; pending != 0; pending &= pending - 1) {
+    const auto id = static_cast<std::uint32_t>(std::countr_zero(pending));
     BarrierState& b = bars_[id];
-    if (b.arrivals == 0) continue;
     const std::uint32_t expected = b.count ? (b.count + kLanes - 1) / kLanes : live_warps;
     if (b.arrivals >= expected) release(id);
   }
@@ -353,6 +356,7 @@ void CtaRunner::check_barriers() {
 void CtaRunner::release(std::uint32_t id) {
   const BarrierState b = bars_[id];
   bars_[id] = BarrierState{};
+  bars_pending_ &= ~(1u << id);
   released_ = true;
   for (WarpState& w : warps_) {
     for (Split& s : w.splits) {

@@ -137,6 +137,7 @@ class CtaRunner {
   std::vector<WarpState> warps_;
   std::vector<std::uint8_t> shared_;
   std::array<BarrierState, kBarriers> bars_{};
+  std::uint32_t bars_pending_ = 0;  // bit id: barrier id has arrivals (bars_[id].arrivals > 0)
   std::uint32_t cur_func_ = 0;  // function of the running split
   bool released_ = false;       // a barrier completed: the sweep restarts at warp 0
   bool barrier_activity_ = false;  // some warp has arrived at a barrier in this CTA
