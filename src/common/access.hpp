@@ -57,6 +57,10 @@ struct WarpAccess {
 };
 
 AddressSummary summarize_addresses(const WarpAccess& access);
+/// The record's own summary when its producer made one, else summarize_addresses(access).
+inline AddressSummary summary_of(const WarpAccess& access) {
+  return access.summarized ? access.summary : summarize_addresses(access);
+}
 
 /// The lowest and highest of v[l] + off over 32 values (AVX2 where the CPU has it).
 void minmax32(const std::uint64_t* v, std::uint64_t off, std::uint64_t& lo, std::uint64_t& hi);

@@ -29,6 +29,10 @@ void check_access(const WarpAccess& a, const AddressSummary& s) {
 }
 
 void check_access(const WarpAccess& a) {
+  if (a.summarized) {
+    check_access(a, a.summary);  // the producer's pass already has the OR of the addresses
+    return;
+  }
   check_width(a);
   const std::uint64_t low = a.width - 1u;
   // Branch-free over all lanes (the common case is "all aligned"); the slow path finds the lane.

@@ -11,7 +11,7 @@
 
 namespace warpscope::mem {
 
-void check_access(const WarpAccess& access);
+void check_access(const WarpAccess& access);  // uses access.summary when access.summarized
 /// The same, with the record's summary already made (summarize_addresses(access)): no pass over
 /// the lanes unless an address is misaligned.
 void check_access(const WarpAccess& access, const AddressSummary& summary);

@@ -134,7 +134,7 @@ void shared_access_bitset(const arch::Profile& p, const WarpAccess& a, std::uint
 }  // namespace
 
 SharedBankResult shared_access(const arch::Profile& p, const WarpAccess& a) {
-  return shared_access(p, a, summarize_addresses(a));
+  return shared_access(p, a, summary_of(a));
 }
 
 SharedBankResult shared_access(const arch::Profile& p, const WarpAccess& a, const AddressSummary& summary) {

@@ -363,7 +363,7 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
       part.instructions[static_cast<unsigned>(a.space)][static_cast<unsigned>(a.op)] += 1;
       s.executions += 1;
       s.active_lanes += static_cast<std::uint64_t>(std::popcount(a.active.bits()));
-      const AddressSummary sh = a.summarized ? a.summary : summarize_addresses(a);
+      const AddressSummary sh = summary_of(a);
       if (a.space == Space::kShared) {
         const SharedTotals r = shared_totals(a, sh);
         const unsigned k = a.op == Op::kLoad ? 0 : a.op == Op::kStore ? 1 : 2;
