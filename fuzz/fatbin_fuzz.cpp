@@ -1,4 +1,4 @@
-// libFuzzer target for the fatbinary and ELF readers (src/runtime/fatbin.hpp, elf_file.hpp):
+// libFuzzer target for the fatbinary and ELF readers (src/runtime/fatbin.hpp, src/common/elf_file.hpp):
 // any input must give either entries or warpscope::Error, never a crash, a read out of bounds
 // or an unbounded allocation.
 //   cmake --preset fuzz && cmake --build build-fuzz --target fatbin_fuzz
@@ -9,7 +9,7 @@
 #include <span>
 #include <string>
 
-#include "runtime/elf_file.hpp"
+#include "common/elf_file.hpp"
 #include "runtime/fatbin.hpp"
 #include "warpscope/error.hpp"
 
@@ -43,7 +43,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   // The same bytes as an executable holding a .nv_fatbin section.
   try {
-    warpscope::runtime::ElfFile elf(bytes, "fuzz");
+    warpscope::ElfFile elf(bytes, "fuzz");
     (void)elf.has_symbol("__cudaRegisterFatBinary");
     if (auto s = elf.section(".nv_fatbin")) read_fatbins(elf.section_bytes(*s));
   } catch (const warpscope::Error&) {

@@ -26,7 +26,7 @@
 #include "profile_option.hpp"
 #include "report/html.hpp"
 #include "report/text.hpp"
-#include "runtime/elf_file.hpp"
+#include "common/elf_file.hpp"
 #include "runtime/fatbin.hpp"
 
 namespace warpscope::cli {
@@ -125,12 +125,12 @@ BinaryCheck check_binary(const std::string& path, const arch::Profile& profile) 
   BinaryCheck c;
   std::vector<std::uint8_t> bytes;
   try {
-    bytes = runtime::read_file_bytes(path);
+    bytes = read_file_bytes(path);
   } catch (const Error&) {
     c.kind = BinaryCheck::Kind::kNotElf;
     return c;  // let exec report it
   }
-  std::optional<runtime::ElfFile> elf;
+  std::optional<ElfFile> elf;
   try {
     elf.emplace(std::span<const std::uint8_t>(bytes), path);
   } catch (const Error&) {

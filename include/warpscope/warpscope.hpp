@@ -63,6 +63,25 @@ struct InstructionInfo {
   std::uint32_t line = 0;  // CUDA source line, 0 without .loc
   std::string text;        // the PTX instruction, e.g. "ld.global.f32 %f2, [%rd6];"
   std::int64_t branch_target = -1;  // for a branch: the pc it jumps to (a loop when <= its own pc)
+  bool compiled = false;   // a CompiledAccess (listed after the PTX instructions), not PTX
+  bool guarded = false;    // has an `@p` guard
+  bool plain = false;      // no control flow (not a branch, call, return, exit, trap or barrier)
+  bool exits = false;      // ret, exit or trap
+  bool local_access = false;  // a memory instruction on the .local space
+};
+
+/// A local-memory access the compiled machine code makes where the PTX has none: a register
+/// spill (src/analysis/sass.hpp finds them in ptxas's cubin). Each time a warp runs instruction
+/// `anchor` (a pc of Module::instructions) it also makes this access, for the lanes that ran the
+/// anchor, at `frame_offset` bytes into each thread's stack frame. Its records carry
+/// pc = (number of instructions) + (its index), and Module::instructions lists it there with
+/// `text` and the anchor's source line.
+struct CompiledAccess {
+  std::uint32_t anchor = 0;
+  bool store = false;
+  std::uint8_t width = 4;  // 1, 2, 4, 8 or 16
+  std::uint32_t frame_offset = 0;
+  std::string text;        // e.g. "STL [R1+0x34]"
 };
 
 /// What one launch did, counted by the interpreter.
@@ -87,8 +106,13 @@ class Module {
   std::vector<std::string> kernels() const;
   /// The parameters of a kernel, in order; throws if there is no such kernel.
   std::vector<ParamInfo> params(std::string_view kernel) const;
-  /// The instructions of a kernel as the interpreter numbers them (WarpAccess::pc).
+  /// The instructions of a kernel as the interpreter numbers them (WarpAccess::pc), then its
+  /// compiled accesses.
   std::vector<InstructionInfo> instructions(std::string_view kernel) const;
+  /// Replaces the kernel's compiled accesses (none at load). Each anchor must be an instruction
+  /// that only computes and has no guard (Error(kUsage) otherwise), so that it runs exactly when
+  /// its lanes reach it.
+  void set_compiled_accesses(std::string_view kernel, std::vector<CompiledAccess> accesses);
 
  private:
   friend class Device;

@@ -222,7 +222,8 @@ nlohmann::json advise(const stats::ModelResult& model, const LaunchStats& exec, 
     const auto p = static_cast<std::uint32_t>(pc);
     if (s.space == Space::kGlobal) global_advice(s, p, info, profile, items);
     if (s.space == Space::kShared) shared_advice(s, p, info, profile, items);
-    if (s.space == Space::kLocal) local_advice(s, p, info, items);
+    // Spill accesses (compiled, not PTX) are the kernel-wide `spill` advice's evidence instead.
+    if (s.space == Space::kLocal && !(info != nullptr && info->compiled)) local_advice(s, p, info, items);
   }
   std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.weight > b.weight; });
 

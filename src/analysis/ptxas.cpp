@@ -459,14 +459,22 @@ Result analyze(std::string_view ptx, std::string_view target, const Options& opt
                                      static_cast<long long>(st.st_size), static_cast<long long>(st.st_mtim.tv_sec),
                                      static_cast<long long>(st.st_mtim.tv_nsec), target);
   for (const auto& f : ptxas_flags()) key_text += f + "\n";
+  if (options.cubin) key_text += "-lineinfo\ncubin\n";
   std::uint64_t h = fnv1a64(key_text);
   h = fnv1a64("\nptx\n", h);
   h = fnv1a64(ptx, h);
   const fs::path dir = options.cache_dir.empty() ? fs::path(cache_dir()) / "ptxas" : fs::path(options.cache_dir);
   const fs::path file = dir / fmt::format("{:016x}.txt", h);
+  const fs::path cubin_file = dir / fmt::format("{:016x}.cubin", h);
   const std::string header = cache_header(target, ptx.size());
+  auto read_cubin_file = [&](const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    if (!in) return false;
+    r.cubin.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    return !r.cubin.empty();
+  };
   if (options.use_cache) {
-    if (auto cached = read_cache(file, header)) {
+    if (auto cached = read_cache(file, header); cached && (!options.cubin || read_cubin_file(cubin_file))) {
       r.from_cache = true;
       r.output = std::move(*cached);
       r.usage = parse(r.output);
@@ -477,7 +485,11 @@ Result analyze(std::string_view ptx, std::string_view target, const Options& opt
   TempFile input{write_temp_ptx(ptx)};
   std::vector<std::string> argv = {r.ptxas_path, fmt::format("-arch={}", target)};
   for (const auto& f : ptxas_flags()) argv.push_back(f);
-  argv.insert(argv.end(), {"-o", "/dev/null", input.path});
+  // The cubin goes to a temporary file next to the PTX, then into the cache.
+  const std::string cubin_out = input.path + ".cubin";
+  TempFile cubin_tmp{options.cubin ? cubin_out : std::string()};  // removed on every way out
+  if (options.cubin) argv.push_back("-lineinfo");
+  argv.insert(argv.end(), {"-o", options.cubin ? cubin_out : std::string("/dev/null"), input.path});
   const int status = spawn_capture(argv, r.output);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     const std::string how = WIFEXITED(status) ? fmt::format("exit {}", WEXITSTATUS(status))
@@ -485,6 +497,10 @@ Result analyze(std::string_view ptx, std::string_view target, const Options& opt
     fail(ErrorKind::kIo, "ptxas -arch={} failed ({}): {}", target, how, trim(r.output));
   }
   r.usage = parse(r.output);
+  if (options.cubin) {
+    if (!read_cubin_file(cubin_out)) fail(ErrorKind::kIo, "ptxas -arch={} wrote no cubin at {}", target, cubin_out);
+    if (options.use_cache) write_cache(dir, cubin_file, std::string(r.cubin.begin(), r.cubin.end()));
+  }
   if (options.use_cache) write_cache(dir, file, header + r.output);
   return r;
 }

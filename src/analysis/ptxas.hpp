@@ -7,6 +7,8 @@
 //
 //   ptxas -arch=<target> -v -warn-lmem-usage -warn-spills -o /dev/null <module.ptx>
 //
+// (with Options::cubin: -lineinfo -o <cache>/<hash>.cubin instead of /dev/null)
+//
 // Contract:
 //  - find_ptxas() looks in $CUDA_HOME/bin, then each PATH directory, then /usr/local/cuda/bin.
 //    Not finding it is not an error: analyze() returns a Result with available == false and a
@@ -98,6 +100,10 @@ struct Options {
   std::string ptxas;        // the executable; empty: find_ptxas()
   std::string cache_dir;    // empty: cache_dir() + "/ptxas"; the cache is this folder itself
   bool use_cache = true;
+  // Also keep the machine code: ptxas runs with -lineinfo and writes a cubin (cached next to the
+  // text as <hash>.cubin), returned in Result::cubin for src/analysis/sass.hpp. -lineinfo only adds
+  // the line tables; the code and the -v figures are the same.
+  bool cubin = false;
 };
 
 struct Result {
@@ -107,6 +113,7 @@ struct Result {
   bool from_cache = false;
   std::string output;              // ptxas's text
   Usage usage;
+  std::vector<std::uint8_t> cubin; // Options::cubin: the machine code
 };
 
 /// Runs ptxas on `ptx` for `target` ("sm_90"), or reads the cached answer. Throws Error(kUsage)

@@ -94,10 +94,29 @@ std::vector<InstructionInfo> Module::instructions(std::string_view kernel) const
                             (pc == k.funcs[src.func].begin || k.source[pc - 1].index == src.index);
       info.text = implicit ? "ret; // implicit" : ptx::format_instruction(*k.module, fn, ins);
     }
-    if (k.code[pc].ctl == exec::Ctl::kBra && k.code[pc].target != exec::kNoPc) info.branch_target = k.code[pc].target;
+    const exec::Inst& in = k.code[pc];
+    if (in.ctl == exec::Ctl::kBra && in.target != exec::kNoPc) info.branch_target = in.target;
+    info.guarded = in.guard != exec::kNoSlot;
+    info.plain = in.ctl == exec::Ctl::kNone;
+    info.exits = in.ctl == exec::Ctl::kRet || in.ctl == exec::Ctl::kExit || in.ctl == exec::Ctl::kTrap;
+    info.local_access = in.width != 0 && in.space == Space::kLocal;
+    out.push_back(std::move(info));
+  }
+  for (const CompiledAccess& c : k.compiled) {
+    InstructionInfo info = out[c.anchor];
+    info.text = c.text;
+    info.branch_target = -1;
+    info.compiled = true;
+    info.local_access = true;
     out.push_back(std::move(info));
   }
   return out;
+}
+
+void Module::set_compiled_accesses(std::string_view kernel, std::vector<CompiledAccess> accesses) {
+  if (!impl_) fail(ErrorKind::kUsage, "empty module");
+  impl_->kernel(kernel);  // the error for an unknown name
+  exec::set_compiled_accesses(*impl_->kernels[impl_->kernel_index.find(kernel)->second], std::move(accesses));
 }
 
 // --- Device ---------------------------------------------------------------------------------------
@@ -276,7 +295,17 @@ LaunchStats Device::launch(const Module& module, std::string_view kernel, Dim3 g
   req.printf_output = impl_->options.printf_output ? impl_->options.printf_output : &std::cout;
   req.host_threads = impl_->options.host_threads;
   req.launch_id = ++impl_->launches;
-  return exec::run_launch(req);
+  LaunchStats stats = exec::run_launch(req);
+  // A compiled access runs exactly when its anchor does, with the same lanes.
+  if (!k.compiled.empty()) {
+    stats.pc_instructions.resize(k.code.size(), 0);
+    stats.pc_thread_instructions.resize(k.code.size(), 0);
+    for (const CompiledAccess& c : k.compiled) {
+      stats.pc_instructions.push_back(stats.pc_instructions[c.anchor]);
+      stats.pc_thread_instructions.push_back(stats.pc_thread_instructions[c.anchor]);
+    }
+  }
+  return stats;
 }
 
 void Device::set_access_sink(AccessSink* sink) { impl_->sink = sink; }

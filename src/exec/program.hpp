@@ -139,6 +139,16 @@ struct KernelImage {
   std::vector<ParamInfo> params;
   std::vector<std::uint64_t> param_offsets;
   std::uint64_t param_bytes = 0;
+  // Compiled accesses (Module::set_compiled_accesses): an anchor's `fn` is run_compiled, which
+  // runs hooks[k].fn (the anchor's own function) and then records accesses [first, first + count).
+  struct Hook {
+    std::uint32_t pc = 0;
+    ExecFn fn = nullptr;
+    std::uint32_t first = 0, count = 0;
+  };
+  std::vector<CompiledAccess> compiled;  // sorted by anchor
+  std::vector<Hook> hooks;               // sorted by pc
+  const Hook& hook(std::uint32_t pc) const;
 
   const ptx::Function& ir_function(std::uint32_t func) const {
     return module->functions[funcs[func].ir_index];
@@ -151,6 +161,9 @@ struct KernelImage {
   /// The CUDA source line of an instruction (0 when unknown).
   std::uint32_t line(std::uint32_t pc) const;
 };
+
+/// Installs a kernel's compiled accesses (compiled.cpp; Module::set_compiled_accesses).
+void set_compiled_accesses(KernelImage& kernel, std::vector<CompiledAccess> accesses);
 
 /// What a warp's instructions see while they run. One per worker thread; the warp loop points it
 /// at the current warp's register file and frame.

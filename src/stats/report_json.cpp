@@ -245,7 +245,8 @@ nlohmann::json local_arrays_json(const ModelResult& m, const std::vector<Instruc
   std::vector<std::uint32_t> local;
   for (std::size_t pc = 0; pc < m.per_pc.size(); ++pc) {
     const InstructionStats& s = m.per_pc[pc];
-    if (s.seen && s.space == Space::kLocal && s.local_end > s.local_min) local.push_back(static_cast<std::uint32_t>(pc));
+    const bool spill = pc < code.size() && code[pc].compiled;  // ptxas's spill slots are not PTX arrays
+    if (s.seen && s.space == Space::kLocal && s.local_end > s.local_min && !spill) local.push_back(static_cast<std::uint32_t>(pc));
   }
   std::sort(local.begin(), local.end(), [&](std::uint32_t a, std::uint32_t b) {
     return std::tie(m.per_pc[a].local_min, a) < std::tie(m.per_pc[b].local_min, b);

@@ -12,7 +12,7 @@
 
 #include <gtest/gtest.h>
 
-#include "runtime/elf_file.hpp"
+#include "common/elf_file.hpp"
 #include "runtime/fatbin.hpp"
 #include "warpscope/error.hpp"
 
@@ -270,8 +270,8 @@ TEST(Fatbin, WrapperAndHeaderInMemory) {
 }
 
 TEST(ElfFile, ReadsThisTestProgram) {
-  const auto bytes = warpscope::runtime::read_file_bytes("/proc/self/exe");
-  const warpscope::runtime::ElfFile elf(S(bytes), "self");
+  const auto bytes = warpscope::read_file_bytes("/proc/self/exe");
+  const warpscope::ElfFile elf(S(bytes), "self");
   EXPECT_TRUE(elf.section(".text").has_value());
   EXPECT_FALSE(elf.section(".nv_fatbin").has_value());
   bool libc = false;
@@ -281,11 +281,11 @@ TEST(ElfFile, ReadsThisTestProgram) {
 
 TEST(ElfFile, MalformedFilesAreErrors) {
   const std::vector<std::uint8_t> junk(100, 0x41);
-  EXPECT_THROW(warpscope::runtime::ElfFile(S(junk), "junk"), Error);
-  auto bytes = warpscope::runtime::read_file_bytes("/proc/self/exe");
+  EXPECT_THROW(warpscope::ElfFile(S(junk), "junk"), Error);
+  auto bytes = warpscope::read_file_bytes("/proc/self/exe");
   bytes.resize(200);  // section headers cut off
-  EXPECT_THROW(warpscope::runtime::ElfFile(S(bytes), "cut"), Error);
-  auto self = warpscope::runtime::read_file_bytes("/proc/self/exe");
+  EXPECT_THROW(warpscope::ElfFile(S(bytes), "cut"), Error);
+  auto self = warpscope::read_file_bytes("/proc/self/exe");
   std::uint32_t state = 7;
   for (int round = 0; round < 300; ++round) {
     auto b = self;
@@ -299,7 +299,7 @@ TEST(ElfFile, MalformedFilesAreErrors) {
       b[at] ^= static_cast<std::uint8_t>(1u << (state % 8));
     }
     try {
-      warpscope::runtime::ElfFile elf(S(b), "corrupt");
+      warpscope::ElfFile elf(S(b), "corrupt");
       (void)elf.has_symbol("main");
     } catch (const Error& e) {
       EXPECT_EQ(e.kind(), ErrorKind::kParse);

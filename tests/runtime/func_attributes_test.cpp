@@ -16,7 +16,7 @@
 
 #include "analysis/ptxas.hpp"
 #include "harness.hpp"
-#include "runtime/elf_file.hpp"
+#include "common/elf_file.hpp"
 #include "runtime/fatbin.hpp"
 
 namespace ptxas = warpscope::analysis::ptxas;
@@ -46,8 +46,8 @@ std::vector<std::vector<std::string>> csv(const std::string& text) {
 
 /// The PTX warpscope runs for `program` (the profile hopper: compute_90).
 std::string program_ptx(const std::string& program) {
-  const auto bytes = warpscope::runtime::read_file_bytes(prog(program));
-  warpscope::runtime::ElfFile elf(std::span<const std::uint8_t>(bytes), program);
+  const auto bytes = warpscope::read_file_bytes(prog(program));
+  warpscope::ElfFile elf(std::span<const std::uint8_t>(bytes), program);
   const auto sec = elf.section(".nv_fatbin");
   if (!sec) return "";
   const auto fatbins = fb::parse_all(elf.section_bytes(*sec), program);

@@ -6,12 +6,12 @@
 #include <gtest/gtest.h>
 
 #include "harness.hpp"
-#include "runtime/elf_file.hpp"
+#include "common/elf_file.hpp"
 #include "runtime/fatbin.hpp"
 #include "warpscope/error.hpp"
 
 namespace fb = warpscope::runtime::fatbin;
-using warpscope::runtime::ElfFile;
+using warpscope::ElfFile;
 
 namespace {
 
@@ -23,7 +23,7 @@ struct Section {
 
 Section load(const std::string& name) {
   Section s;
-  s.file = warpscope::runtime::read_file_bytes(rt_test::prog(name));
+  s.file = warpscope::read_file_bytes(rt_test::prog(name));
   ElfFile elf(std::span<const std::uint8_t>(s.file), name);
   const auto sec = elf.section(".nv_fatbin");
   EXPECT_TRUE(sec.has_value()) << name;

@@ -22,6 +22,7 @@
 #include "analysis/launch_resources.hpp"
 #include "analysis/local_index.hpp"
 #include "analysis/ptxas.hpp"
+#include "analysis/sass.hpp"
 
 // Marks a program linked with libwarpscope_cudart_static.a, so that `warpscope run` can tell it
 // from one linked with NVIDIA's static runtime (whose calls cannot be replaced).
@@ -95,11 +96,18 @@ std::uint64_t ptx_const_bytes(const std::string& ptx) {
   return end;
 }
 
+/// What ptxas says of a module: its -v figures and, for sm_90, its machine code (read back with
+/// src/analysis/sass.hpp, for the spills; empty with a note when it cannot be had).
+struct PtxasInfo {
+  analysis::ptxas::Usage usage;
+  std::vector<analysis::sass::Function> sass;
+};
+
 /// ptxas -v on a module's PTX (src/analysis/ptxas.hpp), run once per module (and cached on disk
 /// across runs). nullptr when there are no ptxas numbers: ptxas is not installed, is switched off
 /// (WARPSCOPE_PTXAS=none), or rejected the PTX; the reason is printed once.
-const analysis::ptxas::Usage* ptxas_usage(const Runtime& rt, const ModuleRec& m, const arch::Profile& p) {
-  static std::unordered_map<const ModuleRec*, std::optional<analysis::ptxas::Usage>> memo;
+const PtxasInfo* ptxas_info(const Runtime& rt, const ModuleRec& m, const arch::Profile& p) {
+  static std::unordered_map<const ModuleRec*, std::optional<PtxasInfo>> memo;
   static bool said_unavailable = false;
   auto [it, inserted] = memo.try_emplace(&m);
   if (!inserted) return it->second ? &*it->second : nullptr;
@@ -116,18 +124,62 @@ const analysis::ptxas::Usage* ptxas_usage(const Runtime& rt, const ModuleRec& m,
   if (m.ptx_arch > p.cc_major * 10 + p.cc_minor) target = fmt::format("sm_{}", m.ptx_arch);
   analysis::ptxas::Options o;
   o.ptxas = choice;
+  // The machine code is read for sm_90 only (the one encoding src/analysis/sass.cpp knows);
+  // WARPSCOPE_SASS=none leaves it out (no spill accesses: ptxas's static estimate only).
+  o.cubin = (target == "sm_90" || target == "sm_90a") && env("WARPSCOPE_SASS") != "none";
   try {
     analysis::ptxas::Result r = analysis::ptxas::analyze(m.ptx, target, o);
     if (!r.available) {
       if (!std::exchange(said_unavailable, true)) rt.note(fmt::format("{}: {}", r.unavailable_reason, consequence));
       return nullptr;
     }
-    it->second = std::move(r.usage);
+    PtxasInfo info;
+    info.usage = std::move(r.usage);
+    if (o.cubin) {
+      try {
+        info.sass = analysis::sass::read_cubin(r.cubin, fmt::format("{} (ptxas -arch={} cubin)", m.origin, target));
+      } catch (const Error& e) {
+        rt.note(fmt::format("{}: no machine code for the spill accesses: {}", m.origin, e.what()));
+      }
+    }
+    it->second = std::move(info);
   } catch (const Error& e) {
     rt.note(fmt::format("{}: no ptxas resource usage: {}", m.origin, e.what()));
     return nullptr;
   }
   return &*it->second;
+}
+
+/// The spill loads and stores ptxas put in kernel `name` (src/analysis/sass.hpp), installed as the
+/// module's compiled accesses. Returns how many were placed and how many were not.
+std::pair<std::size_t, std::uint32_t> install_spills(Module& module, const std::string& name,
+                                                     const std::vector<analysis::sass::Function>& sass) {
+  const auto f = std::find_if(sass.begin(), sass.end(), [&](const analysis::sass::Function& x) { return x.name == name; });
+  if (f == sass.end()) return {0, 0};
+  const std::vector<InstructionInfo> code = module.instructions(name);
+  std::vector<analysis::sass::PtxInst> ptx(code.size());
+  for (std::size_t pc = 0; pc < code.size(); ++pc) {
+    const InstructionInfo& c = code[pc];
+    analysis::sass::PtxInst& p = ptx[pc];
+    using Flow = analysis::sass::PtxInst::Flow;
+    p.flow = c.branch_target >= 0 ? Flow::kBranch : c.exits ? Flow::kExit : Flow::kPlain;
+    p.guarded = c.guarded;
+    p.target = c.branch_target >= 0 ? static_cast<std::uint32_t>(c.branch_target) : 0;
+    p.ptx_line = c.ptx_line;
+    p.local_memory = c.local_access;
+    p.anchor_ok = c.plain && !c.guarded && !c.compiled;
+  }
+  const analysis::sass::SpillPlan plan = analysis::sass::plan_spills(*f, ptx);
+  std::vector<CompiledAccess> accesses;
+  for (const analysis::sass::Spill& s : plan.spills) {
+    if (s.frame_offset < 0) continue;
+    accesses.push_back(CompiledAccess{s.anchor, s.store, s.width, static_cast<std::uint32_t>(s.frame_offset),
+                                      fmt::format("{} // register spill (ptxas, machine code at 0x{:x})", s.text,
+                                                  s.sass_offset)});
+  }
+  const std::size_t placed = accesses.size();
+  module.set_compiled_accesses(name, std::move(accesses));
+  return {placed, plan.unplaced};
 }
 
 }  // namespace
@@ -359,8 +411,8 @@ const KernelResources& Runtime::resources(KernelRec& k) {
   if (!k.resources) {
     KernelResources r = scan_ptx_resources(k.module->ptx, k.name);
     r.const_bytes = ptx_const_bytes(k.module->ptx);
-    if (const auto* usage = ptxas_usage(*this, *k.module, profile()); usage != nullptr) {
-      if (const auto* f = usage->find(k.name); f != nullptr && f->registers >= 0) {
+    if (const auto* info = ptxas_info(*this, *k.module, profile()); info != nullptr) {
+      if (const auto* f = info->usage.find(k.name); f != nullptr && f->registers >= 0) {
         r.registers = f->registers;
         r.static_shared = f->shared_bytes;
         r.stack_frame_bytes = f->stack_frame_bytes;
@@ -452,8 +504,24 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
   std::vector<const arch::Profile*> models{&profile()};
   for (const arch::Profile& other : compare_profiles()) models.push_back(&other);
   stats::LaunchCollector metrics(std::move(models));
+  if (!k->spills_installed) {
+    k->spills_installed = true;
+    resources(*k);
+    if (const auto* info = ptxas_info(*this, *k->module, profile()); info != nullptr && !info->sass.empty()) {
+      const auto [placed, unplaced] = install_spills(*k->module->module, k->name, info->sass);
+      k->resources->spills_from_sass = true;
+      k->resources->spill_accesses = placed;
+      k->resources->spills_unplaced = unplaced;
+      if (unplaced != 0) {
+        note(fmt::format("kernel {}: {} spill instructions of the machine code follow no PTX block and are not counted",
+                         demangle(k->name), unplaced));
+      }
+    }
+  }
   const KernelResources& res = resources(*k);
-  metrics.set_local_frame_bytes(res.local_bytes);
+  // The local frame: the PTX's depot, or ptxas's stack frame when spill accesses use it.
+  metrics.set_local_frame_bytes(res.spill_accesses != 0 ? std::max(res.local_bytes, res.stack_frame_bytes)
+                                                        : res.local_bytes);
   // ptxas kept every PTX local array in registers: those accesses are not memory traffic.
   metrics.set_local_in_registers(res.from_ptxas && res.stack_frame_bytes == 0);
   // --sample-ctas: every k-th CTA feeds the memory model, k = round(1 / fraction).

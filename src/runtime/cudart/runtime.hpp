@@ -52,6 +52,10 @@ struct KernelResources {
   std::uint64_t spill_store_bytes = 0;
   std::uint64_t spill_load_bytes = 0;
   int barriers = 0;
+  // From ptxas's machine code (sm_90; src/analysis/sass.hpp), once installed at the first launch:
+  bool spills_from_sass = false;        // the machine code was read for this kernel
+  std::size_t spill_accesses = 0;       // spill loads/stores installed as compiled accesses
+  std::uint32_t spills_unplaced = 0;    // spill instructions with no PTX block to follow
 };
 
 struct KernelRec {
@@ -62,6 +66,7 @@ struct KernelRec {
   int max_dynamic_shared = -1;    // cudaFuncAttributeMaxDynamicSharedMemorySize; -1: default
   int carveout = -1;
   std::optional<KernelResources> resources;
+  bool spills_installed = false;  // Runtime::install_spills ran
 };
 
 struct VarRec {

@@ -1,4 +1,4 @@
-#include "runtime/elf_file.hpp"
+#include "common/elf_file.hpp"
 
 #include <cstring>
 #include <fstream>
@@ -6,13 +6,14 @@
 
 #include "common/error.hpp"
 
-namespace warpscope::runtime {
+namespace warpscope {
 namespace {
 
 constexpr std::uint32_t kShtSymtab = 2;
 constexpr std::uint32_t kShtDynamic = 6;
 constexpr std::uint32_t kShtNobits = 8;
 constexpr std::uint32_t kShtDynsym = 11;
+constexpr std::uint32_t kShtRela = 4;
 constexpr std::int64_t kDtNeeded = 1;
 
 template <class T>
@@ -57,7 +58,7 @@ ElfFile::ElfFile(std::span<const std::uint8_t> bytes, std::string origin)
   if (shentsize < 64) fail(ErrorKind::kParse, "{}: malformed ELF: section header size {}", origin_, shentsize);
   struct Raw {
     std::uint32_t name, type;
-    std::uint64_t offset, size, link;
+    std::uint64_t offset, size, link, info;
   };
   std::vector<Raw> raw;
   for (std::uint32_t i = 0; i < shnum; ++i) {
@@ -69,6 +70,7 @@ ElfFile::ElfFile(std::span<const std::uint8_t> bytes, std::string origin)
     r.offset = rd<std::uint64_t>(bytes, h + 0x18, origin_);
     r.size = rd<std::uint64_t>(bytes, h + 0x20, origin_);
     r.link = rd<std::uint32_t>(bytes, h + 0x28, origin_);
+    r.info = rd<std::uint32_t>(bytes, h + 0x2c, origin_);
     raw.push_back(r);
   }
   auto span_of = [&](const Raw& r) -> std::span<const std::uint8_t> {
@@ -80,7 +82,9 @@ ElfFile::ElfFile(std::span<const std::uint8_t> bytes, std::string origin)
     return bytes.subspan(static_cast<std::size_t>(r.offset), static_cast<std::size_t>(r.size));
   };
   const auto shstr = shstrndx < raw.size() ? span_of(raw[shstrndx]) : std::span<const std::uint8_t>{};
-  for (const Raw& r : raw) sections_.push_back(ElfSection{c_string(shstr, r.name), r.offset, r.size, r.type});
+  for (const Raw& r : raw) sections_.push_back(ElfSection{c_string(shstr, r.name), r.offset, r.size, r.type,
+                                                      static_cast<std::uint32_t>(r.link),
+                                                      static_cast<std::uint32_t>(r.info)});
   for (const Raw& r : raw) {
     if (r.type == kShtDynamic) {
       if (r.link >= raw.size()) continue;
@@ -99,6 +103,10 @@ ElfFile::ElfFile(std::span<const std::uint8_t> bytes, std::string origin)
       for (std::size_t off = 0; off + 24 <= syms.size(); off += 24) {
         const auto name = rd<std::uint32_t>(syms, off, origin_);
         if (name != 0) symbols_.push_back(c_string(strtab, name));
+        if (r.type == kShtSymtab) {
+          symtab_.push_back(ElfSymbol{c_string(strtab, name), rd<std::uint16_t>(syms, off + 6, origin_),
+                                      rd<std::uint64_t>(syms, off + 8, origin_)});
+        }
       }
     }
   }
@@ -118,6 +126,18 @@ std::span<const std::uint8_t> ElfFile::section_bytes(const ElfSection& s) const 
   return bytes_.subspan(static_cast<std::size_t>(s.offset), static_cast<std::size_t>(s.size));
 }
 
+std::vector<ElfRela> ElfFile::relocations(const ElfSection& rela) const {
+  if (rela.type != kShtRela) fail(ErrorKind::kParse, "{}: section {} is not a RELA section", origin_, rela.name);
+  const auto b = section_bytes(rela);
+  std::vector<ElfRela> out;
+  for (std::size_t off = 0; off + 24 <= b.size(); off += 24) {
+    const auto info = rd<std::uint64_t>(b, off + 8, origin_);
+    out.push_back(ElfRela{rd<std::uint64_t>(b, off, origin_), static_cast<std::uint32_t>(info >> 32),
+                          static_cast<std::uint32_t>(info), rd<std::int64_t>(b, off + 16, origin_)});
+  }
+  return out;
+}
+
 bool ElfFile::has_symbol(std::string_view name) const {
   for (const auto& s : symbols_) {
     if (s == name) return true;
@@ -127,4 +147,4 @@ bool ElfFile::has_symbol(std::string_view name) const {
   return false;
 }
 
-}  // namespace warpscope::runtime
+}  // namespace warpscope

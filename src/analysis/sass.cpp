@@ -1,0 +1,449 @@
+#include "analysis/sass.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+
+#include "common/elf_file.hpp"
+#include "common/error.hpp"
+
+namespace warpscope::analysis::sass {
+namespace {
+
+constexpr std::uint16_t kOpLdl = 0x983, kOpStl = 0x387, kOpLds = 0x984, kOpSts = 0x388, kOpLdg = 0x981,
+                        kOpStg = 0x986, kOpBra = 0x947, kOpCall = 0x944, kOpExit = 0x94d, kOpRet = 0x950,
+                        kOpBssy = 0x945;
+
+std::int64_t sign_extend(std::uint64_t v, unsigned bits) {
+  const std::uint64_t m = std::uint64_t(1) << (bits - 1);
+  v &= (m << 1) - 1;
+  return static_cast<std::int64_t>(v ^ m) - static_cast<std::int64_t>(m);
+}
+
+constexpr std::uint8_t kWidthBytes[8] = {1, 1, 2, 2, 4, 8, 16, 16};
+
+// ---- DWARF line table (version 2..4, 32-bit format) ----------------------------------------
+
+struct Cursor {
+  std::span<const std::uint8_t> b;
+  std::size_t p = 0;
+  std::string_view origin;
+  void need(std::size_t n) const {
+    if (p > b.size() || b.size() - p < n)
+      fail(ErrorKind::kParse, "{}: malformed .nv_debug_line_sass: {} bytes needed at offset {}", origin, n, p);
+  }
+  std::uint8_t u8() {
+    need(1);
+    return b[p++];
+  }
+  template <class T>
+  T fixed() {
+    need(sizeof(T));
+    T v{};
+    std::memcpy(&v, b.data() + p, sizeof(T));
+    p += sizeof(T);
+    return v;
+  }
+  std::uint64_t uleb() {
+    std::uint64_t r = 0;
+    for (unsigned s = 0;; s += 7) {
+      const std::uint8_t x = u8();
+      if (s < 64) r |= std::uint64_t(x & 0x7f) << s;
+      if ((x & 0x80) == 0) return r;
+    }
+  }
+  std::int64_t sleb() {
+    std::uint64_t r = 0;
+    unsigned s = 0;
+    std::uint8_t x = 0;
+    do {
+      x = u8();
+      if (s < 64) r |= std::uint64_t(x & 0x7f) << s;
+      s += 7;
+    } while (x & 0x80);
+    if (s < 64 && (x & 0x40)) r |= ~std::uint64_t(0) << s;
+    return static_cast<std::int64_t>(r);
+  }
+  void skip_string() {
+    while (u8() != 0) {
+    }
+  }
+};
+
+struct Row {
+  std::string section;  // the .text section the sequence's address is relocated against
+  std::uint64_t address = 0;
+  std::uint32_t line = 0;
+};
+
+std::vector<Row> line_rows(std::span<const std::uint8_t> data, const std::map<std::uint64_t, std::string>& reloc,
+                           std::string_view origin) {
+  std::vector<Row> rows;
+  Cursor c{data, 0, origin};
+  while (c.p < data.size()) {
+    const std::size_t unit = c.p;
+    const auto unit_length = c.fixed<std::uint32_t>();
+    if (unit_length == 0xffffffffu) fail(ErrorKind::kParse, "{}: 64-bit DWARF line tables are not supported", origin);
+    c.need(unit_length);
+    const std::size_t end = c.p + unit_length;
+    const auto version = c.fixed<std::uint16_t>();
+    if (version < 2 || version > 4) fail(ErrorKind::kParse, "{}: DWARF line table version {}", origin, version);
+    const auto header_length = c.fixed<std::uint32_t>();
+    const std::size_t program = c.p + header_length;
+    const std::uint8_t min_inst = c.u8();
+    if (version >= 4) c.u8();  // maximum operations per instruction
+    c.u8();                    // default is_stmt
+    const auto line_base = static_cast<std::int8_t>(c.u8());
+    const std::uint8_t line_range = c.u8();
+    const std::uint8_t opcode_base = c.u8();
+    if (line_range == 0 || opcode_base == 0) fail(ErrorKind::kParse, "{}: malformed DWARF line table header", origin);
+    std::vector<std::uint8_t> std_len(opcode_base - 1);
+    for (auto& n : std_len) n = c.u8();
+    if (program > end) fail(ErrorKind::kParse, "{}: DWARF line header runs past its unit", origin);
+    c.p = program;
+    std::string section;
+    std::uint64_t address = 0;
+    std::int64_t line = 1;
+    auto emit = [&] { rows.push_back(Row{section, address, static_cast<std::uint32_t>(std::max<std::int64_t>(line, 0))}); };
+    while (c.p < end) {
+      const std::uint8_t op = c.u8();
+      if (op >= opcode_base) {
+        const unsigned adj = op - opcode_base;
+        address += std::uint64_t(adj / line_range) * min_inst;
+        line += line_base + static_cast<int>(adj % line_range);
+        emit();
+        continue;
+      }
+      switch (op) {
+        case 0: {  // extended
+          const std::uint64_t len = c.uleb();
+          c.need(len);
+          const std::size_t next = c.p + len;
+          if (len > 0) {
+            const std::uint8_t sub = c.u8();
+            if (sub == 1) {  // end_sequence
+              emit();
+              address = 0;
+              line = 1;
+              section.clear();
+            } else if (sub == 2 && len >= 9) {  // set_address
+              const std::size_t at = c.p;
+              address = c.fixed<std::uint64_t>();
+              const auto r = reloc.find(at);
+              section = r != reloc.end() ? r->second : std::string();
+            }
+          }
+          c.p = next;
+          break;
+        }
+        case 1: emit(); break;                                   // copy
+        case 2: address += c.uleb() * min_inst; break;           // advance_pc
+        case 3: line += c.sleb(); break;                         // advance_line
+        case 4: c.uleb(); break;                                 // set_file
+        case 5: c.uleb(); break;                                 // set_column
+        case 6: case 7: break;                                   // negate_stmt, basic_block
+        case 8: address += std::uint64_t((255 - opcode_base) / line_range) * min_inst; break;  // const_add_pc
+        case 9: address += c.fixed<std::uint16_t>(); break;      // fixed_advance_pc
+        default:
+          for (unsigned i = 0; i < std_len[op - 1]; ++i) c.uleb();
+      }
+    }
+    if (c.p != end) fail(ErrorKind::kParse, "{}: DWARF line unit at {} overruns its length", origin, unit);
+  }
+  return rows;
+}
+
+// ---- control flow ------------------------------------------------------------------------------
+
+/// Basic blocks of a function given, per instruction, its successors' rule.
+struct Graph {
+  std::vector<std::uint32_t> block_of;          // per instruction
+  std::vector<std::uint32_t> first;             // per block: first instruction
+  std::vector<std::vector<std::uint32_t>> succ; // per block
+  std::vector<bool> reachable, in_loop;         // per block
+};
+
+struct Flow {
+  bool ends = false;       // ends its block
+  bool falls = true;       // may go on to the next instruction
+  std::int64_t target = -1;  // instruction index it may jump to
+  std::int64_t also = -1;    // another block leader (BSSY's meeting point), no edge
+};
+
+Graph build_graph(const std::vector<Flow>& flow) {
+  const std::size_t n = flow.size();
+  Graph g;
+  std::vector<bool> leader(n + 1, false);
+  if (n) leader[0] = true;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (flow[i].ends) leader[i + 1] = true;
+    if (flow[i].target >= 0 && std::uint64_t(flow[i].target) < n) leader[std::size_t(flow[i].target)] = true;
+    if (flow[i].also >= 0 && std::uint64_t(flow[i].also) < n) leader[std::size_t(flow[i].also)] = true;
+  }
+  g.block_of.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (leader[i]) g.first.push_back(static_cast<std::uint32_t>(i));
+    g.block_of[i] = static_cast<std::uint32_t>(g.first.size() - 1);
+  }
+  const std::size_t nb = g.first.size();
+  g.succ.resize(nb);
+  for (std::size_t b = 0; b < nb; ++b) {
+    const std::size_t last = (b + 1 < nb ? g.first[b + 1] : n) - 1;
+    const Flow& f = flow[last];
+    if (f.target >= 0 && std::uint64_t(f.target) < n) g.succ[b].push_back(g.block_of[std::size_t(f.target)]);
+    if (f.falls && last + 1 < n) g.succ[b].push_back(g.block_of[last + 1]);
+  }
+  auto reach_from = [&](std::vector<std::uint32_t> work) {
+    std::vector<bool> seen(nb, false);
+    while (!work.empty()) {
+      const std::uint32_t b = work.back();
+      work.pop_back();
+      if (seen[b]) continue;
+      seen[b] = true;
+      for (std::uint32_t s : g.succ[b]) work.push_back(s);
+    }
+    return seen;
+  };
+  g.reachable = nb ? reach_from({0}) : std::vector<bool>{};
+  g.in_loop.assign(nb, false);
+  for (std::size_t b = 0; b < nb; ++b) {
+    const std::vector<bool> r = reach_from(g.succ[b]);  // b is in a loop iff it reaches itself
+    g.in_loop[b] = r[b];
+  }
+  return g;
+}
+
+}  // namespace
+
+Inst decode_sm90(std::uint64_t lo, std::uint64_t hi, std::uint32_t offset) {
+  Inst in;
+  in.offset = offset;
+  in.opcode = static_cast<std::uint16_t>(lo & 0xfff);
+  in.guard = static_cast<std::uint8_t>((lo >> 12) & 7);
+  in.guard_negated = ((lo >> 15) & 1) != 0;
+  const std::int64_t next = std::int64_t(offset) + 16;
+  switch (in.opcode) {
+    case kOpLdl: in.kind = Kind::kLoadLocal; break;
+    case kOpStl: in.kind = Kind::kStoreLocal; break;
+    case kOpLds: in.kind = Kind::kLoadShared; break;
+    case kOpSts: in.kind = Kind::kStoreShared; break;
+    case kOpLdg: in.kind = Kind::kLoadGlobal; break;
+    case kOpStg: in.kind = Kind::kStoreGlobal; break;
+    case kOpBra:
+    case kOpCall: {
+      in.kind = in.opcode == kOpBra ? Kind::kBranch : Kind::kCall;
+      const std::int64_t high = sign_extend((lo >> 34) | ((hi & 0x3ffff) << 30), 48);
+      in.target = next + high * 1024 + std::int64_t((lo >> 16) & 0xff) * 4;
+      break;
+    }
+    case kOpBssy:
+      in.kind = Kind::kSyncPoint;
+      in.target = next + sign_extend((lo >> 32) | ((hi & 0x3ffff) << 32), 50);
+      break;
+    case kOpExit: in.kind = Kind::kExit; break;
+    case kOpRet: in.kind = Kind::kReturn; break;
+    default: break;
+  }
+  if (in.memory()) {
+    in.base = static_cast<std::uint8_t>((lo >> 24) & 0xff);
+    in.imm = static_cast<std::int32_t>(sign_extend(lo >> 40, 24));
+    in.width = kWidthBytes[(hi >> 9) & 7];
+  }
+  return in;
+}
+
+std::string describe(const Inst& in) {
+  const char* name = "?";
+  switch (in.kind) {
+    case Kind::kLoadLocal: name = "LDL"; break;
+    case Kind::kStoreLocal: name = "STL"; break;
+    case Kind::kLoadShared: name = "LDS"; break;
+    case Kind::kStoreShared: name = "STS"; break;
+    case Kind::kLoadGlobal: name = "LDG"; break;
+    case Kind::kStoreGlobal: name = "STG"; break;
+    default: return fmt::format("opcode 0x{:03x} at 0x{:x}", in.opcode, in.offset);
+  }
+  std::string addr = in.base == kRegZero ? std::string() : fmt::format("R{}", in.base);
+  if (in.imm != 0 || addr.empty()) {
+    const std::string v = fmt::format("{}0x{:x}", in.imm < 0 ? "-" : "", in.imm < 0 ? -std::int64_t(in.imm) : std::int64_t(in.imm));
+    addr = addr.empty() ? v : addr + (in.imm < 0 ? v : "+" + v);
+  }
+  const std::string width = in.width == 4 ? "" : fmt::format(".{}", in.width * 8);
+  return fmt::format("{}{} [{}]", name, width, addr);
+}
+
+std::vector<Function> read_cubin(std::span<const std::uint8_t> cubin, std::string_view origin) {
+  const ElfFile elf(cubin, std::string(origin));
+  // e_machine 190 is EM_CUDA; bits 8..15 of e_flags hold the SM version in ptxas 13's cubins
+  // (0x5a for sm_90 and sm_90a): the encoding read here is sm_90's only.
+  std::uint16_t machine = 0;
+  std::uint32_t flags = 0;
+  std::memcpy(&machine, cubin.data() + 0x12, 2);
+  std::memcpy(&flags, cubin.data() + 0x30, 4);
+  if (machine != 190) fail(ErrorKind::kParse, "{}: not a CUDA cubin (e_machine {})", origin, machine);
+  const unsigned sm = (flags >> 8) & 0xff;
+  if (sm != 90) fail(ErrorKind::kUnsupported, "{}: machine code for sm_{} (only sm_90 is decoded)", origin, sm);
+
+  std::vector<Function> out;
+  std::map<std::string, std::size_t> by_section;
+  for (const ElfSection& s : elf.sections()) {
+    if (s.name.rfind(".text.", 0) != 0) continue;
+    Function f;
+    f.name = s.name.substr(6);
+    const auto bytes = elf.section_bytes(s);
+    for (std::size_t off = 0; off + 16 <= bytes.size(); off += 16) {
+      std::uint64_t lo = 0, hi = 0;
+      std::memcpy(&lo, bytes.data() + off, 8);
+      std::memcpy(&hi, bytes.data() + off + 8, 8);
+      f.code.push_back(decode_sm90(lo, hi, static_cast<std::uint32_t>(off)));
+    }
+    by_section[s.name] = out.size();
+    out.push_back(std::move(f));
+  }
+
+  const auto lines = elf.section(".nv_debug_line_sass");
+  if (!lines) return out;
+  std::map<std::uint64_t, std::string> reloc;  // offset in the line table -> .text section
+  for (const ElfSection& s : elf.sections()) {
+    if (s.name != ".rela.nv_debug_line_sass") continue;
+    for (const ElfRela& r : elf.relocations(s)) {
+      if (r.symbol >= elf.symtab().size()) continue;
+      const std::uint16_t sec = elf.symtab()[r.symbol].section;
+      if (sec < elf.sections().size()) reloc[r.offset] = elf.sections()[sec].name;
+    }
+  }
+  std::vector<Row> rows = line_rows(elf.section_bytes(*lines), reloc, origin);
+  std::map<std::size_t, std::vector<Row>> per_function;
+  for (Row& r : rows) {
+    const auto it = by_section.find(r.section);
+    if (it != by_section.end()) per_function[it->second].push_back(std::move(r));
+  }
+  for (auto& [index, fr] : per_function) {
+    std::stable_sort(fr.begin(), fr.end(), [](const Row& a, const Row& b) { return a.address < b.address; });
+    std::size_t k = 0;
+    std::uint32_t line = 0;
+    for (Inst& in : out[index].code) {
+      while (k < fr.size() && fr[k].address <= in.offset) line = fr[k++].line;
+      in.ptx_line = line;
+    }
+  }
+  return out;
+}
+
+SpillPlan plan_spills(const Function& sass, std::span<const PtxInst> ptx) {
+  SpillPlan plan;
+  // The PTX side: blocks, loops, and which pc a PTX line is.
+  std::vector<Flow> pflow(ptx.size());
+  std::map<std::uint32_t, std::uint32_t> pc_of_line;
+  for (std::size_t pc = 0; pc < ptx.size(); ++pc) {
+    const PtxInst& p = ptx[pc];
+    Flow& f = pflow[pc];
+    if (p.flow != PtxInst::Flow::kPlain) {
+      f.ends = true;
+      f.falls = p.guarded;
+      if (p.flow == PtxInst::Flow::kBranch) f.target = p.target;
+    }
+    if (p.ptx_line != 0) pc_of_line.emplace(p.ptx_line, static_cast<std::uint32_t>(pc));
+  }
+  const Graph pg = build_graph(pflow);
+
+  // The machine-code side.
+  const auto& code = sass.code;
+  std::vector<Flow> sflow(code.size());
+  auto index_of = [&](std::int64_t byte) -> std::int64_t { return byte >= 0 && byte % 16 == 0 ? byte / 16 : -1; };
+  for (std::size_t i = 0; i < code.size(); ++i) {
+    const Inst& in = code[i];
+    Flow& f = sflow[i];
+    switch (in.kind) {
+      case Kind::kBranch:
+        f.ends = true;
+        f.falls = in.guarded();
+        f.target = index_of(in.target);
+        break;
+      case Kind::kExit:
+      case Kind::kReturn:
+        f.ends = true;
+        f.falls = in.guarded();
+        break;
+      case Kind::kCall: f.also = index_of(in.target); break;  // a subroutine's entry starts a block
+      case Kind::kSyncPoint: f.also = index_of(in.target); break;
+      default: break;
+    }
+  }
+  const Graph sg = build_graph(sflow);
+  // A called subroutine is reached through its CALL: mark what it reaches as well.
+  std::vector<bool> reachable = sg.reachable;
+  for (std::size_t i = 0; i < code.size(); ++i) {
+    if (code[i].kind != Kind::kCall || !reachable[sg.block_of[i]]) continue;
+    const std::int64_t t = index_of(code[i].target);
+    if (t < 0 || std::uint64_t(t) >= code.size()) continue;
+    std::vector<std::uint32_t> work{sg.block_of[std::size_t(t)]};
+    while (!work.empty()) {
+      const std::uint32_t b = work.back();
+      work.pop_back();
+      if (reachable[b]) continue;
+      reachable[b] = true;
+      for (std::uint32_t s : sg.succ[b]) work.push_back(s);
+    }
+  }
+
+  auto ptx_pc = [&](std::uint32_t line) -> std::int64_t {
+    if (line == 0) return -1;
+    const auto it = pc_of_line.find(line);
+    return it == pc_of_line.end() ? -1 : it->second;
+  };
+  const std::size_t nb = sg.first.size();
+  for (std::size_t b = 0; b < nb; ++b) {
+    const std::size_t begin = sg.first[b], end = b + 1 < nb ? sg.first[b + 1] : code.size();
+    std::vector<std::size_t> spills;
+    for (std::size_t i = begin; i < end; ++i) {
+      const Inst& in = code[i];
+      if (!in.local() || in.base != kStackPointer) continue;
+      const std::int64_t pc = ptx_pc(in.ptx_line);
+      if (pc >= 0 && ptx[std::size_t(pc)].local_memory) continue;  // the PTX's own local access
+      spills.push_back(i);
+    }
+    if (spills.empty()) continue;
+    if (!reachable[b]) continue;  // never runs
+    // Vote: the PTX block most of this block's instructions came from, among blocks whose being in
+    // a loop agrees with this one's; failing that, among all.
+    std::map<std::uint32_t, std::uint32_t> strict, loose;
+    for (std::size_t i = begin; i < end; ++i) {
+      const std::int64_t pc = ptx_pc(code[i].ptx_line);
+      if (pc < 0) continue;
+      const std::uint32_t pb = pg.block_of[std::size_t(pc)];
+      ++loose[pb];
+      if (pg.in_loop[pb] == sg.in_loop[b]) ++strict[pb];
+    }
+    const auto& votes = strict.empty() ? loose : strict;
+    std::int64_t chosen = -1;
+    std::uint32_t best = 0;
+    for (const auto& [pb, n] : votes)
+      if (n > best) best = n, chosen = pb;
+    std::int64_t anchor = -1;
+    if (chosen >= 0) {
+      const std::size_t pb = std::size_t(chosen);
+      const std::size_t pend = pb + 1 < pg.first.size() ? pg.first[pb + 1] : ptx.size();
+      for (std::size_t pc = pg.first[pb]; pc < pend; ++pc) {
+        if (ptx[pc].anchor_ok) {
+          anchor = static_cast<std::int64_t>(pc);
+          break;
+        }
+      }
+    }
+    if (anchor < 0) {
+      plan.unplaced += static_cast<std::uint32_t>(spills.size());
+      continue;
+    }
+    for (std::size_t i : spills) {
+      const Inst& in = code[i];
+      plan.spills.push_back(Spill{static_cast<std::uint32_t>(anchor), in.kind == Kind::kStoreLocal, in.width, in.imm,
+                                  in.offset, describe(in)});
+    }
+  }
+  return plan;
+}
+
+}  // namespace warpscope::analysis::sass

@@ -1,0 +1,120 @@
+// The machine code ptxas makes from a module's PTX, read back from the cubin: which of its
+// instructions touch memory, how wide, at which offset, and which PTX line each came from. The
+// interpreter runs PTX, so two things only the machine code shows would be missing from its
+// counts: register spills (local loads and stores ptxas adds after register allocation) and
+// accesses ptxas merges or splits. This header gives the first of them (plan_spills).
+//
+// Contract:
+//  - decode_sm90() understands the sm_90 (Hopper) encoding of the instructions listed in Kind;
+//    every other instruction is kOther. NVIDIA does not publish the encoding; the fields used
+//    here were read off cuobjdump -sass listings of H100 builds (tests/hw/data/h100/**/*.sass,
+//    which print each instruction's two 64-bit words), and tests/analysis/sass_test.cpp decodes
+//    every instruction of those listings and compares it with cuobjdump's text:
+//      opcode       bits 0..11 of the low word
+//      guard        bits 12..14 predicate (7 = PT, no guard), bit 15 negates it
+//      LDL/STL/LDS/STS/LDG/STG: address register bits 24..31 (255 = RZ), signed 24-bit offset
+//                   bits 40..63; width code bits 9..11 of the high word (0 U8, 1 S8, 2 U16,
+//                   3 S16, 4 32, 5 64, 6 128)
+//      BRA/CALL     target = next + 4 * (bits 16..23) + 1024 * sext(bits 34..63 : high 0..17)
+//      BSSY         target = next + sext(bits 32..63 : high 0..17)
+//  - read_cubin() reads a cubin made by `ptxas -lineinfo`: one Function per `.text.<name>`
+//    section, and each instruction's PTX line from `.nv_debug_line_sass` (a DWARF line table
+//    over the PTX text ptxas was given; its DW_LNE_set_address operands are relocated against the
+//    section symbols, which is how a sequence names its function). ptx_line is 0 where the table
+//    says nothing. A malformed file is Error(kParse); a cubin for another GPU is Error(kUnsupported).
+//  - plan_spills() finds the spill loads and stores of one function (LDL/STL off the stack
+//    pointer R1 whose PTX line is not a PTX local access) and the PTX instruction each should be
+//    counted with (docs/analysis.md, "Spills from the machine code").
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace warpscope::analysis::sass {
+
+enum class Kind : std::uint8_t {
+  kOther,
+  kLoadLocal,    // LDL
+  kStoreLocal,   // STL
+  kLoadShared,   // LDS
+  kStoreShared,  // STS
+  kLoadGlobal,   // LDG
+  kStoreGlobal,  // STG
+  kBranch,       // BRA (relative)
+  kCall,         // CALL.REL
+  kExit,         // EXIT
+  kReturn,       // RET
+  kSyncPoint,    // BSSY: target is where the lanes meet again
+};
+
+inline constexpr std::uint8_t kNoGuard = 7;
+inline constexpr std::uint8_t kStackPointer = 1;  // R1, the ABI's stack pointer
+inline constexpr std::uint8_t kRegZero = 255;     // RZ
+
+struct Inst {
+  std::uint32_t offset = 0;   // in the function's .text section
+  std::uint16_t opcode = 0;   // bits 0..11
+  Kind kind = Kind::kOther;
+  std::uint8_t guard = kNoGuard;  // predicate register, kNoGuard: unguarded
+  bool guard_negated = false;
+  std::uint8_t width = 0;     // memory kinds: bytes per thread
+  std::uint8_t base = kRegZero;   // memory kinds: address register
+  std::int32_t imm = 0;       // memory kinds: address offset
+  std::int64_t target = -1;   // kBranch, kCall, kSyncPoint: byte offset of the target
+  std::uint32_t ptx_line = 0; // from .nv_debug_line_sass; 0: unknown
+
+  bool guarded() const { return guard != kNoGuard || guard_negated; }
+  bool memory() const { return kind >= Kind::kLoadLocal && kind <= Kind::kStoreGlobal; }
+  bool local() const { return kind == Kind::kLoadLocal || kind == Kind::kStoreLocal; }
+};
+
+/// Decodes one sm_90 instruction from its two 64-bit words.
+Inst decode_sm90(std::uint64_t lo, std::uint64_t hi, std::uint32_t offset = 0);
+
+/// "STL [R1+0x34]" style text for reports.
+std::string describe(const Inst& inst);
+
+struct Function {
+  std::string name;  // the mangled name: the section is `.text.<name>`
+  std::vector<Inst> code;
+};
+
+/// The functions of an sm_90 cubin. `origin` names the file in errors.
+std::vector<Function> read_cubin(std::span<const std::uint8_t> cubin, std::string_view origin);
+
+/// What plan_spills() needs of each PTX instruction of the function, indexed by pc
+/// (Module::instructions order).
+struct PtxInst {
+  enum class Flow : std::uint8_t { kPlain, kBranch, kExit };  // kExit: ret, exit, trap
+  Flow flow = Flow::kPlain;
+  bool guarded = false;
+  std::uint32_t target = 0;     // kBranch: target pc
+  std::uint32_t ptx_line = 0;
+  bool local_memory = false;    // a PTX ld/st/atom on .local (its own LDL/STL are not spills)
+  bool anchor_ok = false;       // may carry spills: an unguarded instruction that only computes
+};
+
+struct Spill {
+  std::uint32_t anchor = 0;       // the PTX pc whose executions the spill access follows
+  bool store = false;
+  std::uint8_t width = 4;
+  std::int32_t frame_offset = 0;  // bytes from the thread's stack pointer
+  std::uint32_t sass_offset = 0;
+  std::string text;               // describe() of the instruction
+};
+
+struct SpillPlan {
+  std::vector<Spill> spills;      // in machine-code order
+  std::uint32_t unplaced = 0;     // spill instructions with no PTX block to follow (not counted)
+};
+
+/// Spills of `sass`, each anchored in the PTX block its machine-code block came from: the block
+/// most of its instructions' PTX lines fall in, among blocks that are in a loop exactly when the
+/// machine-code block is (ptxas moves a few instructions across a loop's edges; a loop stays a
+/// loop). The anchor is that block's first instruction with anchor_ok.
+SpillPlan plan_spills(const Function& sass, std::span<const PtxInst> ptx);
+
+}  // namespace warpscope::analysis::sass

@@ -1,0 +1,239 @@
+// src/analysis/sass: the sm_90 decoder against cuobjdump's own listings of H100 builds
+// (tests/hw/data/h100/**/*.sass: each instruction's text and its two 64-bit words), the cubin
+// reader on a real ptxas cubin, and the spill planner on hand-made control flow.
+#include "analysis/sass.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "common/error.hpp"
+
+namespace fs = std::filesystem;
+namespace sass = warpscope::analysis::sass;
+using sass::Kind;
+
+namespace {
+
+struct Listed {
+  std::string file, text;
+  std::uint32_t offset = 0;
+  std::uint64_t lo = 0, hi = 0;
+};
+
+// cuobjdump -sass prints "/*0a30*/  @!P0 LDS R2, [R3+0x10] ;  /* 0x...lo */" and then
+// "/* 0x...hi */" on the next line.
+std::vector<Listed> listings() {
+  std::vector<Listed> out;
+  const std::regex first(R"(^\s+/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;?\s*/\* 0x([0-9a-f]{16}) \*/)");
+  const std::regex second(R"(^\s+/\* 0x([0-9a-f]{16}) \*/)");
+  for (const auto& e : fs::recursive_directory_iterator(fs::path(WARPSCOPE_SOURCE_DIR) / "tests/hw/data/h100")) {
+    if (e.path().extension() != ".sass") continue;
+    std::ifstream in(e.path());
+    std::string line, next;
+    while (std::getline(in, line)) {
+      std::smatch m, m2;
+      if (!std::regex_search(line, m, first)) continue;
+      if (!std::getline(in, next) || !std::regex_search(next, m2, second)) continue;
+      std::string text = m[2];
+      while (!text.empty() && (text.back() == ' ' || text.back() == ';')) text.pop_back();
+      out.push_back(Listed{e.path().filename().string(), text, static_cast<std::uint32_t>(std::stoul(m[1], nullptr, 16)),
+                           std::stoull(m[3], nullptr, 16), std::stoull(m2[1], nullptr, 16)});
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> split(const std::string& s, char c) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  std::string t;
+  while (std::getline(ss, t, c)) out.push_back(t);
+  return out;
+}
+
+}  // namespace
+
+TEST(Sass, DecodesEveryInstructionOfTheH100Listings) {
+  const std::vector<Listed> all = listings();
+  ASSERT_GT(all.size(), 5000u) << "the committed cuobjdump listings are missing";
+  const std::map<std::string, Kind> kinds = {
+      {"LDL", Kind::kLoadLocal},   {"STL", Kind::kStoreLocal},  {"LDS", Kind::kLoadShared},
+      {"STS", Kind::kStoreShared}, {"LDG", Kind::kLoadGlobal},  {"STG", Kind::kStoreGlobal},
+      {"BRA", Kind::kBranch},      {"CALL", Kind::kCall},       {"EXIT", Kind::kExit},
+      {"RET", Kind::kReturn},      {"BSSY", Kind::kSyncPoint}};
+  std::map<Kind, int> seen;
+  for (const Listed& l : all) {
+    SCOPED_TRACE(l.file + ": " + l.text);
+    const sass::Inst in = sass::decode_sm90(l.lo, l.hi, l.offset);
+    std::vector<std::string> tok = split(l.text, ' ');
+    std::string guard;
+    if (!tok.empty() && tok[0][0] == '@') {
+      guard = tok[0];
+      tok.erase(tok.begin());
+    }
+    ASSERT_FALSE(tok.empty());
+    const std::vector<std::string> parts = split(tok[0], '.');
+    const auto k = kinds.find(parts[0]);
+    const Kind want = k == kinds.end() ? Kind::kOther : k->second;
+    ASSERT_EQ(in.kind, want);
+    ++seen[want];
+    // The guard: "@P3" / "@!P0"; none means PT.
+    if (guard.empty()) {
+      EXPECT_FALSE(in.guarded());
+    } else if (guard.find("UP") == std::string::npos) {
+      const bool neg = guard[1] == '!';
+      const std::string reg = guard.substr(neg ? 2 : 1);
+      EXPECT_EQ(in.guard_negated, neg);
+      EXPECT_EQ(in.guard, reg == "PT" ? 7 : std::stoi(reg.substr(1)));
+    }
+    if (in.memory()) {
+      unsigned width = 4;
+      for (const std::string& p : parts) {
+        if (p == "U8" || p == "S8") width = 1;
+        if (p == "U16" || p == "S16") width = 2;
+        if (p == "64") width = 8;
+        if (p == "128") width = 16;
+      }
+      EXPECT_EQ(in.width, width);
+      // The address: the last [...] of the operands ("[R1+0x34]", "desc[UR4][R2.64+-0x4]").
+      const auto open = l.text.rfind('['), close = l.text.rfind(']');
+      ASSERT_NE(open, std::string::npos);
+      std::string addr = l.text.substr(open + 1, close - open - 1);
+      if (addr.rfind("UR", 0) == 0) continue;  // a uniform-register address: another form
+      std::smatch m;
+      ASSERT_TRUE(std::regex_match(addr, m, std::regex(R"((R(\d+|Z)(\.64)?)?(\+?(-?)0x([0-9a-f]+))?)")));
+      const int base = m[1].matched ? (m[2] == "Z" ? 255 : std::stoi(m[2])) : 255;
+      long imm = m[6].matched ? std::stol(m[6], nullptr, 16) : 0;
+      if (m[5] == "-") imm = -imm;
+      EXPECT_EQ(in.base, base);
+      EXPECT_EQ(in.imm, imm);
+    }
+    if (want == Kind::kBranch || want == Kind::kCall || want == Kind::kSyncPoint) {
+      std::smatch m;
+      if (std::regex_search(l.text, m, std::regex(R"(0x([0-9a-f]+)$)"))) {
+        EXPECT_EQ(in.target, std::stol(m[1], nullptr, 16));
+      }
+    }
+  }
+  // Every kind the decoder knows occurs in the listings.
+  for (const auto& [name, kind] : kinds) EXPECT_GT(seen[kind], 0) << name;
+}
+
+TEST(Sass, DescribesMemoryInstructionsAsCuobjdumpWritesTheAddress) {
+  // STL [R1+0x34], R0 and LDL.LU.64 R2, [R1+0x8] and LDS.128 R12, [R0]: words from spill.sass and matmul.sass.
+  EXPECT_EQ(sass::describe(sass::decode_sm90(0x0000340001007387ull, 0x0001e80000100800ull)), "STL [R1+0x34]");
+  const sass::Inst ld64 = sass::decode_sm90(0x0000080001027983ull, 0x000ea80000300a00ull);
+  EXPECT_EQ(ld64.width, 8);
+  EXPECT_EQ(sass::describe(ld64), "LDL.64 [R1+0x8]");
+}
+
+TEST(Sass, MalformedCubinsAreErrors) {
+  std::vector<std::uint8_t> junk(100, 0x41);
+  EXPECT_THROW(sass::read_cubin(junk, "junk"), warpscope::Error);
+  // An ELF file that is not a cubin: this test program.
+  std::ifstream in("/proc/self/exe", std::ios::binary);
+  std::vector<std::uint8_t> self((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  try {
+    sass::read_cubin(self, "self");
+    FAIL() << "a host ELF file was read as a cubin";
+  } catch (const warpscope::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("not a CUDA cubin"), std::string::npos) << e.what();
+  }
+}
+
+namespace {
+
+// PTX instructions for plan_spills: `n` plain ones with lines 100 + pc.
+std::vector<sass::PtxInst> plain_ptx(std::size_t n) {
+  std::vector<sass::PtxInst> p(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    p[i].ptx_line = static_cast<std::uint32_t>(100 + i);
+    p[i].anchor_ok = true;
+  }
+  return p;
+}
+
+sass::Inst mc(Kind kind, std::uint32_t line, std::int64_t target = -1, bool guarded = false) {
+  sass::Inst in;
+  in.kind = kind;
+  in.ptx_line = line;
+  in.target = target;
+  if (guarded) in.guard = 0;
+  if (kind == Kind::kLoadLocal || kind == Kind::kStoreLocal) {
+    in.base = sass::kStackPointer;
+    in.width = 4;
+    in.imm = 0x10;
+  }
+  return in;
+}
+
+sass::Function numbered(std::vector<sass::Inst> code) {
+  sass::Function f;
+  f.name = "k";
+  for (std::size_t i = 0; i < code.size(); ++i) code[i].offset = static_cast<std::uint32_t>(16 * i);
+  f.code = std::move(code);
+  return f;
+}
+
+}  // namespace
+
+// PTX: pc 0-1 before a loop, 2-5 the loop (5: @p bra 2), 6-7 after it (7: exit); pc 1 is a PTX
+// ld.local. Machine code: the loop's block also holds an instruction of line 101 (moved in by
+// ptxas); the block after the loop holds three instructions of the loop's lines and two of its
+// own. Majority alone would count the block after the loop with the loop; the rule (a block in a
+// machine-code loop follows a PTX block in a loop, one outside loops one outside loops) does not.
+TEST(Sass, SpillsFollowThePtxBlockTheirMachineCodeBlockCameFrom) {
+  std::vector<sass::PtxInst> ptx = plain_ptx(8);
+  ptx[1].local_memory = true;
+  ptx[5].flow = sass::PtxInst::Flow::kBranch;
+  ptx[5].guarded = true;
+  ptx[5].target = 2;
+  ptx[5].anchor_ok = false;
+  ptx[7].flow = sass::PtxInst::Flow::kExit;
+  ptx[7].anchor_ok = false;
+  const sass::Function f = numbered({
+      mc(Kind::kOther, 100), mc(Kind::kStoreLocal, 100), mc(Kind::kLoadLocal, 101),  // 0x00: before the loop
+      mc(Kind::kOther, 101), mc(Kind::kLoadLocal, 102), mc(Kind::kOther, 103),        // 0x30: the loop
+      mc(Kind::kStoreLocal, 104), mc(Kind::kBranch, 105, 0x30, true),
+      mc(Kind::kOther, 103), mc(Kind::kOther, 104), mc(Kind::kOther, 105),            // 0x80: after it
+      mc(Kind::kLoadLocal, 106), mc(Kind::kExit, 107),
+      mc(Kind::kStoreLocal, 107), mc(Kind::kBranch, 107, 0xd0),                       // 0xd0: never runs
+  });
+  const sass::SpillPlan plan = sass::plan_spills(f, ptx);
+  EXPECT_EQ(plan.unplaced, 0u);
+  ASSERT_EQ(plan.spills.size(), 4u);  // not the LDL of line 101 (PTX's own ld.local), not 0xd0's
+  EXPECT_EQ(plan.spills[0].sass_offset, 0x10u);
+  EXPECT_TRUE(plan.spills[0].store);
+  EXPECT_EQ(plan.spills[0].anchor, 0u);  // the entry block
+  EXPECT_EQ(plan.spills[1].sass_offset, 0x40u);
+  EXPECT_FALSE(plan.spills[1].store);
+  EXPECT_EQ(plan.spills[1].anchor, 2u);  // the loop's first instruction
+  EXPECT_EQ(plan.spills[2].sass_offset, 0x60u);
+  EXPECT_EQ(plan.spills[2].anchor, 2u);
+  EXPECT_EQ(plan.spills[3].sass_offset, 0xb0u);
+  EXPECT_EQ(plan.spills[3].anchor, 6u);  // after the loop, though 3 of its 5 lines are the loop's
+  EXPECT_EQ(plan.spills[3].frame_offset, 0x10);
+  EXPECT_EQ(plan.spills[3].text, "LDL [R1+0x10]");
+}
+
+// A machine-code block whose PTX block has no instruction that may carry accesses (only a guarded
+// branch) cannot be placed: its spills are counted as unplaced, not silently moved.
+TEST(Sass, SpillsWithNoAnchorAreReportedUnplaced) {
+  std::vector<sass::PtxInst> ptx = plain_ptx(3);
+  ptx[1].flow = sass::PtxInst::Flow::kBranch;  // pc 1: @p bra 1 (a one-instruction loop)
+  ptx[1].guarded = true;
+  ptx[1].target = 1;
+  ptx[1].anchor_ok = false;
+  const sass::Function f = numbered({mc(Kind::kOther, 100), mc(Kind::kStoreLocal, 101),
+                                     mc(Kind::kBranch, 101, 0x10, true), mc(Kind::kExit, 102)});
+  const sass::SpillPlan plan = sass::plan_spills(f, ptx);
+  EXPECT_TRUE(plan.spills.empty());
+  EXPECT_EQ(plan.unplaced, 1u);
+}
