@@ -392,7 +392,8 @@ SpillPlan plan_spills(const Function& sass, std::span<const PtxInst> ptx) {
   auto ptx_pc = [&](std::uint32_t line) -> std::int64_t {
     if (line == 0) return -1;
     const auto it = pc_of_line.find(line);
-    return it == pc_of_line.end() ? -1 : it->second;
+    if (it == pc_of_line.end()) return -1;
+    return static_cast<std::int64_t>(it->second);
   };
   const std::size_t nb = sg.first.size();
   for (std::size_t b = 0; b < nb; ++b) {
