@@ -113,6 +113,16 @@ class Module {
   /// that only computes and has no guard (Error(kUsage) otherwise), so that it runs exactly when
   /// its lanes reach it.
   void set_compiled_accesses(std::string_view kernel, std::vector<CompiledAccess> accesses);
+  /// Replaces the kernel's record widths (none at load): the memory records of instruction `pc`
+  /// carry `width` bytes per lane instead of the PTX's, or none at all when width is 0. This is
+  /// how loads the machine code merged are counted (ptxas reads four consecutive ld.shared.f32 of
+  /// a lane with one 16-byte LDS.128: the first PTX load's record becomes 16 bytes wide and the
+  /// other three make none). What the instructions compute is unchanged.
+  struct RecordWidth {
+    std::uint32_t pc = 0;
+    std::uint8_t width = 0;  // 0, 1, 2, 4, 8 or 16
+  };
+  void set_record_widths(std::string_view kernel, std::vector<RecordWidth> widths);
 
  private:
   friend class Device;

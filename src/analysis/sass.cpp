@@ -447,4 +447,64 @@ SpillPlan plan_spills(const Function& sass, std::span<const PtxInst> ptx) {
   return plan;
 }
 
+std::vector<Merge> plan_merges(const Function& sass, std::span<const PtxInst> ptx) {
+  std::map<std::uint32_t, std::vector<std::uint32_t>> pcs_of_line;
+  for (std::size_t pc = 0; pc < ptx.size(); ++pc)
+    if (ptx[pc].ptx_line != 0) pcs_of_line[ptx[pc].ptx_line].push_back(static_cast<std::uint32_t>(pc));
+  // The widths of the LDS each PTX line became.
+  std::map<std::uint32_t, std::vector<std::uint8_t>> lds_of_line;
+  for (const Inst& in : sass.code)
+    if (in.kind == Kind::kLoadShared && in.ptx_line != 0) lds_of_line[in.ptx_line].push_back(in.width);
+  std::vector<Flow> pflow(ptx.size());
+  for (std::size_t pc = 0; pc < ptx.size(); ++pc) {
+    if (ptx[pc].flow != PtxInst::Flow::kPlain) {
+      pflow[pc].ends = true;
+      pflow[pc].falls = ptx[pc].guarded;
+      if (ptx[pc].flow == PtxInst::Flow::kBranch) pflow[pc].target = ptx[pc].target;
+    }
+  }
+  const Graph pg = build_graph(pflow);
+  auto lds_of = [&](std::uint32_t pc) -> const std::vector<std::uint8_t>* {
+    const std::uint32_t line = ptx[pc].ptx_line;
+    const auto l = pcs_of_line.find(line);
+    if (line == 0 || l == pcs_of_line.end() || l->second.size() != 1) return nullptr;  // one PTX instruction per line only
+    const auto it = lds_of_line.find(line);
+    static const std::vector<std::uint8_t> none;
+    return it == lds_of_line.end() ? &none : &it->second;
+  };
+  std::vector<Merge> out;
+  std::vector<bool> taken(ptx.size(), false);
+  for (std::size_t pc = 0; pc < ptx.size(); ++pc) {
+    const PtxInst& p = ptx[pc];
+    if (!p.shared_load || taken[pc] || p.width == 0) continue;
+    const auto* mine = lds_of(static_cast<std::uint32_t>(pc));
+    if (mine == nullptr || mine->empty()) continue;
+    const std::uint8_t w = (*mine)[0];
+    if (w <= p.width || w % p.width != 0 ||
+        !std::all_of(mine->begin(), mine->end(), [&](std::uint8_t x) { return x == w; }))
+      continue;
+    Merge m{static_cast<std::uint32_t>(pc), w, {}};
+    for (unsigned k = 1; k < w / p.width; ++k) {
+      const std::int64_t want = p.address_offset + std::int64_t(k) * p.width;
+      std::int64_t found = -1;
+      for (std::size_t q = 0; q < ptx.size(); ++q) {
+        const PtxInst& o = ptx[q];
+        if (q == pc || taken[q] || !o.shared_load || o.width != p.width || o.address_register != p.address_register ||
+            o.address_offset != want || pg.block_of[q] != pg.block_of[pc])
+          continue;
+        const auto* theirs = lds_of(static_cast<std::uint32_t>(q));
+        if (theirs != nullptr && theirs->empty()) found = static_cast<std::int64_t>(q);
+        break;
+      }
+      if (found < 0) break;
+      m.absorbed.push_back(static_cast<std::uint32_t>(found));
+    }
+    if (m.absorbed.size() + 1 != w / p.width) continue;
+    taken[pc] = true;
+    for (std::uint32_t q : m.absorbed) taken[q] = true;
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
 }  // namespace warpscope::analysis::sass

@@ -95,6 +95,11 @@ struct PtxInst {
   std::uint32_t ptx_line = 0;
   bool local_memory = false;    // a PTX ld/st/atom on .local (its own LDL/STL are not spills)
   bool anchor_ok = false;       // may carry spills: an unguarded instruction that only computes
+  // ld.shared (not vector, not atomic): its bytes per lane and its address, register + offset.
+  bool shared_load = false;
+  std::uint8_t width = 0;
+  std::string address_register;
+  std::int64_t address_offset = 0;
 };
 
 struct Spill {
@@ -110,6 +115,17 @@ struct SpillPlan {
   std::vector<Spill> spills;      // in machine-code order
   std::uint32_t unplaced = 0;     // spill instructions with no PTX block to follow (not counted)
 };
+
+/// Shared loads the machine code merged: PTX pc `pc` whose machine-code loads (LDS of its PTX line)
+/// are all `width` bytes wide where the PTX reads fewer, and the PTX loads `absorbed` of the same
+/// block that read the rest of those bytes (same register, the next offsets) and have no LDS of
+/// their own. E.g. ld.shared.f32 [%r7], [%r7+4], [%r7+8], [%r7+12] as one LDS.128.
+struct Merge {
+  std::uint32_t pc = 0;
+  std::uint8_t width = 0;
+  std::vector<std::uint32_t> absorbed;
+};
+std::vector<Merge> plan_merges(const Function& sass, std::span<const PtxInst> ptx);
 
 /// Spills of `sass`, each anchored in the PTX block its machine-code block came from: the block
 /// most of its instructions' PTX lines fall in, among blocks that are in a loop exactly when the

@@ -119,6 +119,12 @@ void Module::set_compiled_accesses(std::string_view kernel, std::vector<Compiled
   exec::set_compiled_accesses(*impl_->kernels[impl_->kernel_index.find(kernel)->second], std::move(accesses));
 }
 
+void Module::set_record_widths(std::string_view kernel, std::vector<RecordWidth> widths) {
+  if (!impl_) fail(ErrorKind::kUsage, "empty module");
+  impl_->kernel(kernel);
+  exec::set_record_widths(*impl_->kernels[impl_->kernel_index.find(kernel)->second], std::move(widths));
+}
+
 // --- Device ---------------------------------------------------------------------------------------
 
 Device::Device(DeviceOptions options) : impl_(std::make_unique<Impl>(options)) {}

@@ -139,14 +139,19 @@ struct KernelImage {
   std::vector<ParamInfo> params;
   std::vector<std::uint64_t> param_offsets;
   std::uint64_t param_bytes = 0;
-  // Compiled accesses (Module::set_compiled_accesses): an anchor's `fn` is run_compiled, which
-  // runs hooks[k].fn (the anchor's own function) and then records accesses [first, first + count).
+  // Compiled accesses (Module::set_compiled_accesses) and record widths (set_record_widths): a
+  // hooked instruction's `fn` is run_hooked (compiled.cpp), which runs hooks[k].fn (the
+  // instruction's own function), its records rewritten to `width` bytes (kNoWidth: as they are;
+  // 0: none), and then records compiled accesses [first, first + count).
+  static constexpr std::uint8_t kNoWidth = 0xff;
   struct Hook {
     std::uint32_t pc = 0;
     ExecFn fn = nullptr;
     std::uint32_t first = 0, count = 0;
+    std::uint8_t width = kNoWidth;
   };
   std::vector<CompiledAccess> compiled;  // sorted by anchor
+  std::vector<Module::RecordWidth> widths;
   std::vector<Hook> hooks;               // sorted by pc
   const Hook& hook(std::uint32_t pc) const;
 
@@ -162,8 +167,10 @@ struct KernelImage {
   std::uint32_t line(std::uint32_t pc) const;
 };
 
-/// Installs a kernel's compiled accesses (compiled.cpp; Module::set_compiled_accesses).
+/// Installs a kernel's compiled accesses and record widths (compiled.cpp; Module::set_compiled_accesses,
+/// Module::set_record_widths).
 void set_compiled_accesses(KernelImage& kernel, std::vector<CompiledAccess> accesses);
+void set_record_widths(KernelImage& kernel, std::vector<Module::RecordWidth> widths);
 
 /// What a warp's instructions see while they run. One per worker thread; the warp loop points it
 /// at the current warp's register file and frame.

@@ -237,3 +237,43 @@ TEST(Sass, SpillsWithNoAnchorAreReportedUnplaced) {
   EXPECT_TRUE(plan.spills.empty());
   EXPECT_EQ(plan.unplaced, 1u);
 }
+
+namespace {
+
+sass::PtxInst shared_load(std::uint32_t line, const char* reg, std::int64_t offset) {
+  sass::PtxInst p;
+  p.ptx_line = line;
+  p.anchor_ok = true;
+  p.shared_load = true;
+  p.width = 4;
+  p.address_register = reg;
+  p.address_offset = offset;
+  return p;
+}
+
+sass::Inst lds(std::uint32_t line, std::uint8_t width) {
+  sass::Inst in = mc(Kind::kLoadShared, line);
+  in.width = width;
+  return in;
+}
+
+}  // namespace
+
+// matmul_tiled's pattern: four ld.shared.f32 of one lane at [%r7], [%r7+4], [%r7+8], [%r7+12]
+// that ptxas reads with one LDS.128 (on the first one's line), next to one it keeps as LDS.
+TEST(Sass, SharedLoadsTheMachineCodeMergedAreFound) {
+  const std::vector<sass::PtxInst> ptx = {shared_load(100, "%r7", 0), shared_load(101, "%r7", 4),
+                                          shared_load(102, "%r7", 8), shared_load(103, "%r7", 12),
+                                          shared_load(104, "%r8", 0)};
+  const std::vector<sass::Merge> m = sass::plan_merges(numbered({lds(100, 16), lds(104, 4)}), ptx);
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m[0].pc, 0u);
+  EXPECT_EQ(m[0].width, 16);
+  EXPECT_EQ(m[0].absorbed, (std::vector<std::uint32_t>{1, 2, 3}));
+  // When one of the four keeps an LDS of its own, nothing was merged into the first.
+  EXPECT_TRUE(sass::plan_merges(numbered({lds(100, 16), lds(102, 4), lds(104, 4)}), ptx).empty());
+  // Another register, or a gap in the offsets: not the same bytes.
+  std::vector<sass::PtxInst> other = ptx;
+  other[2].address_register = "%r9";
+  EXPECT_TRUE(sass::plan_merges(numbered({lds(100, 16), lds(104, 4)}), other).empty());
+}

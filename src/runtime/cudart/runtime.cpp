@@ -150,12 +150,59 @@ const PtxasInfo* ptxas_info(const Runtime& rt, const ModuleRec& m, const arch::P
   return &*it->second;
 }
 
-/// The spill loads and stores ptxas put in kernel `name` (src/analysis/sass.hpp), installed as the
-/// module's compiled accesses. Returns how many were placed and how many were not.
-std::pair<std::size_t, std::uint32_t> install_spills(Module& module, const std::string& name,
-                                                     const std::vector<analysis::sass::Function>& sass) {
+/// A PTX ld.shared's bytes per lane and address ("ld.shared.f32 %f9, [%r7+4];": 4, "%r7", 4), as
+/// src/ptx's printer writes it; false for anything else.
+bool parse_shared_load(std::string_view text, analysis::sass::PtxInst& p) {
+  if (!text.empty() && text[0] == '@') text.remove_prefix(std::min(text.size(), text.find(' ') + 1));
+  const std::size_t sp = text.find(' ');
+  const std::string_view op = text.substr(0, sp);
+  if (op.rfind("ld.shared.", 0) != 0 || sp == std::string_view::npos) return false;
+  unsigned vec = 1, elem = 0;
+  std::size_t pos = 0;
+  while (pos < op.size()) {
+    std::size_t dot = op.find('.', pos);
+    const std::string_view part = op.substr(pos, dot == std::string_view::npos ? std::string_view::npos : dot - pos);
+    if (part == "v2") vec = 2;
+    if (part == "v4") vec = 4;
+    if (part.size() >= 2 && std::string_view("fusb").find(part[0]) != std::string_view::npos) {
+      const std::string_view bits = part.substr(1);
+      if (bits == "8") elem = 1;
+      if (bits == "16") elem = 2;
+      if (bits == "32") elem = 4;
+      if (bits == "64") elem = 8;
+    }
+    if (dot == std::string_view::npos) break;
+    pos = dot + 1;
+  }
+  const std::size_t open = text.find('['), close = text.find(']');
+  if (elem == 0 || open == std::string_view::npos || close == std::string_view::npos || close < open) return false;
+  const std::string_view addr = text.substr(open + 1, close - open - 1);
+  const std::size_t plus = addr.find('+');
+  p.address_register = std::string(addr.substr(0, plus));
+  p.address_offset = 0;
+  if (plus != std::string_view::npos) {
+    const std::string off(addr.substr(plus + 1));
+    char* end = nullptr;
+    p.address_offset = std::strtoll(off.c_str(), &end, 0);
+    if (end == off.c_str() || *end != 0) return false;
+  }
+  p.shared_load = true;
+  p.width = static_cast<std::uint8_t>(vec * elem);
+  return true;
+}
+
+/// What the machine code of kernel `name` (src/analysis/sass.hpp) does that its PTX does not,
+/// installed in the module: its register spills as compiled accesses and its merged shared loads
+/// as record widths. Returns the spills placed and not placed, and the merges.
+struct MachineCodeFacts {
+  std::size_t spills = 0;
+  std::uint32_t unplaced = 0;
+  std::size_t merges = 0;
+};
+MachineCodeFacts install_machine_code(Module& module, const std::string& name,
+                                      const std::vector<analysis::sass::Function>& sass) {
   const auto f = std::find_if(sass.begin(), sass.end(), [&](const analysis::sass::Function& x) { return x.name == name; });
-  if (f == sass.end()) return {0, 0};
+  if (f == sass.end()) return {};
   const std::vector<InstructionInfo> code = module.instructions(name);
   std::vector<analysis::sass::PtxInst> ptx(code.size());
   for (std::size_t pc = 0; pc < code.size(); ++pc) {
@@ -168,7 +215,9 @@ std::pair<std::size_t, std::uint32_t> install_spills(Module& module, const std::
     p.ptx_line = c.ptx_line;
     p.local_memory = c.local_access;
     p.anchor_ok = c.plain && !c.guarded && !c.compiled;
+    parse_shared_load(c.text, p);
   }
+  MachineCodeFacts facts;
   const analysis::sass::SpillPlan plan = analysis::sass::plan_spills(*f, ptx);
   std::vector<CompiledAccess> accesses;
   for (const analysis::sass::Spill& s : plan.spills) {
@@ -177,9 +226,17 @@ std::pair<std::size_t, std::uint32_t> install_spills(Module& module, const std::
                                       fmt::format("{} // register spill (ptxas, machine code at 0x{:x})", s.text,
                                                   s.sass_offset)});
   }
-  const std::size_t placed = accesses.size();
+  facts.spills = accesses.size();
+  facts.unplaced = plan.unplaced;
   module.set_compiled_accesses(name, std::move(accesses));
-  return {placed, plan.unplaced};
+  std::vector<Module::RecordWidth> widths;
+  for (const analysis::sass::Merge& m : analysis::sass::plan_merges(*f, ptx)) {
+    widths.push_back(Module::RecordWidth{m.pc, m.width});
+    for (std::uint32_t q : m.absorbed) widths.push_back(Module::RecordWidth{q, 0});
+    ++facts.merges;
+  }
+  module.set_record_widths(name, std::move(widths));
+  return facts;
 }
 
 }  // namespace
@@ -508,13 +565,14 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
     k->spills_installed = true;
     resources(*k);
     if (const auto* info = ptxas_info(*this, *k->module, profile()); info != nullptr && !info->sass.empty()) {
-      const auto [placed, unplaced] = install_spills(*k->module->module, k->name, info->sass);
+      const MachineCodeFacts mc = install_machine_code(*k->module->module, k->name, info->sass);
       k->resources->spills_from_sass = true;
-      k->resources->spill_accesses = placed;
-      k->resources->spills_unplaced = unplaced;
-      if (unplaced != 0) {
+      k->resources->spill_accesses = mc.spills;
+      k->resources->spills_unplaced = mc.unplaced;
+      k->resources->merged_shared_loads = mc.merges;
+      if (mc.unplaced != 0) {
         note(fmt::format("kernel {}: {} spill instructions of the machine code follow no PTX block and are not counted",
-                         demangle(k->name), unplaced));
+                         demangle(k->name), mc.unplaced));
       }
     }
   }
