@@ -94,6 +94,15 @@ nlohmann::json launch_resources(const arch::Profile& profile, const KernelFacts&
         f.spill_store_bytes, f.spill_load_bytes, f.registers, st, ld);
     a["evidence"] = {{"spill_store_bytes", f.spill_store_bytes}, {"spill_load_bytes", f.spill_load_bytes},
                      {"registers", f.registers}, {"estimated_store_bytes", st}, {"estimated_load_bytes", ld}};
+    if (f.machine_spills != 0) {
+      a["message"] = a["message"].get<std::string>() +
+                     fmt::format("; counted from the machine code: {} spill instructions made {} local requests and {} "
+                                 "sectors in this launch (lines[].instructions show each, with the source line it runs with)",
+                                 f.machine_spills, f.machine_spill_requests, f.machine_spill_sectors);
+      a["evidence"]["machine_spill_instructions"] = f.machine_spills;
+      a["evidence"]["machine_spill_requests"] = f.machine_spill_requests;
+      a["evidence"]["machine_spill_sectors"] = f.machine_spill_sectors;
+    }
     advice.push_back(std::move(a));
   }
   return out;

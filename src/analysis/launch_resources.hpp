@@ -23,6 +23,9 @@ struct KernelFacts {
   std::uint64_t stack_frame_bytes = 0, spill_store_bytes = 0, spill_load_bytes = 0;
   std::uint64_t static_shared_bytes = 0;
   std::uint64_t ptx_local_bytes = 0;  // the PTX .local depot
+  // The spill loads and stores of the machine code, counted in this launch (src/analysis/sass.hpp;
+  // sm_90 only): how many there are, and their requests and sectors.
+  std::uint64_t machine_spills = 0, machine_spill_requests = 0, machine_spill_sectors = 0;
 };
 
 /// Adds to one profile's part of a launch: `resources` and `occupancy` objects (returned as

@@ -240,6 +240,22 @@ TEST(LocalArrays, SpillingKernelReportsPtxasFiguresAndEstimatedTraffic) {
   bool advised = false;
   for (const auto& a : s["advice"]) advised = advised || a["rule"] == "spill";
   EXPECT_TRUE(advised);
+  // The spill instructions read from ptxas's machine code (src/analysis/sass.hpp) are ptxas's own
+  // figures: their widths add up to its 1048 bytes of spill stores and 1048 of spill loads per
+  // thread. The PTX has no local memory here, so they are all of the launch's local requests.
+  std::map<std::string, std::uint64_t> spill_bytes;
+  std::uint64_t spill_requests = 0;
+  for (const auto& line : s["lines"]) {
+    for (const auto& in : line["instructions"]) {
+      if (in["ptx"].get<std::string>().find("// register spill") == std::string::npos) continue;
+      spill_bytes[in["op"].get<std::string>()] += in["width"].get<std::uint64_t>();
+      spill_requests += in["requests"].get<std::uint64_t>();
+    }
+  }
+  EXPECT_EQ(spill_bytes, (std::map<std::string, std::uint64_t>{{"load", 1048}, {"store", 1048}}));
+  EXPECT_EQ(static_cast<double>(spill_requests), metric(s, "l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum") +
+                                metric(s, "l1tex__t_requests_pipe_lsu_mem_local_op_st.sum"));
+  EXPECT_GT(spill_requests, 0u);
   const auto& n = launch_named(j, "no_spill");
   EXPECT_EQ(n["resources"]["registers"], 128);
   EXPECT_EQ(n["resources"]["stack_frame_bytes"], 0);

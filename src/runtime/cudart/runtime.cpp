@@ -649,6 +649,12 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
     facts.spill_load_bytes = res.spill_load_bytes;
     facts.static_shared_bytes = res.static_shared;
     facts.ptx_local_bytes = res.local_bytes;
+    for (std::size_t pc = 0; pc < code.size() && pc < results[i].per_pc.size(); ++pc) {
+      if (!code[pc].compiled) continue;
+      ++facts.machine_spills;
+      facts.machine_spill_requests += results[i].per_pc[pc].requests;
+      facts.machine_spill_sectors += results[i].per_pc[pc].sectors;
+    }
     nlohmann::json extra =
         analysis::launch_resources(*results[i].profile, facts, rec.grid, rec.block, shmem, m, est, adv);
     extra["local_arrays"] = stats::local_arrays_json(results[i], code, dynamic_index);
