@@ -172,6 +172,18 @@ struct Flow {
   std::int64_t also = -1;    // another block leader (BSSY's meeting point), no edge
 };
 
+/// Marks in `seen` every block reachable from `work` along succ (blocks already marked stop the walk).
+void mark_reachable(const std::vector<std::vector<std::uint32_t>>& succ, std::vector<bool>& seen,
+                    std::vector<std::uint32_t> work) {
+  while (!work.empty()) {
+    const std::uint32_t b = work.back();
+    work.pop_back();
+    if (seen[b]) continue;
+    seen[b] = true;
+    for (std::uint32_t s : succ[b]) work.push_back(s);
+  }
+}
+
 Graph build_graph(const std::vector<Flow>& flow) {
   const std::size_t n = flow.size();
   Graph g;
@@ -197,13 +209,7 @@ Graph build_graph(const std::vector<Flow>& flow) {
   }
   auto reach_from = [&](std::vector<std::uint32_t> work) {
     std::vector<bool> seen(nb, false);
-    while (!work.empty()) {
-      const std::uint32_t b = work.back();
-      work.pop_back();
-      if (seen[b]) continue;
-      seen[b] = true;
-      for (std::uint32_t s : g.succ[b]) work.push_back(s);
-    }
+    mark_reachable(g.succ, seen, std::move(work));
     return seen;
   };
   g.reachable = nb ? reach_from({0}) : std::vector<bool>{};
@@ -213,6 +219,18 @@ Graph build_graph(const std::vector<Flow>& flow) {
     g.in_loop[b] = r[b];
   }
   return g;
+}
+
+/// The PTX function's blocks and loops.
+Graph ptx_graph(std::span<const PtxInst> ptx) {
+  std::vector<Flow> flow(ptx.size());
+  for (std::size_t pc = 0; pc < ptx.size(); ++pc) {
+    if (ptx[pc].flow == PtxInst::Flow::kPlain) continue;
+    flow[pc].ends = true;
+    flow[pc].falls = ptx[pc].guarded;
+    if (ptx[pc].flow == PtxInst::Flow::kBranch) flow[pc].target = ptx[pc].target;
+  }
+  return build_graph(flow);
 }
 
 }  // namespace
@@ -335,19 +353,10 @@ std::vector<Function> read_cubin(std::span<const std::uint8_t> cubin, std::strin
 SpillPlan plan_spills(const Function& sass, std::span<const PtxInst> ptx) {
   SpillPlan plan;
   // The PTX side: blocks, loops, and which pc a PTX line is.
-  std::vector<Flow> pflow(ptx.size());
+  const Graph pg = ptx_graph(ptx);
   std::map<std::uint32_t, std::uint32_t> pc_of_line;
-  for (std::size_t pc = 0; pc < ptx.size(); ++pc) {
-    const PtxInst& p = ptx[pc];
-    Flow& f = pflow[pc];
-    if (p.flow != PtxInst::Flow::kPlain) {
-      f.ends = true;
-      f.falls = p.guarded;
-      if (p.flow == PtxInst::Flow::kBranch) f.target = p.target;
-    }
-    if (p.ptx_line != 0) pc_of_line.emplace(p.ptx_line, static_cast<std::uint32_t>(pc));
-  }
-  const Graph pg = build_graph(pflow);
+  for (std::size_t pc = 0; pc < ptx.size(); ++pc)
+    if (ptx[pc].ptx_line != 0) pc_of_line.emplace(ptx[pc].ptx_line, static_cast<std::uint32_t>(pc));
 
   // The machine-code side.
   const auto& code = sass.code;
@@ -379,14 +388,7 @@ SpillPlan plan_spills(const Function& sass, std::span<const PtxInst> ptx) {
     if (code[i].kind != Kind::kCall || !reachable[sg.block_of[i]]) continue;
     const std::int64_t t = index_of(code[i].target);
     if (t < 0 || std::uint64_t(t) >= code.size()) continue;
-    std::vector<std::uint32_t> work{sg.block_of[std::size_t(t)]};
-    while (!work.empty()) {
-      const std::uint32_t b = work.back();
-      work.pop_back();
-      if (reachable[b]) continue;
-      reachable[b] = true;
-      for (std::uint32_t s : sg.succ[b]) work.push_back(s);
-    }
+    mark_reachable(sg.succ, reachable, {sg.block_of[std::size_t(t)]});
   }
 
   auto ptx_pc = [&](std::uint32_t line) -> std::int64_t {
@@ -455,15 +457,7 @@ std::vector<Merge> plan_merges(const Function& sass, std::span<const PtxInst> pt
   std::map<std::uint32_t, std::vector<std::uint8_t>> lds_of_line;
   for (const Inst& in : sass.code)
     if (in.kind == Kind::kLoadShared && in.ptx_line != 0) lds_of_line[in.ptx_line].push_back(in.width);
-  std::vector<Flow> pflow(ptx.size());
-  for (std::size_t pc = 0; pc < ptx.size(); ++pc) {
-    if (ptx[pc].flow != PtxInst::Flow::kPlain) {
-      pflow[pc].ends = true;
-      pflow[pc].falls = ptx[pc].guarded;
-      if (ptx[pc].flow == PtxInst::Flow::kBranch) pflow[pc].target = ptx[pc].target;
-    }
-  }
-  const Graph pg = build_graph(pflow);
+  const Graph pg = ptx_graph(ptx);
   auto lds_of = [&](std::uint32_t pc) -> const std::vector<std::uint8_t>* {
     const std::uint32_t line = ptx[pc].ptx_line;
     const auto l = pcs_of_line.find(line);
