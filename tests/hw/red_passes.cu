@@ -43,43 +43,43 @@ int main(int argc, char** argv) {
     }
   }
   if (ps.empty()) {
-  auto none = [] { return std::vector<int>(32, -1); };
-  for (int k = 1; k <= 32; ++k) {  // k lanes on word 0
-    auto v = none();
-    for (int i = 0; i < k; ++i) v[i] = 0;
-    ps.push_back({"same_word_k" + std::to_string(k), v});
-  }
-  for (int d = 1; d < 32; ++d) {  // lanes 0 and d on word 0
-    auto v = none();
-    v[0] = v[d] = 0;
-    ps.push_back({"pair_d" + std::to_string(d), v});
-  }
-  for (int m = 1; m <= 32; ++m) {  // lane i on word i % m
-    std::vector<int> v(32);
-    for (int i = 0; i < 32; ++i) v[i] = i % m;
-    ps.push_back({"mod_m" + std::to_string(m), v});
-  }
-  for (int m = 1; m <= 32; ++m) {  // lane i on word 8 * (i % m): one word per sector
-    std::vector<int> v(32);
-    for (int i = 0; i < 32; ++i) v[i] = 8 * (i % m);
-    ps.push_back({"sector_mod_m" + std::to_string(m), v});
-  }
-  const int mult[][2] = {{1, 1}, {2, 1}, {2, 2}, {3, 1}, {3, 2}, {4, 4}, {1, 4}, {8, 1}, {16, 16}};
-  for (const auto& ab : mult) {  // a lanes on word 0, b on word 1 (one sector), then b on word 8 (next sector)
-    for (int other : {1, 8, 32}) {
+    auto none = [] { return std::vector<int>(32, -1); };
+    for (int k = 1; k <= 32; ++k) {  // k lanes on word 0
       auto v = none();
-      for (int i = 0; i < ab[0]; ++i) v[i] = 0;
-      for (int i = 0; i < ab[1]; ++i) v[ab[0] + i] = other;
-      ps.push_back({"two_words_" + std::to_string(ab[0]) + "x0_" + std::to_string(ab[1]) + "x" + std::to_string(other), v});
+      for (int i = 0; i < k; ++i) v[i] = 0;
+      ps.push_back({"same_word_k" + std::to_string(k), v});
     }
-  }
-  {
-    Lcg rng(777);  // histogram.cu's uniform input
-    std::vector<int> bytes(256 * 32);
-    for (auto& b : bytes) b = static_cast<int>(static_cast<unsigned>((rng.next() + 1.0f) * 32768.0f) & 0xFF);
-    for (int c = 0; c < 256; ++c)
-      ps.push_back({"uniform_chunk" + std::to_string(c), std::vector<int>(bytes.begin() + 32 * c, bytes.begin() + 32 * c + 32)});
-  }
+    for (int d = 1; d < 32; ++d) {  // lanes 0 and d on word 0
+      auto v = none();
+      v[0] = v[d] = 0;
+      ps.push_back({"pair_d" + std::to_string(d), v});
+    }
+    for (int m = 1; m <= 32; ++m) {  // lane i on word i % m
+      std::vector<int> v(32);
+      for (int i = 0; i < 32; ++i) v[i] = i % m;
+      ps.push_back({"mod_m" + std::to_string(m), v});
+    }
+    for (int m = 1; m <= 32; ++m) {  // lane i on word 8 * (i % m): one word per sector
+      std::vector<int> v(32);
+      for (int i = 0; i < 32; ++i) v[i] = 8 * (i % m);
+      ps.push_back({"sector_mod_m" + std::to_string(m), v});
+    }
+    const int mult[][2] = {{1, 1}, {2, 1}, {2, 2}, {3, 1}, {3, 2}, {4, 4}, {1, 4}, {8, 1}, {16, 16}};
+    for (const auto& ab : mult) {  // a lanes on word 0, b on word 1 (one sector), then b on word 8 (next sector)
+      for (int other : {1, 8, 32}) {
+        auto v = none();
+        for (int i = 0; i < ab[0]; ++i) v[i] = 0;
+        for (int i = 0; i < ab[1]; ++i) v[ab[0] + i] = other;
+        ps.push_back({"two_words_" + std::to_string(ab[0]) + "x0_" + std::to_string(ab[1]) + "x" + std::to_string(other), v});
+      }
+    }
+    {
+      Lcg rng(777);  // histogram.cu's uniform input
+      std::vector<int> bytes(256 * 32);
+      for (auto& b : bytes) b = static_cast<int>(static_cast<unsigned>((rng.next() + 1.0f) * 32768.0f) & 0xFF);
+      for (int c = 0; c < 256; ++c)
+        ps.push_back({"uniform_chunk" + std::to_string(c), std::vector<int>(bytes.begin() + 32 * c, bytes.begin() + 32 * c + 32)});
+    }
   }
   int* idx;
   unsigned* hist;
