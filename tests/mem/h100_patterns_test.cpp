@@ -4,11 +4,11 @@
 // that are deterministic on the hardware are compared exactly.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <fstream>
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -53,6 +53,7 @@ double number(const std::string& s) {
 struct Capture {
   std::vector<std::string> launches;                // "load_default u8 consecutive grid 1 block 32"
   std::vector<std::map<std::string, double>> rows;  // metric -> value, by launch ID
+  std::vector<std::string> program;                 // the program's other output lines
 };
 
 Capture read_capture(const std::string& name) {
@@ -65,7 +66,9 @@ Capture read_capture(const std::string& name) {
   while (std::getline(in, line)) {
     if (line.rfind("launch ", 0) == 0) {
       cap.launches.push_back(line.substr(line.find(": ") + 2));
-    } else if (!line.empty() && line[0] == '"') {
+    } else if (!line.empty() && line[0] != '"') {
+      cap.program.push_back(line);
+    } else if (!line.empty()) {
       auto cells = split_csv(line);
       if (header.empty()) {
         header = cells;
@@ -209,37 +212,22 @@ struct RedLaunch {
 };
 
 std::vector<RedLaunch> read_red(const std::string& file) {
-  std::ifstream in(std::string(WARPSCOPE_SOURCE_DIR) + "/tests/hw/data/h100/red/" + file);
-  EXPECT_TRUE(in) << file;
+  const Capture cap = read_capture("red/" + file);
   std::vector<RedLaunch> launches;
-  std::vector<std::string> header;
-  std::size_t row = 0;
-  bool units_skipped = false;
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty() && std::isdigit(static_cast<unsigned char>(line[0]))) {
-      std::istringstream ls(line);
-      RedLaunch l;
-      std::size_t id = 0;
-      ls >> id >> l.name;
-      for (int w; ls >> w;) l.words.push_back(w);
-      EXPECT_EQ(id, launches.size()) << file;
-      EXPECT_EQ(l.words.size(), 32u) << file << ": " << l.name;
-      launches.push_back(std::move(l));
-    } else if (!line.empty() && line[0] == '"') {
-      auto cells = split_csv(line);
-      if (header.empty()) {
-        header = cells;
-      } else if (!units_skipped) {
-        units_skipped = true;
-      } else {
-        for (std::size_t i = 0; i < cells.size() && i < header.size(); ++i)
-          if (header[i] == "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum" && row < launches.size())
-            launches[row].sectors = static_cast<std::uint64_t>(number(cells[i]));
-        ++row;
-      }
-    }
+  for (const std::string& line : cap.program) {
+    if (!std::isdigit(static_cast<unsigned char>(line[0]))) continue;  // ncu's ==PROF== lines, OK
+    std::istringstream ls(line);
+    RedLaunch l;
+    std::size_t id = 0;
+    ls >> id >> l.name;
+    for (int w; ls >> w;) l.words.push_back(w);
+    EXPECT_EQ(id, launches.size()) << file;
+    EXPECT_EQ(l.words.size(), 32u) << file << ": " << l.name;
+    if (id < cap.rows.size())
+      l.sectors = static_cast<std::uint64_t>(cap.rows[id].at("l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum"));
+    launches.push_back(std::move(l));
   }
-  EXPECT_EQ(row, launches.size()) << file;
+  EXPECT_EQ(cap.rows.size(), launches.size()) << file;
   return launches;
 }
 
