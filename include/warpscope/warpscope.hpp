@@ -84,6 +84,28 @@ struct CompiledAccess {
   std::string text;        // e.g. "STL [R1+0x34]"
 };
 
+/// How the machine code groups the lanes of one PTX local load into requests
+/// (src/analysis/sass.hpp, plan_lane_groups). ptxas may copy a load of a loop into several places
+/// (an unrolled body and remainder blocks after it); which lanes then load together depends on how
+/// many times each lane runs the load, not on the PTX's iterations. A lane that runs instruction
+/// `pc` n times takes the machine-code steps paths[n] in order; a step is one visit of a block of
+/// the machine code, in which the lane makes steps[s].copies of its consecutive accesses (one per
+/// copy of the load there). Each copy of each step is one record, holding every lane whose path
+/// has that step. The interpreter holds the instruction's records of a warp until the warp has
+/// exited and then makes them this way, in an order that keeps every lane's path (ties: the lower
+/// `order` first). Where some lane's count has no unique path (n past the end of paths, or
+/// paths[n] empty), the warp's records stay as the PTX made them.
+struct LaneGrouping {
+  std::uint32_t pc = 0;
+  struct Step {
+    std::uint32_t copies = 1;
+    std::uint32_t order = 0;  // e.g. the machine-code offset of the block
+  };
+  std::vector<Step> steps;
+  std::vector<std::vector<std::uint32_t>> paths;  // indices into steps; empty: no unique path
+  std::string text;  // what the machine code does, for reports
+};
+
 /// What one launch did, counted by the interpreter.
 struct LaunchStats {
   std::uint64_t warp_instructions = 0;    // warp-level instructions issued
@@ -123,6 +145,9 @@ class Module {
     std::uint8_t width = 0;  // 0, 1, 2, 4, 8 or 16
   };
   void set_record_widths(std::string_view kernel, std::vector<RecordWidth> widths);
+  /// Replaces the kernel's lane groupings (none at load). Each pc must be a load from .local
+  /// (Error(kUsage) otherwise), and every path's steps must exist.
+  void set_lane_groupings(std::string_view kernel, std::vector<LaneGrouping> groupings);
 
  private:
   friend class Device;

@@ -161,11 +161,13 @@ bool is_memory(const stats::ModelResult& m, std::size_t pc) {
          (m.per_pc[pc].space == Space::kGlobal || m.per_pc[pc].space == Space::kLocal);
 }
 
-nlohmann::json ratio_json(std::uint64_t total, std::uint64_t memory) {
+/// total: instructions run (PTX); memory: memory instructions (as the memory model saw them);
+/// other: the instructions run that are not memory instructions.
+nlohmann::json ratio_json(std::uint64_t total, std::uint64_t memory, std::uint64_t other) {
   nlohmann::json j;
   j["instructions"] = total;
   j["memory_instructions"] = memory;
-  j["ratio"] = memory == 0 ? nlohmann::json(nullptr) : nlohmann::json(per(total - memory, memory));
+  j["ratio"] = memory == 0 ? nlohmann::json(nullptr) : nlohmann::json(per(other, memory));
   return j;
 }
 
@@ -174,24 +176,30 @@ nlohmann::json ratio_json(std::uint64_t total, std::uint64_t memory) {
 nlohmann::json math_to_memory(const stats::ModelResult& model, const LaunchStats& exec,
                               const std::vector<InstructionInfo>& code) {
   auto executed = [&](std::size_t pc) { return pc < exec.pc_instructions.size() ? exec.pc_instructions[pc] : 0; };
-  std::uint64_t total = 0, memory = 0;
+  // A memory instruction counts the records the memory model saw (as the sass_inst_executed
+  // metrics do): more than the PTX ran where the machine code groups lanes differently (lane
+  // groupings, src/analysis/sass.hpp).
+  auto memory_of = [&](std::size_t pc) -> std::uint64_t { return is_memory(model, pc) ? model.per_pc[pc].executions : 0; };
+  std::uint64_t total = 0, memory = 0, other = 0;
   const std::size_t n = std::max(code.size(), exec.pc_instructions.size());
   for (std::size_t pc = 0; pc < n; ++pc) {
     total += executed(pc);
-    if (is_memory(model, pc)) memory += executed(pc);
+    memory += memory_of(pc);
+    if (!is_memory(model, pc)) other += executed(pc);
   }
   nlohmann::json out;
-  out["kernel"] = ratio_json(total, memory);
+  out["kernel"] = ratio_json(total, memory, other);
   nlohmann::json loops = nlohmann::json::array();
   for (std::size_t b = 0; b < code.size(); ++b) {
     const std::int64_t t = code[b].branch_target;
     if (t < 0 || static_cast<std::size_t>(t) > b || executed(b) == 0) continue;
-    std::uint64_t lt = 0, lm = 0;
+    std::uint64_t lt = 0, lm = 0, lo = 0;
     for (std::size_t pc = static_cast<std::size_t>(t); pc <= b; ++pc) {
       lt += executed(pc);
-      if (is_memory(model, pc)) lm += executed(pc);
+      lm += memory_of(pc);
+      if (!is_memory(model, pc)) lo += executed(pc);
     }
-    nlohmann::json j = ratio_json(lt, lm);
+    nlohmann::json j = ratio_json(lt, lm, lo);
     j["first_pc"] = t;
     j["last_pc"] = b;
     // The loop's line: the first instruction of its body that has one.

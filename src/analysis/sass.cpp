@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <optional>
+#include <set>
 
 #include "common/elf_file.hpp"
 #include "common/error.hpp"
@@ -233,6 +235,35 @@ Graph ptx_graph(std::span<const PtxInst> ptx) {
   return build_graph(flow);
 }
 
+
+/// Instruction index of a byte offset in a function's code; -1 when it is not on an instruction.
+std::int64_t index_of(std::int64_t byte) { return byte >= 0 && byte % 16 == 0 ? byte / 16 : -1; }
+
+/// The machine code's blocks and loops.
+Graph sass_graph(const Function& sass) {
+  const auto& code = sass.code;
+  std::vector<Flow> sflow(code.size());
+  for (std::size_t i = 0; i < code.size(); ++i) {
+    const Inst& in = code[i];
+    Flow& f = sflow[i];
+    switch (in.kind) {
+      case Kind::kBranch:
+        f.ends = true;
+        f.falls = in.guarded();
+        f.target = index_of(in.target);
+        break;
+      case Kind::kExit:
+      case Kind::kReturn:
+        f.ends = true;
+        f.falls = in.guarded();
+        break;
+      case Kind::kCall: f.also = index_of(in.target); break;  // a subroutine's entry starts a block
+      case Kind::kSyncPoint: f.also = index_of(in.target); break;
+      default: break;
+    }
+  }
+  return build_graph(sflow);
+}
 }  // namespace
 
 Inst decode_sm90(std::uint64_t lo, std::uint64_t hi, std::uint32_t offset) {
@@ -360,28 +391,7 @@ SpillPlan plan_spills(const Function& sass, std::span<const PtxInst> ptx) {
 
   // The machine-code side.
   const auto& code = sass.code;
-  std::vector<Flow> sflow(code.size());
-  auto index_of = [&](std::int64_t byte) -> std::int64_t { return byte >= 0 && byte % 16 == 0 ? byte / 16 : -1; };
-  for (std::size_t i = 0; i < code.size(); ++i) {
-    const Inst& in = code[i];
-    Flow& f = sflow[i];
-    switch (in.kind) {
-      case Kind::kBranch:
-        f.ends = true;
-        f.falls = in.guarded();
-        f.target = index_of(in.target);
-        break;
-      case Kind::kExit:
-      case Kind::kReturn:
-        f.ends = true;
-        f.falls = in.guarded();
-        break;
-      case Kind::kCall: f.also = index_of(in.target); break;  // a subroutine's entry starts a block
-      case Kind::kSyncPoint: f.also = index_of(in.target); break;
-      default: break;
-    }
-  }
-  const Graph sg = build_graph(sflow);
+  const Graph sg = sass_graph(sass);
   // A called subroutine is reached through its CALL: mark what it reaches as well.
   std::vector<bool> reachable = sg.reachable;
   for (std::size_t i = 0; i < code.size(); ++i) {
@@ -497,6 +507,263 @@ std::vector<Merge> plan_merges(const Function& sass, std::span<const PtxInst> pt
     taken[pc] = true;
     for (std::uint32_t q : m.absorbed) taken[q] = true;
     out.push_back(std::move(m));
+  }
+  return out;
+}
+
+namespace {
+
+/// A natural loop of the machine code: its header and the blocks of its body (the header too).
+struct Loop {
+  std::uint32_t header = 0;
+  std::vector<bool> body;  // per block
+  std::size_t size = 0;
+};
+
+/// The natural loops of g's reachable blocks, one per header (the union of its back edges'
+/// loops). False when a retreating edge does not go to a block that dominates its source (the
+/// graph is not reducible: its loops are not natural loops).
+bool natural_loops(const Graph& g, std::vector<Loop>& loops) {
+  const std::size_t nb = g.first.size();
+  if (nb == 0) return true;
+  std::vector<std::vector<std::uint32_t>> pred(nb);
+  for (std::uint32_t b = 0; b < nb; ++b)
+    if (g.reachable[b])
+      for (std::uint32_t t : g.succ[b]) pred[t].push_back(b);
+  // Depth-first from the entry: postorder and the retreating edges (to a block on the stack).
+  std::vector<std::uint32_t> post;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> retreating;
+  std::vector<std::uint8_t> state(nb, 0);  // 0 unseen, 1 on the stack, 2 finished
+  std::vector<std::pair<std::uint32_t, std::size_t>> stack{{0, 0}};
+  state[0] = 1;
+  while (!stack.empty()) {
+    auto& [b, next] = stack.back();
+    if (next < g.succ[b].size()) {
+      const std::uint32_t t = g.succ[b][next++];
+      if (state[t] == 1) retreating.emplace_back(b, t);
+      if (state[t] == 0) {
+        state[t] = 1;
+        stack.emplace_back(t, 0);
+      }
+      continue;
+    }
+    state[b] = 2;
+    post.push_back(b);
+    stack.pop_back();
+  }
+  // Immediate dominators (Cooper, Harvey and Kennedy: iterate over reverse postorder).
+  std::vector<std::uint32_t> order(nb, 0);
+  for (std::size_t i = 0; i < post.size(); ++i) order[post[i]] = static_cast<std::uint32_t>(post.size() - 1 - i);
+  std::vector<std::int64_t> idom(nb, -1);
+  idom[0] = 0;
+  auto intersect = [&](std::int64_t a, std::int64_t b) {
+    while (a != b) {
+      while (order[std::size_t(a)] > order[std::size_t(b)]) a = idom[std::size_t(a)];
+      while (order[std::size_t(b)] > order[std::size_t(a)]) b = idom[std::size_t(b)];
+    }
+    return a;
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (std::size_t i = post.size(); i-- > 0;) {
+      const std::uint32_t b = post[i];
+      if (b == 0) continue;
+      std::int64_t d = -1;
+      for (std::uint32_t p : pred[b]) {
+        if (idom[p] < 0) continue;
+        d = d < 0 ? p : intersect(p, d);
+      }
+      if (d != idom[b]) idom[b] = d, changed = true;
+    }
+  }
+  auto dominates = [&](std::uint32_t h, std::uint32_t u) {
+    for (std::int64_t x = u;; x = idom[std::size_t(x)]) {
+      if (x == h) return true;
+      if (x == 0 || x < 0) return false;
+    }
+  };
+  std::map<std::uint32_t, Loop> by_header;
+  for (const auto& [u, h] : retreating) {
+    if (!dominates(h, u)) return false;
+    Loop& l = by_header[h];
+    l.header = h;
+    if (l.body.empty()) l.body.assign(nb, false);
+    l.body[h] = true;
+    std::vector<std::uint32_t> work{u};
+    while (!work.empty()) {
+      const std::uint32_t b = work.back();
+      work.pop_back();
+      if (l.body[b]) continue;
+      l.body[b] = true;
+      for (std::uint32_t p : pred[b]) work.push_back(p);
+    }
+  }
+  for (auto& [h, l] : by_header) {
+    l.size = static_cast<std::size_t>(std::count(l.body.begin(), l.body.end(), true));
+    loops.push_back(std::move(l));
+  }
+  return true;
+}
+
+/// The paths of one PTX load through the machine code (plan_lane_groups).
+class PathSearch {
+ public:
+  PathSearch(const Graph& g, const std::vector<Inst>& code, const std::vector<Loop>& loops,
+             std::vector<std::uint32_t> copies, unsigned max_count)
+      : g_(g), code_(code), copies_(std::move(copies)), max_count_(max_count) {
+    const std::size_t nb = g.first.size();
+    // Only loops around copies name steps; the others' iterations make no difference.
+    for (const Loop& l : loops) {
+      bool holds = false;
+      for (std::size_t b = 0; b < nb; ++b) holds = holds || (l.body[b] && copies_[b] > 0);
+      if (holds) tracked_.push_back(&l);
+    }
+    around_.resize(nb);
+    for (std::size_t b = 0; b < nb; ++b) {
+      for (std::uint32_t t = 0; t < tracked_.size(); ++t)
+        if (tracked_[t]->body[b]) around_[b].push_back(t);
+      std::sort(around_[b].begin(), around_[b].end(),
+                [&](std::uint32_t x, std::uint32_t y) { return tracked_[x]->size > tracked_[y]->size; });
+    }
+  }
+
+  /// False when the search exceeded its bound on states.
+  bool run() {
+    found_.assign(max_count_ + 1, {});
+    ambiguous_.assign(max_count_ + 1, false);
+    State start;
+    start.iters.assign(tracked_.size(), 0);
+    std::vector<State> work;
+    if (auto s = arrive(start, -1, 0)) work.push_back(std::move(*s));
+    std::set<State> seen;
+    while (!work.empty()) {
+      State st = std::move(work.back());
+      work.pop_back();
+      if (!seen.insert(st).second) continue;
+      if (seen.size() > kMaxStates) return false;
+      const std::size_t nb = g_.first.size();
+      const std::size_t last = (st.block + 1 < nb ? g_.first[st.block + 1] : code_.size()) - 1;
+      if (code_[last].kind == Kind::kExit) record(st);
+      for (std::uint32_t t : g_.succ[st.block])
+        if (auto s = arrive(st, st.block, t)) work.push_back(std::move(*s));
+    }
+    return true;
+  }
+
+  LaneGrouping grouping() const {
+    LaneGrouping out;
+    out.steps = steps_;
+    for (unsigned n = 0; n <= max_count_; ++n) {
+      out.paths.emplace_back();
+      if (n > 0 && found_[n] && !ambiguous_[n]) out.paths.back() = *found_[n];
+    }
+    while (!out.paths.empty() && out.paths.back().empty()) out.paths.pop_back();
+    return out;
+  }
+
+ private:
+  static constexpr std::size_t kMaxStates = 100000;
+  struct State {
+    std::uint32_t block = 0;
+    std::uint32_t consumed = 0;
+    std::vector<std::uint32_t> iters;  // per tracked loop: its iteration, 0 outside it
+    std::vector<std::uint32_t> trace;  // the steps so far
+    auto operator<=>(const State&) const = default;
+  };
+
+  std::optional<State> arrive(State st, std::int64_t from, std::uint32_t to) {
+    for (std::size_t t = 0; t < tracked_.size(); ++t) {
+      const Loop& l = *tracked_[t];
+      if (l.header == to) {
+        st.iters[t] = from >= 0 && l.body[std::size_t(from)] ? st.iters[t] + 1 : 1;
+        if (st.iters[t] > max_count_ + 1) return std::nullopt;  // iterations that load nothing
+      } else if (!l.body[to]) {
+        st.iters[t] = 0;
+      }
+    }
+    if (copies_[to] > 0) {
+      st.consumed += copies_[to];
+      if (st.consumed > max_count_) return std::nullopt;
+      std::vector<std::uint32_t> key{to};
+      for (std::uint32_t t : around_[to]) key.push_back(st.iters[t]);
+      auto [it, added] = step_ids_.emplace(std::move(key), static_cast<std::uint32_t>(steps_.size()));
+      if (added) {
+        std::uint32_t first = g_.first[to];
+        while (code_[first].kind != Kind::kLoadLocal) ++first;
+        steps_.push_back(LaneGrouping::Step{copies_[to], code_[first].offset});
+      }
+      st.trace.push_back(it->second);
+    }
+    st.block = to;
+    return st;
+  }
+
+  void record(const State& st) {
+    auto& f = found_[st.consumed];
+    if (!f) f = st.trace;
+    else if (*f != st.trace) ambiguous_[st.consumed] = true;
+  }
+
+  const Graph& g_;
+  const std::vector<Inst>& code_;
+  std::vector<std::uint32_t> copies_;  // per block: copies of the load
+  unsigned max_count_;
+  std::vector<const Loop*> tracked_;
+  std::vector<std::vector<std::uint32_t>> around_;  // per block: tracked loops containing it, outermost first
+  std::map<std::vector<std::uint32_t>, std::uint32_t> step_ids_;
+  std::vector<LaneGrouping::Step> steps_;
+  std::vector<std::optional<std::vector<std::uint32_t>>> found_;
+  std::vector<bool> ambiguous_;
+};
+
+}  // namespace
+
+std::vector<LaneGrouping> plan_lane_groups(const Function& sass, std::span<const PtxInst> ptx, unsigned max_count) {
+  std::vector<LaneGrouping> out;
+  const auto& code = sass.code;
+  if (code.empty()) return out;
+  for (const Inst& in : code)
+    if (in.kind == Kind::kCall || in.kind == Kind::kReturn) return out;
+  std::map<std::uint32_t, std::vector<std::uint32_t>> loads_of_line;
+  for (std::size_t pc = 0; pc < ptx.size(); ++pc)
+    if (ptx[pc].local_load && ptx[pc].ptx_line != 0) loads_of_line[ptx[pc].ptx_line].push_back(static_cast<std::uint32_t>(pc));
+  if (loads_of_line.empty()) return out;
+  const Graph g = sass_graph(sass);
+  std::vector<Loop> loops;
+  const bool reducible = natural_loops(g, loops);
+  const std::size_t nb = g.first.size();
+  for (const auto& [line, pcs] : loads_of_line) {
+    if (pcs.size() != 1) continue;
+    const PtxInst& p = ptx[pcs[0]];
+    std::vector<std::uint32_t> copies(nb, 0);
+    std::size_t total = 0;
+    bool ok = p.width != 0;
+    std::int64_t first = -1;
+    for (std::size_t i = 0; i < code.size(); ++i) {
+      const Inst& in = code[i];
+      if (in.kind != Kind::kLoadLocal || in.ptx_line != line) continue;
+      if (in.width != p.width || in.guarded()) ok = false;
+      if (!g.reachable[g.block_of[i]]) continue;
+      ++copies[g.block_of[i]];
+      ++total;
+      if (first < 0) first = static_cast<std::int64_t>(i);
+    }
+    if (!ok || total < 2 || !reducible) continue;
+    PathSearch search(g, code, loops, copies, max_count);
+    if (!search.run()) continue;
+    LaneGrouping lg = search.grouping();
+    if (lg.paths.empty()) continue;
+    lg.pc = pcs[0];
+    std::string where;
+    for (std::size_t b = 0; b < nb; ++b) {
+      if (copies[b] == 0) continue;
+      bool looped = false;
+      for (const Loop& l : loops) looped = looped || l.body[b];
+      where += fmt::format("{}{} at 0x{:x}{}", where.empty() ? "" : ", ", copies[b], code[g.first[b]].offset,
+                           looped ? " (in a loop)" : "");
+    }
+    lg.text = fmt::format("{} copied by ptxas: {}", describe(code[std::size_t(first)]), where);
+    out.push_back(std::move(lg));
   }
   return out;
 }

@@ -33,6 +33,8 @@
 #include <string_view>
 #include <vector>
 
+#include "warpscope/warpscope.hpp"
+
 namespace warpscope::analysis::sass {
 
 enum class Kind : std::uint8_t {
@@ -97,6 +99,7 @@ struct PtxInst {
   bool anchor_ok = false;       // may carry spills: an unguarded instruction that only computes
   // ld.shared (not vector, not atomic): its bytes per lane and its address, register + offset.
   bool shared_load = false;
+  bool local_load = false;      // ld.local (its width too)
   std::uint8_t width = 0;
   std::string address_register;
   std::int64_t address_offset = 0;
@@ -126,6 +129,18 @@ struct Merge {
   std::vector<std::uint32_t> absorbed;
 };
 std::vector<Merge> plan_merges(const Function& sass, std::span<const PtxInst> ptx);
+
+/// The lane groupings of the PTX local loads ptxas copied into several places (warpscope.hpp,
+/// LaneGrouping): a PTX ld.local that is the only local load of its PTX line, whose line has two or
+/// more LDL of the same width, none guarded, in a function without calls or returns whose loops
+/// are natural loops. A lane's path is a path of the machine code's control flow from its entry to
+/// an EXIT; the loads it makes are the LDL of its line in the blocks it passes; a step is a block
+/// visit, named by the block and the iteration of each loop around it that contains copies (so that
+/// the lanes of one iteration share it). paths[n] is the one sequence of steps of all paths that
+/// make n loads (n <= max_count), or empty where several sequences make n. Loads none of whose
+/// counts has a unique path, and functions whose search exceeds its bounds, get no grouping.
+std::vector<LaneGrouping> plan_lane_groups(const Function& sass, std::span<const PtxInst> ptx,
+                                           unsigned max_count = 64);
 
 /// Spills of `sass`, each anchored in the PTX block its machine-code block came from: the block
 /// most of its instructions' PTX lines fall in, among blocks that are in a loop exactly when the

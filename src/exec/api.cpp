@@ -125,6 +125,12 @@ void Module::set_record_widths(std::string_view kernel, std::vector<RecordWidth>
   exec::set_record_widths(*impl_->kernels[impl_->kernel_index.find(kernel)->second], std::move(widths));
 }
 
+void Module::set_lane_groupings(std::string_view kernel, std::vector<LaneGrouping> groupings) {
+  if (!impl_) fail(ErrorKind::kUsage, "empty module");
+  impl_->kernel(kernel);
+  exec::set_lane_groupings(*impl_->kernels[impl_->kernel_index.find(kernel)->second], std::move(groupings));
+}
+
 // --- Device ---------------------------------------------------------------------------------------
 
 Device::Device(DeviceOptions options) : impl_(std::make_unique<Impl>(options)) {}

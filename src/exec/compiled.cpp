@@ -4,6 +4,7 @@
 // (Module::set_record_widths: loads the machine code merged into a wider one). A hooked
 // instruction's semantic function is swapped for run_hooked, so other instructions cost nothing.
 #include <algorithm>
+#include <array>
 
 #include "common/error.hpp"
 #include "exec/program.hpp"
@@ -26,16 +27,28 @@ class WidthSink final : public AccessSink {
   std::uint8_t width_;
 };
 
+/// Keeps copies of the records in a warp's held list.
+class HoldSink final : public AccessSink {
+ public:
+  explicit HoldSink(std::vector<WarpAccess>* list) : list_(list) {}
+  void on_access(const WarpAccess& a) override { list_->push_back(a); }
+
+ private:
+  std::vector<WarpAccess>* list_;
+};
+
 void run_hooked(const Inst& in, Ctx& x, std::uint32_t m) {
   const KernelImage& k = *x.kernel;
   const std::uint32_t pc = x.pc_of(in);
   const KernelImage::Hook& h = k.hook(pc);
-  if (h.width == KernelImage::kNoWidth || x.sink == nullptr) {
+  if ((h.width == KernelImage::kNoWidth && h.grouping == kNoPc) || x.sink == nullptr) {
     h.fn(in, x, m);
   } else {
     AccessSink* const sink = x.sink;
-    WidthSink widen(sink, h.width);
-    x.sink = h.width == 0 ? nullptr : &widen;
+    HoldSink hold(h.grouping == kNoPc ? nullptr : &(*x.held)[h.grouping]);
+    AccessSink* const next = h.grouping == kNoPc ? sink : &hold;
+    WidthSink widen(next, h.width);
+    x.sink = h.width == KernelImage::kNoWidth ? next : h.width == 0 ? nullptr : &widen;
     try {
       h.fn(in, x, m);
     } catch (...) {
@@ -64,6 +77,67 @@ void run_hooked(const Inst& in, Ctx& x, std::uint32_t m) {
   }
 }
 
+/// Makes one warp's held records of grouping g as the machine code groups them; false (and
+/// nothing sent) when some lane's count has no path or the lanes' paths order their steps
+/// differently.
+bool regroup(const LaneGrouping& g, const std::vector<WarpAccess>& recs, AccessSink& sink) {
+  std::array<std::vector<std::uint64_t>, kLanes> addr;  // each lane's addresses, in order
+  for (const WarpAccess& r : recs)
+    for_lanes(r.active.bits(), [&](unsigned l) { addr[l].push_back(r.addr[l]); });
+  std::array<const std::vector<std::uint32_t>*, kLanes> path{};
+  for (unsigned l = 0; l < kLanes; ++l) {
+    const std::size_t n = addr[l].size();
+    if (n == 0) continue;
+    if (n >= g.paths.size() || g.paths[n].empty()) return false;
+    path[l] = &g.paths[n];
+  }
+  // The order of the steps: repeatedly the first (by Step::order) of the steps that are the next
+  // step of every lane whose path still has them.
+  std::array<std::size_t, kLanes> pos{};
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> order;  // step, lanes
+  for (;;) {
+    std::int64_t best = -1;
+    std::uint32_t lanes = 0;
+    for (unsigned l = 0; l < kLanes; ++l) {
+      if (path[l] == nullptr || pos[l] == path[l]->size()) continue;
+      const std::uint32_t s = (*path[l])[pos[l]];
+      if (best >= 0 && (g.steps[s].order > g.steps[std::size_t(best)].order ||
+                        (g.steps[s].order == g.steps[std::size_t(best)].order && s >= best)))
+        continue;
+      bool ready = true;
+      std::uint32_t at = 0;
+      for (unsigned o = 0; o < kLanes && ready; ++o) {
+        if (path[o] == nullptr) continue;
+        const auto& po = *path[o];
+        for (std::size_t j = pos[o]; j < po.size(); ++j) {
+          if (po[j] != s) continue;
+          if (j != pos[o]) ready = false;
+          else at |= 1u << o;
+          break;
+        }
+      }
+      if (ready) best = s, lanes = at;
+    }
+    if (best < 0) break;
+    order.emplace_back(static_cast<std::uint32_t>(best), lanes);
+    for_lanes(lanes, [&](unsigned l) { ++pos[l]; });
+  }
+  for (unsigned l = 0; l < kLanes; ++l)
+    if (path[l] != nullptr && pos[l] != path[l]->size()) return false;  // the lanes disagree on an order
+  std::array<std::size_t, kLanes> next{};
+  WarpAccess rec = recs.front();
+  rec.summarized = false;
+  for (const auto& [s, lanes] : order) {
+    for (std::uint32_t c = 0; c < g.steps[s].copies; ++c) {
+      rec.active = LaneMask(lanes);
+      for (unsigned l = 0; l < kLanes; ++l) rec.addr[l] = (lanes >> l) & 1u ? addr[l][next[l] + c] : 0;
+      sink.on_access(rec);
+    }
+    for_lanes(lanes, [&](unsigned l) { next[l] += g.steps[s].copies; });
+  }
+  return true;
+}
+
 bool valid_width(unsigned w) { return w == 1 || w == 2 || w == 4 || w == 8 || w == 16; }
 
 /// Rebuilds the hooks from k.compiled and k.widths.
@@ -82,6 +156,7 @@ void install(KernelImage& k) {
     ++h.count;
   }
   for (const Module::RecordWidth& w : k.widths) hook_at(w.pc).width = w.width;
+  for (std::uint32_t i = 0; i < k.groupings.size(); ++i) hook_at(k.groupings[i].pc).grouping = i;
   for (const KernelImage::Hook& h : k.hooks) k.code[h.pc].fn = &run_hooked;
 }
 
@@ -121,6 +196,43 @@ void set_record_widths(KernelImage& k, std::vector<Module::RecordWidth> widths) 
   }
   k.widths = std::move(widths);
   install(k);
+}
+
+void set_lane_groupings(KernelImage& k, std::vector<LaneGrouping> groupings) {
+  std::vector<bool> seen(k.code.size(), false);
+  for (const LaneGrouping& g : groupings) {
+    if (g.pc >= k.code.size() || k.code[g.pc].width == 0 || k.code[g.pc].space != Space::kLocal ||
+        k.code[g.pc].mem_op != Op::kLoad || k.code[g.pc].ctl != Ctl::kNone) {
+      fail(ErrorKind::kUsage, "lane grouping '{}' of {}: pc {} is not a load from .local", g.text, k.name, g.pc);
+    }
+    if (seen[g.pc]) fail(ErrorKind::kUsage, "lane grouping '{}' of {}: pc {} has two groupings", g.text, k.name, g.pc);
+    seen[g.pc] = true;
+    for (std::size_t n = 0; n < g.paths.size(); ++n) {
+      std::uint64_t made = 0;
+      for (std::uint32_t s : g.paths[n]) {
+        if (s >= g.steps.size()) fail(ErrorKind::kUsage, "lane grouping '{}' of {}: path {} names step {} of {}", g.text, k.name, n, s, g.steps.size());
+        made += g.steps[s].copies;
+      }
+      for (std::size_t i = 0; i < g.paths[n].size(); ++i)
+        for (std::size_t j = i + 1; j < g.paths[n].size(); ++j)
+          if (g.paths[n][i] == g.paths[n][j])
+            fail(ErrorKind::kUsage, "lane grouping '{}' of {}: path {} takes step {} twice", g.text, k.name, n, g.paths[n][i]);
+      if (!g.paths[n].empty() && made != n)
+        fail(ErrorKind::kUsage, "lane grouping '{}' of {}: path {} makes {} accesses", g.text, k.name, n, made);
+    }
+  }
+  k.groupings = std::move(groupings);
+  install(k);
+}
+
+void release_held(const KernelImage& k, HeldRecords& held, AccessSink& sink) {
+  for (std::size_t i = 0; i < held.size() && i < k.groupings.size(); ++i) {
+    std::vector<WarpAccess>& recs = held[i];
+    if (recs.empty()) continue;
+    if (!regroup(k.groupings[i], recs, sink))
+      for (const WarpAccess& r : recs) sink.on_access(r);
+    recs.clear();
+  }
 }
 
 }  // namespace warpscope::exec

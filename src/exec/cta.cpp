@@ -79,6 +79,7 @@ void CtaRunner::point_ctx(WarpState& w) {
   x_.local_stride = k_.local_bytes;
   x_.warp_index = w.index;
   x_.clock = &w.instructions;
+  x_.held = &w.held;
 }
 
 void CtaRunner::init_warps(std::uint32_t linear) {
@@ -97,6 +98,8 @@ void CtaRunner::init_warps(std::uint32_t linear) {
     const std::uint64_t n = std::min<std::uint64_t>(kLanes, nthreads - first);
     w.exists = n >= 32 ? kFullMask : ((1u << n) - 1);
     w.live = w.exists;
+    w.held.resize(k_.groupings.size());
+    for (auto& h : w.held) h.clear();
     // Reuse the buffers of the previous CTA: no allocation per warp.
     w.splits.resize(1);
     Split& s = w.splits[0];
@@ -247,6 +250,7 @@ bool CtaRunner::run_warp(WarpState& w) {
       }
     }
     const RunResult r = run_split(w, w.splits[i]);
+    if (w.done() && x_.sink != nullptr && !k_.groupings.empty()) release_held(k_, w.held, *x_.sink);
     bool yield = false;
     switch (r) {
       case RunResult::kDone:

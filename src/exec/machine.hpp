@@ -70,6 +70,7 @@ struct WarpState {
   std::vector<std::uint64_t> regs;
   std::vector<std::uint8_t> local;
   std::vector<std::vector<std::uint64_t>> saved;  // registers of suspended recursive activations
+  HeldRecords held;           // records of instructions with lane groupings (compiled.cpp)
   bool done() const { return live == 0; }
 };
 

@@ -144,14 +144,18 @@ struct KernelImage {
   // instruction's own function), its records rewritten to `width` bytes (kNoWidth: as they are;
   // 0: none), and then records compiled accesses [first, first + count).
   static constexpr std::uint8_t kNoWidth = 0xff;
+  // A lane grouping (Module::set_lane_groupings) makes run_hooked hold the instruction's records
+  // in the warp's `held[grouping]` until the warp has exited (release_held).
   struct Hook {
     std::uint32_t pc = 0;
     ExecFn fn = nullptr;
     std::uint32_t first = 0, count = 0;
     std::uint8_t width = kNoWidth;
+    std::uint32_t grouping = kNoPc;  // index into groupings
   };
   std::vector<CompiledAccess> compiled;  // sorted by anchor
   std::vector<Module::RecordWidth> widths;
+  std::vector<LaneGrouping> groupings;
   std::vector<Hook> hooks;               // sorted by pc
   const Hook& hook(std::uint32_t pc) const;
 
@@ -171,6 +175,14 @@ struct KernelImage {
 /// Module::set_record_widths).
 void set_compiled_accesses(KernelImage& kernel, std::vector<CompiledAccess> accesses);
 void set_record_widths(KernelImage& kernel, std::vector<Module::RecordWidth> widths);
+void set_lane_groupings(KernelImage& kernel, std::vector<LaneGrouping> groupings);
+
+/// Records of a warp's instructions with lane groupings, held until the warp has exited: one list
+/// per grouping (KernelImage::groupings), in the order the interpreter made them.
+using HeldRecords = std::vector<std::vector<WarpAccess>>;
+/// Sends a warp's held records to `sink` regrouped as the machine code runs them (LaneGrouping),
+/// or as they are where some lane's count has no path, and empties the lists.
+void release_held(const KernelImage& kernel, HeldRecords& held, AccessSink& sink);
 
 /// What a warp's instructions see while they run. One per worker thread; the warp loop points it
 /// at the current warp's register file and frame.
@@ -198,6 +210,7 @@ struct Ctx {
   std::string* printf_out = nullptr;
   std::uint32_t launch_id = 0;
   WarpAccess record;               // the whole-warp paths' record, reused (ops_mem.cpp)
+  HeldRecords* held = nullptr;     // the current warp's held records (compiled.cpp)
 
   std::uint32_t pc_of(const Inst& in) const {
     return static_cast<std::uint32_t>(&in - kernel->code.data());

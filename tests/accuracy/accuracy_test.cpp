@@ -142,9 +142,9 @@ enum Reason {
   // A. (resolved) ptxas's register spills: the PTX has no local accesses for them; they are now
   //    read from ptxas's machine code (src/analysis/sass.hpp) and counted, exactly.
   kSpill,
-  // B. ptxas restructures memory instructions: the PTX's per-thread local array is read with a
-  //    different number of local load requests (examples/local_arrays kernel4: a loop unrolled
-  //    into 4-, 2- and 1-wide blocks). (matmul_tiled's LDS.128 is now read from the machine code.)
+  // B. (resolved) ptxas restructures memory instructions: matmul_tiled's LDS.128 and
+  //    local_arrays kernel4's loop unrolled into 4-, 2- and 1-wide blocks are now read from the
+  //    machine code (merged loads and lane groupings, src/analysis/sass.hpp).
   kPtxasRestructures,
   // C. (resolved) Shared-memory atomics are counted under ..._mem_shared_op_atom, as ncu does.
   kSharedAtomics,
@@ -200,11 +200,6 @@ const std::vector<Exception>& exceptions() {
   // type t (u8, u16, u32, u64, i128), pattern p (consecutive, offset1, sameword, stride32,
   // permuted, stride2) and kernel k (load_default, load_cg, store_pattern).
   static const std::vector<Exception> k = {
-      // kernel4's loop with a per-thread start: ptxas compiles it into 7 local load requests per
-      // warp where the PTX executes 6 ld.local per warp (1792 vs 1536 requests).
-      {"local_arrays", {3}, "local_ld_requests", kPtxasRestructures},
-      {"local_arrays", {3}, "local_ld_sectors", kPtxasRestructures},
-      {"local_arrays", {3}, "l1_local_ld_hit_sectors", kPtxasRestructures},
       {"histogram", {0, 2}, "global_atom_red_sectors", kRedSameAddress},
       // Misaligned stores (offset1), 3 or 4 floats of one struct stored one field at a time.
       {"patterns", {5, 23, 41, 59, 77}, "l2_write_sectors", kL2WriteMerge},

@@ -180,11 +180,12 @@ TEST(LocalArrays, RegistersStackAndLocalTrafficAsPtxasAndTheH100Say) {
     EXPECT_EQ(d["index"], "uniform");
     EXPECT_EQ(d["sectors_per_request"], 4.0);  // seed 000: coalesced, 4 sectors for 4-byte words
   }
-  // kernel4, the per-thread index: stores as on the H100; the loads are not coalesced. (ptxas
-  // unrolls this loop by 4 in SASS, so the H100's load counts are those of other instructions:
-  // 1792 requests of 9.7 sectors against the PTX loop's 1536 of 12.)
+  // kernel4, the per-thread index: the H100's local requests and sectors exactly. ptxas unrolls
+  // the loop by 4 with 2- and 1-wide blocks after it, so the loads are the machine code's (lane
+  // groupings): 1792 requests of 9.7 sectors, where the PTX loop makes 1536 of 12.
   const auto& k4 = launch_named(j, "kernel4");
-  for (const char* m : {"l1tex__t_requests_pipe_lsu_mem_local_op_st.sum", "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum"})
+  for (const char* m : {"l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum",
+                        "l1tex__t_requests_pipe_lsu_mem_local_op_st.sum", "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum"})
     EXPECT_EQ(metric(k4, m), number(hw[3].at(m))) << "kernel4 " << m;
   ASSERT_EQ(k4["local_arrays"].size(), 1u);
   const auto& d4 = k4["local_arrays"][0]["dynamic_accesses"];

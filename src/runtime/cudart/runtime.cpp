@@ -150,13 +150,14 @@ const PtxasInfo* ptxas_info(const Runtime& rt, const ModuleRec& m, const arch::P
   return &*it->second;
 }
 
-/// A PTX ld.shared's bytes per lane and address ("ld.shared.f32 %f9, [%r7+4];": 4, "%r7", 4), as
-/// src/ptx's printer writes it; false for anything else.
-bool parse_shared_load(std::string_view text, analysis::sass::PtxInst& p) {
+/// A PTX ld.shared's or ld.local's bytes per lane and address ("ld.shared.f32 %f9, [%r7+4];": 4,
+/// "%r7", 4), as src/ptx's printer writes it; false for anything else.
+bool parse_load(std::string_view text, analysis::sass::PtxInst& p) {
   if (!text.empty() && text[0] == '@') text.remove_prefix(std::min(text.size(), text.find(' ') + 1));
   const std::size_t sp = text.find(' ');
   const std::string_view op = text.substr(0, sp);
-  if (op.rfind("ld.shared.", 0) != 0 || sp == std::string_view::npos) return false;
+  const bool shared = op.rfind("ld.shared.", 0) == 0, local = op.rfind("ld.local.", 0) == 0;
+  if (!(shared || local) || sp == std::string_view::npos) return false;
   unsigned vec = 1, elem = 0;
   std::size_t pos = 0;
   while (pos < op.size()) {
@@ -186,7 +187,8 @@ bool parse_shared_load(std::string_view text, analysis::sass::PtxInst& p) {
     p.address_offset = std::strtoll(off.c_str(), &end, 0);
     if (end == off.c_str() || *end != 0) return false;
   }
-  p.shared_load = true;
+  p.shared_load = shared;
+  p.local_load = local;
   p.width = static_cast<std::uint8_t>(vec * elem);
   return true;
 }
@@ -198,6 +200,7 @@ struct MachineCodeFacts {
   std::size_t spills = 0;
   std::uint32_t unplaced = 0;
   std::size_t merges = 0;
+  std::size_t groupings = 0;
 };
 MachineCodeFacts install_machine_code(Module& module, const std::string& name,
                                       const std::vector<analysis::sass::Function>& sass) {
@@ -215,7 +218,7 @@ MachineCodeFacts install_machine_code(Module& module, const std::string& name,
     p.ptx_line = c.ptx_line;
     p.local_memory = c.local_access;
     p.anchor_ok = c.plain && !c.guarded && !c.compiled;
-    parse_shared_load(c.text, p);
+    if (!c.compiled) parse_load(c.text, p);
   }
   MachineCodeFacts facts;
   const analysis::sass::SpillPlan plan = analysis::sass::plan_spills(*f, ptx);
@@ -236,6 +239,9 @@ MachineCodeFacts install_machine_code(Module& module, const std::string& name,
     ++facts.merges;
   }
   module.set_record_widths(name, std::move(widths));
+  std::vector<LaneGrouping> groupings = analysis::sass::plan_lane_groups(*f, ptx);
+  facts.groupings = groupings.size();
+  module.set_lane_groupings(name, std::move(groupings));
   return facts;
 }
 
@@ -570,6 +576,7 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
       k->resources->spill_accesses = mc.spills;
       k->resources->spills_unplaced = mc.unplaced;
       k->resources->merged_shared_loads = mc.merges;
+      k->resources->lane_groupings = mc.groupings;
       if (mc.unplaced != 0) {
         note(fmt::format("kernel {}: {} spill instructions of the machine code follow no PTX block and are not counted",
                          demangle(k->name), mc.unplaced));
