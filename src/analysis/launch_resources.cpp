@@ -29,6 +29,10 @@ nlohmann::json launch_resources(const arch::Profile& profile, const KernelFacts&
   r["static_shared_bytes"] = f.static_shared_bytes;
   r["ptx_local_bytes"] = f.ptx_local_bytes;
   r["local_in_registers"] = f.from_ptxas && f.stack_frame_bytes == 0 && f.ptx_local_bytes > 0;
+  nlohmann::json groupings = nlohmann::json::array();
+  for (const KernelFacts::Grouping& g : f.lane_groupings)
+    groupings.push_back({{"pc", g.pc}, {"file", g.file}, {"line", g.line}, {"text", g.text}});
+  r["lane_groupings"] = std::move(groupings);
   out["resources"] = std::move(r);
 
   const std::uint64_t threads_per_block = std::uint64_t(block.x) * block.y * block.z;

@@ -26,6 +26,14 @@ struct KernelFacts {
   // The spill loads and stores of the machine code, counted in this launch (src/analysis/sass.hpp;
   // sm_90 only): how many there are, and their requests and sectors.
   std::uint64_t machine_spills = 0, machine_spill_requests = 0, machine_spill_sectors = 0;
+  // PTX local loads whose lanes are grouped as the machine code's copies run them (LaneGrouping).
+  struct Grouping {
+    std::uint32_t pc = 0;
+    std::string file;
+    std::uint32_t line = 0;
+    std::string text;
+  };
+  std::vector<Grouping> lane_groupings;
 };
 
 /// Adds to one profile's part of a launch: `resources` and `occupancy` objects (returned as

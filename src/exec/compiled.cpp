@@ -79,58 +79,75 @@ void run_hooked(const Inst& in, Ctx& x, std::uint32_t m) {
 
 /// Makes one warp's held records of grouping g as the machine code groups them; false (and
 /// nothing sent) when some lane's count has no path or the lanes' paths order their steps
-/// differently.
+/// differently. Lanes with the same count share a path, so the work is per distinct count.
 bool regroup(const LaneGrouping& g, const std::vector<WarpAccess>& recs, AccessSink& sink) {
-  std::array<std::vector<std::uint64_t>, kLanes> addr;  // each lane's addresses, in order
+  const std::size_t nrec = recs.size();
+  // Each lane's addresses in order: lane l's k-th at addr[l * nrec + k].
+  thread_local std::vector<std::uint64_t> addr;
+  addr.resize(kLanes * nrec);
+  std::array<std::uint32_t, kLanes> count{};
   for (const WarpAccess& r : recs)
-    for_lanes(r.active.bits(), [&](unsigned l) { addr[l].push_back(r.addr[l]); });
-  std::array<const std::vector<std::uint32_t>*, kLanes> path{};
+    for_lanes(r.active.bits(), [&](unsigned l) { addr[l * nrec + count[l]++] = r.addr[l]; });
+  // The distinct counts, their paths and lanes.
+  struct Group {
+    const std::vector<std::uint32_t>* path;
+    std::uint32_t lanes;
+    std::size_t pos;
+  };
+  std::array<Group, kLanes> groups{};
+  std::size_t ngroups = 0;
   for (unsigned l = 0; l < kLanes; ++l) {
-    const std::size_t n = addr[l].size();
+    const std::uint32_t n = count[l];
     if (n == 0) continue;
     if (n >= g.paths.size() || g.paths[n].empty()) return false;
-    path[l] = &g.paths[n];
+    std::size_t i = 0;
+    while (i < ngroups && groups[i].path != &g.paths[n]) ++i;
+    if (i == ngroups) groups[ngroups++] = Group{&g.paths[n], 0, 0};
+    groups[i].lanes |= 1u << l;
   }
   // The order of the steps: repeatedly the first (by Step::order) of the steps that are the next
-  // step of every lane whose path still has them.
-  std::array<std::size_t, kLanes> pos{};
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> order;  // step, lanes
+  // step of every path that still has them.
+  thread_local std::vector<std::pair<std::uint32_t, std::uint32_t>> order;  // step, lanes
+  order.clear();
   for (;;) {
     std::int64_t best = -1;
-    std::uint32_t lanes = 0;
-    for (unsigned l = 0; l < kLanes; ++l) {
-      if (path[l] == nullptr || pos[l] == path[l]->size()) continue;
-      const std::uint32_t s = (*path[l])[pos[l]];
+    std::uint32_t best_lanes = 0;
+    for (std::size_t i = 0; i < ngroups; ++i) {
+      const Group& gi = groups[i];
+      if (gi.pos == gi.path->size()) continue;
+      const std::uint32_t s = (*gi.path)[gi.pos];
       if (best >= 0 && (g.steps[s].order > g.steps[std::size_t(best)].order ||
                         (g.steps[s].order == g.steps[std::size_t(best)].order && s >= best)))
         continue;
       bool ready = true;
-      std::uint32_t at = 0;
-      for (unsigned o = 0; o < kLanes && ready; ++o) {
-        if (path[o] == nullptr) continue;
-        const auto& po = *path[o];
-        for (std::size_t j = pos[o]; j < po.size(); ++j) {
+      std::uint32_t lanes = 0;
+      for (std::size_t o = 0; o < ngroups && ready; ++o) {
+        const auto& po = *groups[o].path;
+        for (std::size_t j = groups[o].pos; j < po.size(); ++j) {
           if (po[j] != s) continue;
-          if (j != pos[o]) ready = false;
-          else at |= 1u << o;
+          if (j != groups[o].pos) ready = false;
+          else lanes |= groups[o].lanes;
           break;
         }
       }
-      if (ready) best = s, lanes = at;
+      if (ready) best = s, best_lanes = lanes;
     }
     if (best < 0) break;
-    order.emplace_back(static_cast<std::uint32_t>(best), lanes);
-    for_lanes(lanes, [&](unsigned l) { ++pos[l]; });
+    order.emplace_back(static_cast<std::uint32_t>(best), best_lanes);
+    for (std::size_t i = 0; i < ngroups; ++i) {
+      Group& gi = groups[i];
+      if (gi.pos < gi.path->size() && (*gi.path)[gi.pos] == std::uint32_t(best)) ++gi.pos;
+    }
   }
-  for (unsigned l = 0; l < kLanes; ++l)
-    if (path[l] != nullptr && pos[l] != path[l]->size()) return false;  // the lanes disagree on an order
+  for (std::size_t i = 0; i < ngroups; ++i)
+    if (groups[i].pos != groups[i].path->size()) return false;  // the paths disagree on an order
   std::array<std::size_t, kLanes> next{};
   WarpAccess rec = recs.front();
   rec.summarized = false;
   for (const auto& [s, lanes] : order) {
+    rec.active = LaneMask(lanes);
     for (std::uint32_t c = 0; c < g.steps[s].copies; ++c) {
-      rec.active = LaneMask(lanes);
-      for (unsigned l = 0; l < kLanes; ++l) rec.addr[l] = (lanes >> l) & 1u ? addr[l][next[l] + c] : 0;
+      for (unsigned l = 0; l < kLanes; ++l) rec.addr[l] = (lanes >> l) & 1u ? addr[l * nrec + next[l] + c] : 0;
       sink.on_access(rec);
     }
     for_lanes(lanes, [&](unsigned l) { next[l] += g.steps[s].copies; });

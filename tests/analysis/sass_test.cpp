@@ -277,3 +277,91 @@ TEST(Sass, SharedLoadsTheMachineCodeMergedAreFound) {
   other[2].address_register = "%r9";
   EXPECT_TRUE(sass::plan_merges(numbered({lds(100, 16), lds(104, 4)}), other).empty());
 }
+
+namespace {
+
+// PTX with one ld.local (pc 2, line 102), 4 bytes per lane.
+std::vector<sass::PtxInst> one_local_load() {
+  std::vector<sass::PtxInst> ptx = plain_ptx(4);
+  ptx[2].local_load = true;
+  ptx[2].local_memory = true;
+  ptx[2].width = 4;
+  return ptx;
+}
+
+sass::Inst ldl() { return mc(Kind::kLoadLocal, 102); }
+
+// A path as (machine-code offset, copies) per step.
+std::vector<std::pair<std::uint32_t, std::uint32_t>> steps_of(const warpscope::LaneGrouping& g, std::size_t n) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> out;
+  for (std::uint32_t s : g.paths.at(n)) out.emplace_back(g.steps.at(s).order, g.steps.at(s).copies);
+  return out;
+}
+
+}  // namespace
+
+// examples/local_arrays kernel4 as ptxas 13.0 compiles it for sm_90 (its listing in
+// tests/hw/data/h100/examples/local_arrays_source.csv): `for (i = tid % 4; i < 6; ++i) sum += a[i]`
+// becomes a loop of 4 LDL, then a block of 2, then a block of 1, each skipped by a guarded branch.
+// A lane's count n = 4k + 2a + b (k loop iterations, a, b in {0, 1}) names its path uniquely.
+TEST(Sass, LaneGroupsFollowTheOnlyPathThatMakesALanesCount) {
+  const sass::Function f = numbered({
+      mc(Kind::kOther, 100), mc(Kind::kSyncPoint, 102, 0x80), mc(Kind::kBranch, 102, 0x80, true),  // 0x00: entry
+      ldl(), ldl(), ldl(), ldl(), mc(Kind::kBranch, 102, 0x30, true),                                   // 0x30: loop
+      mc(Kind::kOther, 102), mc(Kind::kSyncPoint, 102, 0xd0), mc(Kind::kBranch, 102, 0xd0, true),     // 0x80
+      ldl(), ldl(),                                                                                      // 0xb0: 2-wide
+      mc(Kind::kOther, 102), mc(Kind::kBranch, 102, 0x100, true),                                        // 0xd0
+      ldl(),                                                                                             // 0xf0: 1-wide
+      mc(Kind::kOther, 103), mc(Kind::kExit, 103),                                                       // 0x100
+      mc(Kind::kBranch, 103, 0x120),                                                                     // never runs
+  });
+  const std::vector<warpscope::LaneGrouping> g = sass::plan_lane_groups(f, one_local_load(), 12);
+  ASSERT_EQ(g.size(), 1u);
+  EXPECT_EQ(g[0].pc, 2u);
+  ASSERT_EQ(g[0].paths.size(), 13u);  // every count 1..12 has one path
+  using P = std::vector<std::pair<std::uint32_t, std::uint32_t>>;
+  EXPECT_TRUE(g[0].paths[0].empty());
+  EXPECT_EQ(steps_of(g[0], 1), (P{{0xf0, 1}}));
+  EXPECT_EQ(steps_of(g[0], 2), (P{{0xb0, 2}}));
+  EXPECT_EQ(steps_of(g[0], 3), (P{{0xb0, 2}, {0xf0, 1}}));
+  EXPECT_EQ(steps_of(g[0], 4), (P{{0x30, 4}}));
+  EXPECT_EQ(steps_of(g[0], 5), (P{{0x30, 4}, {0xf0, 1}}));
+  EXPECT_EQ(steps_of(g[0], 6), (P{{0x30, 4}, {0xb0, 2}}));
+  EXPECT_EQ(steps_of(g[0], 7), (P{{0x30, 4}, {0xb0, 2}, {0xf0, 1}}));
+  EXPECT_EQ(steps_of(g[0], 11), (P{{0x30, 4}, {0x30, 4}, {0xb0, 2}, {0xf0, 1}}));
+  // The loop's iterations are different steps; the blocks after it are one step for every lane.
+  EXPECT_EQ(g[0].paths[6][0], g[0].paths[5][0]);
+  EXPECT_EQ(g[0].paths[8][0], g[0].paths[4][0]);
+  EXPECT_NE(g[0].paths[8][1], g[0].paths[8][0]);
+  EXPECT_EQ(g[0].paths[7][1], g[0].paths[6][1]);
+  EXPECT_EQ(g[0].paths[11][2], g[0].paths[6][1]);
+  EXPECT_NE(g[0].text.find("LDL"), std::string::npos);
+}
+
+// Where two paths make the same count with different steps, the count has no path: copies in both
+// arms of a branch (no count has one), and a 4-wide loop followed by a 1-wide remainder loop (4 is
+// one iteration of either loop four times, and so on; 1, 2, 3 are the remainder loop's alone).
+TEST(Sass, LaneGroupsLeaveCountsWithSeveralPathsToThePtx) {
+  const sass::Function arms = numbered({
+      mc(Kind::kBranch, 100, 0x30, true), ldl(), mc(Kind::kBranch, 102, 0x40),  // 0x00
+      ldl(),                                                                    // 0x30
+      mc(Kind::kExit, 103),                                                     // 0x40
+  });
+  EXPECT_TRUE(sass::plan_lane_groups(arms, one_local_load(), 12).empty());
+  const sass::Function remainder = numbered({
+      mc(Kind::kOther, 100), mc(Kind::kBranch, 102, 0x70, true),            // 0x00
+      ldl(), ldl(), ldl(), ldl(), mc(Kind::kBranch, 102, 0x20, true),          // 0x20: x4 loop
+      mc(Kind::kBranch, 102, 0xa0, true),                                       // 0x70
+      ldl(), mc(Kind::kBranch, 102, 0x80, true),                                // 0x80: x1 loop
+      mc(Kind::kExit, 103),                                                     // 0xa0
+  });
+  const std::vector<warpscope::LaneGrouping> g = sass::plan_lane_groups(remainder, one_local_load(), 12);
+  ASSERT_EQ(g.size(), 1u);
+  using P = std::vector<std::pair<std::uint32_t, std::uint32_t>>;
+  ASSERT_EQ(g[0].paths.size(), 4u);
+  EXPECT_EQ(steps_of(g[0], 3), (P{{0x80, 1}, {0x80, 1}, {0x80, 1}}));
+  // A load of another width than the PTX's (ptxas merged accesses): no grouping.
+  std::vector<sass::PtxInst> wide = one_local_load();
+  wide[2].width = 8;
+  EXPECT_TRUE(sass::plan_lane_groups(remainder, wide, 12).empty());
+}

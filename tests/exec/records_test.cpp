@@ -157,5 +157,121 @@ TEST(Records, NoSinkNoRecordsAndSameRecordsWithSeveralThreads) {
   for (std::size_t i = 0; i < seen[0].size(); ++i) ASSERT_TRUE(same(seen[0][i], seen[1][i])) << i;
 }
 
+// Lane groupings (Module::set_lane_groupings): kernel4's loop `for (i = tid % 4; i < 6; ++i) sum +=
+// a[i]` as ptxas compiles it for sm_90 (docs/accuracy.md, exception B): a 4-wide unrolled loop L,
+// then a 2-wide block B2, then a 1-wide block B1. A lane with start s runs the PTX load 6 - s times:
+// 6 = L + B2, 5 = L + B1, 4 = L, 3 = B2 + B1.
+namespace {
+
+LaneGrouping kernel4_grouping(std::uint32_t pc, std::size_t max_count) {
+  LaneGrouping g;
+  g.pc = pc;
+  g.steps = {{4, 0x1f0}, {2, 0x300}, {1, 0x3b0}};
+  g.paths.resize(max_count + 1);
+  const std::vector<std::vector<std::uint32_t>> all = {{}, {2}, {1}, {1, 2}, {0}, {0, 2}, {0, 1}};
+  for (std::size_t n = 0; n <= max_count && n < all.size(); ++n) g.paths[n] = all[n];
+  g.text = "LDL x4 loop, x2, x1";
+  return g;
+}
+
+std::vector<WarpAccess> local_loads(Device& dev, Module& m, std::uint32_t pc) {
+  RecordingSink sink;
+  dev.set_access_sink(&sink);
+  std::vector<float> host(64, 1.0f);
+  const DevicePtr buf = upload(dev, host);
+  const KernelArg args[] = {arg(buf)};
+  dev.launch(m, "per_thread_start", {1}, {64}, args);
+  dev.set_access_sink(nullptr);
+  // The sums: a[i] = i + 1, from i = tid % 4 to 5.
+  const auto out = download<float>(dev, buf, 64);
+  for (int t = 0; t < 64; ++t) {
+    float want = 0;
+    for (int i = t % 4; i < 6; ++i) want += float(i + 1);
+    EXPECT_EQ(out[t], want) << "thread " << t;
+  }
+  std::vector<WarpAccess> loads;
+  for (const WarpAccess& r : sink.records)
+    if (r.pc == pc) loads.push_back(r);
+  return loads;
+}
+
+std::uint32_t ld_local_pc(Module& m) {
+  const auto info = m.instructions("per_thread_start");
+  std::int64_t pc = -1;
+  for (std::size_t i = 0; i < info.size(); ++i)
+    if (info[i].text.rfind("ld.local.f32", 0) == 0) pc = static_cast<std::int64_t>(i);
+  EXPECT_GE(pc, 0);
+  return static_cast<std::uint32_t>(pc);
+}
+
+}  // namespace
+
+TEST(Records, LaneGroupingMakesTheMachineCodesRequests) {
+  WS_LOAD_PTX(ptx, "basic");
+  Device dev;
+  Module m = dev.load_ptx(ptx, "basic.ptx");
+  const std::uint32_t pc = ld_local_pc(m);
+  // As the PTX runs it: 6 records per warp, iteration i holding the lanes whose start is <= i.
+  const std::vector<WarpAccess> plain = local_loads(dev, m, pc);
+  ASSERT_EQ(plain.size(), 12u);
+  const std::uint64_t a0 = plain[0].addr[0];  // lane 0 (start 0) reads a[0] first
+  m.set_lane_groupings("per_thread_start", {kernel4_grouping(pc, 6)});
+  const std::vector<WarpAccess> grouped = local_loads(dev, m, pc);
+  // Per warp: L's 4 copies (lanes with start 0, 1, 2: a[s + c]), B2's 2 (starts 0 and 3: a[4 + c]
+  // and a[3 + c]), B1's 1 (starts 1 and 3: a[5]).
+  ASSERT_EQ(grouped.size(), 14u);
+  struct Want {
+    std::uint32_t mask;
+    std::uint32_t copy;
+    unsigned first_index[4];  // per start s: the element its first access of the step reads
+  };
+  const Want want[7] = {{0x77777777u, 0, {0, 1, 2, 0}}, {0x77777777u, 1, {0, 1, 2, 0}}, {0x77777777u, 2, {0, 1, 2, 0}},
+                        {0x77777777u, 3, {0, 1, 2, 0}}, {0x99999999u, 0, {4, 0, 0, 3}}, {0x99999999u, 1, {4, 0, 0, 3}},
+                        {0xaaaaaaaau, 0, {0, 5, 0, 5}}};
+  for (std::size_t r = 0; r < grouped.size(); ++r) {
+    const WarpAccess& rec = grouped[r];
+    const Want& w = want[r % 7];
+    EXPECT_EQ(rec.warp, r / 7);
+    EXPECT_EQ(rec.space, Space::kLocal);
+    EXPECT_EQ(rec.op, Op::kLoad);
+    EXPECT_EQ(rec.width, 4);
+    EXPECT_EQ(rec.active.bits(), w.mask) << "record " << r;
+    for (unsigned l = 0; l < 32; ++l)
+      if (rec.active.test(l)) {
+        EXPECT_EQ(rec.addr[l], a0 + 4 * (w.first_index[l % 4] + w.copy)) << "record " << r << " lane " << l;
+      }
+  }
+  // A count with no path (here 6: paths end at 5) keeps the PTX's records for the whole warp.
+  m.set_lane_groupings("per_thread_start", {kernel4_grouping(pc, 5)});
+  const std::vector<WarpAccess> fallback = local_loads(dev, m, pc);
+  ASSERT_EQ(fallback.size(), plain.size());
+  for (std::size_t i = 0; i < plain.size(); ++i) EXPECT_TRUE(same(fallback[i], plain[i])) << i;
+}
+
+TEST(Records, LaneGroupingsAreChecked) {
+  WS_LOAD_PTX(ptx, "basic");
+  Device dev;
+  Module m = dev.load_ptx(ptx, "basic.ptx");
+  const std::uint32_t pc = ld_local_pc(m);
+  auto kind_of = [&](LaneGrouping g) {
+    try {
+      m.set_lane_groupings("per_thread_start", {std::move(g)});
+    } catch (const Error& e) {
+      return e.kind();
+    }
+    return ErrorKind::kInternal;
+  };
+  EXPECT_EQ(kind_of(kernel4_grouping(0, 6)), ErrorKind::kUsage);  // pc 0 is not ld.local
+  LaneGrouping wrong = kernel4_grouping(pc, 6);
+  wrong.paths[5] = {0};  // makes 4 accesses, not 5
+  EXPECT_EQ(kind_of(wrong), ErrorKind::kUsage);
+  LaneGrouping twice = kernel4_grouping(pc, 6);
+  twice.paths[2] = {2, 2};
+  EXPECT_EQ(kind_of(twice), ErrorKind::kUsage);
+  LaneGrouping missing = kernel4_grouping(pc, 6);
+  missing.paths[1] = {7};
+  EXPECT_EQ(kind_of(missing), ErrorKind::kUsage);
+}
+
 }  // namespace
 }  // namespace warpscope::exec::test

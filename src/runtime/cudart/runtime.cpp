@@ -200,7 +200,7 @@ struct MachineCodeFacts {
   std::size_t spills = 0;
   std::uint32_t unplaced = 0;
   std::size_t merges = 0;
-  std::size_t groupings = 0;
+  std::vector<std::pair<std::uint32_t, std::string>> groupings;  // pc, text
 };
 MachineCodeFacts install_machine_code(Module& module, const std::string& name,
                                       const std::vector<analysis::sass::Function>& sass) {
@@ -240,7 +240,7 @@ MachineCodeFacts install_machine_code(Module& module, const std::string& name,
   }
   module.set_record_widths(name, std::move(widths));
   std::vector<LaneGrouping> groupings = analysis::sass::plan_lane_groups(*f, ptx);
-  facts.groupings = groupings.size();
+  for (const LaneGrouping& g : groupings) facts.groupings.emplace_back(g.pc, g.text);
   module.set_lane_groupings(name, std::move(groupings));
   return facts;
 }
@@ -656,6 +656,9 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
     facts.spill_load_bytes = res.spill_load_bytes;
     facts.static_shared_bytes = res.static_shared;
     facts.ptx_local_bytes = res.local_bytes;
+    for (const auto& [pc, text] : res.lane_groupings) {
+      if (pc < code.size()) facts.lane_groupings.push_back({pc, code[pc].file, code[pc].line, text});
+    }
     for (std::size_t pc = 0; pc < code.size() && pc < results[i].per_pc.size(); ++pc) {
       if (!code[pc].compiled) continue;
       ++facts.machine_spills;

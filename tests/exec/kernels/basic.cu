@@ -62,3 +62,14 @@ extern "C" __global__ void float_ops(const float* in, float* out, const double* 
   d[2] = sqrt(fabs(x));
   d[3] = fma(x, y, -1.0);
 }
+
+// examples/local_arrays.cu's kernel4: a private array read from a per-thread start (records_test:
+// lane groupings).
+extern "C" __global__ void per_thread_start(float* buf) {
+  float a[6];
+  const int tid = threadIdx.x + blockIdx.x * blockDim.x;
+  for (int i = 0; i < 6; ++i) a[i] = buf[tid] * (i + 1);
+  float sum = 0.0f;
+  for (int i = tid % 4; i < 6; ++i) sum += a[i];
+  buf[tid] = sum;
+}
