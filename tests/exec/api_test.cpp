@@ -56,7 +56,7 @@ TEST(Api, KernelsAndParams) {
   WS_LOAD_PTX(ptx, "basic");
   Device dev;
   Module m = dev.load_ptx(ptx, "basic.ptx");
-  EXPECT_EQ(m.kernels(), (std::vector<std::string>{"saxpy", "int_ops", "float_special", "float_ops"}));
+  EXPECT_EQ(m.kernels(), (std::vector<std::string>{"saxpy", "int_ops", "float_special", "float_ops", "per_thread_start"}));
   const auto p = m.params("saxpy");
   ASSERT_EQ(p.size(), 4u);
   EXPECT_EQ(p[0].size, 4u);
