@@ -2,7 +2,9 @@
 // instructions touch memory, how wide, at which offset, and which PTX line each came from. The
 // interpreter runs PTX, so two things only the machine code shows would be missing from its
 // counts: register spills (local loads and stores ptxas adds after register allocation) and
-// accesses ptxas merges or splits. This header gives the first of them (plan_spills).
+// accesses ptxas merges or copies. This header finds them: plan_spills, plan_merges (loads read
+// with one wider instruction) and plan_lane_groups (a load copied into an unrolled loop and
+// remainder blocks, whose lanes group as the copies run).
 //
 // Contract:
 //  - decode_sm90() understands the sm_90 (Hopper) encoding of the instructions listed in Kind;
