@@ -45,8 +45,9 @@ void run_hooked(const Inst& in, Ctx& x, std::uint32_t m) {
     h.fn(in, x, m);
   } else {
     AccessSink* const sink = x.sink;
-    HoldSink hold(h.grouping == kNoPc ? nullptr : &(*x.held)[h.grouping]);
-    AccessSink* const next = h.grouping == kNoPc ? sink : &hold;
+    Held* const held = h.grouping == kNoPc || (*x.held)[h.grouping].passing ? nullptr : &(*x.held)[h.grouping];
+    HoldSink hold(held == nullptr ? nullptr : &held->records);
+    AccessSink* const next = held == nullptr ? sink : &hold;
     WidthSink widen(next, h.width);
     x.sink = h.width == KernelImage::kNoWidth ? next : h.width == 0 ? nullptr : &widen;
     try {
@@ -56,6 +57,14 @@ void run_hooked(const Inst& in, Ctx& x, std::uint32_t m) {
       throw;
     }
     x.sink = sink;
+    if (held != nullptr) {
+      const std::size_t paths = k.groupings[h.grouping].paths.size();
+      if (held->records.size() > kLanes * (paths == 0 ? 0 : paths - 1)) {  // some lane's count has no path
+        for (const WarpAccess& r : held->records) sink->on_access(r);
+        held->records.clear();
+        held->passing = true;
+      }
+    }
   }
   if (x.sink == nullptr) return;
   const auto base = static_cast<std::uint32_t>(k.code.size());
@@ -244,7 +253,8 @@ void set_lane_groupings(KernelImage& k, std::vector<LaneGrouping> groupings) {
 
 void release_held(const KernelImage& k, HeldRecords& held, AccessSink& sink) {
   for (std::size_t i = 0; i < held.size() && i < k.groupings.size(); ++i) {
-    std::vector<WarpAccess>& recs = held[i];
+    std::vector<WarpAccess>& recs = held[i].records;
+    held[i].passing = false;
     if (recs.empty()) continue;
     if (!regroup(k.groupings[i], recs, sink))
       for (const WarpAccess& r : recs) sink.on_access(r);

@@ -99,7 +99,7 @@ void CtaRunner::init_warps(std::uint32_t linear) {
     w.exists = n >= 32 ? kFullMask : ((1u << n) - 1);
     w.live = w.exists;
     w.held.resize(k_.groupings.size());
-    for (auto& h : w.held) h.clear();
+    for (Held& h : w.held) h.records.clear(), h.passing = false;
     // Reuse the buffers of the previous CTA: no allocation per warp.
     w.splits.resize(1);
     Split& s = w.splits[0];

@@ -178,8 +178,14 @@ void set_record_widths(KernelImage& kernel, std::vector<Module::RecordWidth> wid
 void set_lane_groupings(KernelImage& kernel, std::vector<LaneGrouping> groupings);
 
 /// Records of a warp's instructions with lane groupings, held until the warp has exited: one list
-/// per grouping (KernelImage::groupings), in the order the interpreter made them.
-using HeldRecords = std::vector<std::vector<WarpAccess>>;
+/// per grouping (KernelImage::groupings), in the order the interpreter made them. A list that
+/// grows past 32 times the longest count with a path cannot be regrouped (some lane's count has
+/// no path): it is sent on at once, and the rest of the warp's records pass (`passing`).
+struct Held {
+  std::vector<WarpAccess> records;
+  bool passing = false;
+};
+using HeldRecords = std::vector<Held>;
 /// Sends a warp's held records to `sink` regrouped as the machine code runs them (LaneGrouping),
 /// or as they are where some lane's count has no path, and empties the lists.
 void release_held(const KernelImage& kernel, HeldRecords& held, AccessSink& sink);
