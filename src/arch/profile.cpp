@@ -1,6 +1,7 @@
 #include "arch/profile.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <fstream>
 #include <map>
 #include <mutex>
@@ -155,6 +156,28 @@ Profile parse_profile(std::string_view json_text, std::string_view origin) {
   p.local_cached_in_l1 = r.boolean("local_cached_in_l1");
   p.l1 = read_cache(r, "l1");
   p.l2 = read_cache(r, "l2");
+  {
+    const json& classes = r.get("reduction_line_classes");
+    const std::string where = r.path("reduction_line_classes");
+    if (!classes.is_array()) r.bad(where, "expected an array of arrays of address bit numbers");
+    if (classes.size() > 16) r.bad(where, "more than 16 masks");
+    const unsigned line_bit = static_cast<unsigned>(std::countr_zero(p.line_bytes));
+    for (std::size_t i = 0; i < classes.size(); ++i) {
+      const json& bits = classes[i];
+      const std::string at = where + "[" + std::to_string(i) + "]";
+      if (!bits.is_array() || bits.empty()) r.bad(at, "expected a non-empty array of address bit numbers");
+      std::uint64_t mask = 0;
+      for (const json& b : bits) {
+        if (!b.is_number_unsigned() && !(b.is_number_integer() && b.get<std::int64_t>() >= 0)) r.bad(at, "expected bit numbers");
+        const auto bit = b.get<std::uint64_t>();
+        if (bit < line_bit || bit > 63) r.bad(at, "bit " + std::to_string(bit) + " is not a bit of a line address (" +
+                                                      std::to_string(line_bit) + "..63)");
+        if ((mask >> bit) & 1u) r.bad(at, "bit " + std::to_string(bit) + " twice");
+        mask |= std::uint64_t{1} << bit;
+      }
+      p.reduction_line_classes.push_back(mask);
+    }
+  }
   p.l1_store_policy = r.choice<L1StorePolicy>(
       "l1_store_policy", {{"invalidate", L1StorePolicy::kInvalidate},
                           {"write_through_update", L1StorePolicy::kWriteThroughUpdate}});

@@ -87,6 +87,12 @@ struct Profile {
   std::uint32_t max_warps_per_sm = 0;
   std::uint32_t max_blocks_per_sm = 0;
 
+  // Atomics and reductions on the sector family: the L1 handles a warp's updates in passes, and
+  // two lines of one class compete for a word position (src/mem/coalescer.hpp). A line's class
+  // is the parities of its address on each of these masks (bit b: address bit b); none: every
+  // line is a class of its own. The H100's two masks were measured (tests/hw/data/h100/red).
+  std::vector<std::uint64_t> reduction_line_classes;
+
   // DRAM. An L2 miss reads the aligned run of dram_fetch_bytes (a multiple of the L2's sector,
   // at most its line) that holds the missing sector: its other sectors are filled too (and count
   // as DRAM bytes read, not as L2 lookups). The H100 reads 64 bytes (tests/hw/data/h100).

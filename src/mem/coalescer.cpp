@@ -203,34 +203,96 @@ void Coalescer::misaligned(const WarpAccess& a) const {
   fail(ErrorKind::kInternal, "coalescer: misaligned access not found");
 }
 
-void Coalescer::repeat_same_word_updates(const WarpAccess& a, CoalesceResult& out) {
-  // Most warps update distinct words: nothing to repeat. Else, per sector, the most lanes on one
-  // address (aligned words of one width: equal addresses are the same word).
-  std::uint32_t extra[CoalesceResult::kMaxTransactions] = {};
-  std::uint32_t total_extra = 0;
-  for (std::uint32_t t = 0; t < out.transaction_count; ++t) {
-    const std::uint32_t lanes = out.transactions[t].lanes.bits();
-    std::uint32_t most = 1;
-    for (std::uint32_t rest = lanes; rest != 0; rest &= rest - 1) {
-      const unsigned l = static_cast<unsigned>(std::countr_zero(rest));
-      std::uint32_t same = 0;
-      for (std::uint32_t other = rest; other != 0; other &= other - 1)
-        same += a.addr[static_cast<unsigned>(std::countr_zero(other))] == a.addr[l] ? 1u : 0u;
-      most = std::max(most, same);
+void Coalescer::reduction_passes(const WarpAccess& a, CoalesceResult& out) const {
+  const std::uint32_t active = a.active.bits();
+  const std::vector<std::uint64_t>& masks = profile_.reduction_line_classes;
+  const std::uint64_t in_line = (std::uint64_t{1} << line_shift_) - 1;
+  // Per lane: its line, its line's class, and its word position (class, offset in the line).
+  std::array<std::uint64_t, kMaxWarpSize> line{}, cls{}, key{};
+  bool clash = false;
+  for (std::uint32_t rest = active; rest != 0; rest &= rest - 1) {
+    const unsigned l = static_cast<unsigned>(std::countr_zero(rest));
+    line[l] = a.addr[l] >> line_shift_;
+    if (masks.empty()) {
+      cls[l] = line[l];
+      key[l] = a.addr[l];
+    } else {
+      std::uint64_t c = 0;
+      for (std::size_t m = 0; m < masks.size(); ++m) c |= std::uint64_t(std::popcount(a.addr[l] & masks[m]) & 1) << m;
+      cls[l] = c;
+      key[l] = (c << 32) | (a.addr[l] & in_line);
     }
-    extra[t] = most - 1;
-    total_extra += most - 1;
+    for (std::uint32_t before = active & ((1u << l) - 1); before != 0 && !clash; before &= before - 1)
+      clash = key[static_cast<unsigned>(std::countr_zero(before))] == key[l];
   }
-  if (total_extra == 0) return;
-  if (out.transaction_count + total_extra > CoalesceResult::kMaxTransactions)
-    fail(ErrorKind::kUsage, "atomic access with more than {} transactions", CoalesceResult::kMaxTransactions);
-  // Spread in place from the back: transaction t and its repeats end at `end`.
-  std::uint32_t end = out.transaction_count + total_extra;
-  for (std::uint32_t t = out.transaction_count; t-- > 0;) {
-    for (std::uint32_t k = 0; k <= extra[t]; ++k) out.transactions[--end] = out.transactions[t];
-    out.bytes_moved += std::uint64_t{extra[t]} * out.transactions[t].bytes;
+  if (!clash) return;  // one pass: every lane's position is its own
+  // Passes over the lanes left, in lane order. In each, the first line of every class (its
+  // leader) keeps its lanes, each taking its position unless taken (then it waits); a lane of
+  // another line takes a free position, and when it finds its position taken its whole line
+  // leaves the pass (giving its positions back) and waits.
+  std::uint32_t count = 0;
+  std::array<Transaction, kMaxWarpSize> made{};
+  for (std::uint32_t remaining = active; remaining != 0;) {
+    std::array<std::uint64_t, kMaxWarpSize> lead_cls{}, lead_line{}, claim_key{}, blocked{};
+    unsigned leads = 0, claims = 0, nblocked = 0;
+    auto claimed = [&](std::uint64_t k) {
+      for (unsigned i = 0; i < claims; ++i)
+        if (claim_key[i] == k) return true;
+      return false;
+    };
+    for (std::uint32_t rest = remaining; rest != 0; rest &= rest - 1) {
+      const unsigned l = static_cast<unsigned>(std::countr_zero(rest));
+      unsigned i = 0;
+      while (i < leads && lead_cls[i] != cls[l]) ++i;
+      if (i == leads) lead_cls[leads] = cls[l], lead_line[leads++] = line[l];
+    }
+    std::uint32_t taken = 0, waiting = 0;
+    for (std::uint32_t rest = remaining; rest != 0; rest &= rest - 1) {
+      const unsigned l = static_cast<unsigned>(std::countr_zero(rest));
+      unsigned i = 0;
+      while (lead_cls[i] != cls[l]) ++i;
+      bool is_blocked = false;
+      for (unsigned b = 0; b < nblocked; ++b) is_blocked = is_blocked || blocked[b] == line[l];
+      if (lead_line[i] == line[l]) {
+        if (claimed(key[l])) {
+          waiting |= 1u << l;
+        } else {
+          claim_key[claims++] = key[l];
+          taken |= 1u << l;
+        }
+      } else if (is_blocked) {
+        waiting |= 1u << l;
+      } else if (!claimed(key[l])) {
+        claim_key[claims++] = key[l];
+        taken |= 1u << l;
+      } else {
+        blocked[nblocked++] = line[l];
+        for (std::uint32_t t = taken; t != 0; t &= t - 1) {
+          const unsigned o = static_cast<unsigned>(std::countr_zero(t));
+          if (line[o] != line[l]) continue;
+          taken &= ~(1u << o);
+          waiting |= 1u << o;
+          for (unsigned c = 0; c < claims; ++c)
+            if (claim_key[c] == key[o]) claim_key[c] = claim_key[--claims];
+        }
+        waiting |= 1u << l;
+      }
+    }
+    // This pass's sectors, in the order of the lowest lane each serves.
+    const std::uint32_t first = count;
+    for (std::uint32_t rest = taken; rest != 0; rest &= rest - 1) {
+      const unsigned l = static_cast<unsigned>(std::countr_zero(rest));
+      const std::uint64_t sector = a.addr[l] >> sector_shift_ << sector_shift_;
+      std::uint32_t t = first;
+      while (t < count && made[t].addr != sector) ++t;
+      if (t == count) made[count++] = Transaction{sector, LaneMask(0), static_cast<std::uint16_t>(out.transaction_bytes), 0};
+      made[t].lanes = LaneMask(made[t].lanes.bits() | (1u << l));
+    }
+    remaining = waiting;
   }
-  out.transaction_count += total_extra;
+  std::copy(made.begin(), made.begin() + count, out.transactions.begin());
+  out.transaction_count = count;
+  out.bytes_moved = std::uint64_t{count} * out.transaction_bytes;
 }
 
 void Coalescer::coalesce_other(const WarpAccess& a, CoalesceResult& out) const {

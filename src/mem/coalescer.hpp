@@ -7,10 +7,18 @@
 //  - kSectors (cc 5.x and later): one request per warp instruction, whatever the pattern; one
 //    32-byte transaction per distinct sector touched (an aligned word of at most 16 bytes never
 //    crosses a sector). design.md's H100 measurements: 1/2/4/8/16-byte consecutive words = 1
-//    request of 1/2/4/8/16 sectors; `lane+1` 4-byte = 5 sectors. Atomics and reductions: updates
-//    of one word by several lanes are not merged: a sector moves as many times as the most lanes
-//    on one of its words (k lanes on one word: k transactions of that sector, listed together;
-//    docs/accuracy.md exception D: the H100's RED counts on a histogram).
+//    request of 1/2/4/8/16 sectors; `lane+1` 4-byte = 5 sectors. Atomics and reductions: the
+//    L1 serves the warp's updates in passes, each taking at most one lane per word position, a
+//    position being a word's offset in its 128-byte line together with the line's class (the
+//    parities of its address on the profile's reduction_line_classes masks; without masks, the
+//    line itself). In each pass, lanes in order: a lane of the first line of its class (the
+//    leader) takes its position if free, else waits for the next pass; a lane of another line
+//    takes a free position, and when it finds its position taken, its whole line leaves the pass
+//    (giving back its positions) and waits. A pass moves each sector its lanes touch once
+//    (transactions listed pass by pass, each pass in the order of the lowest lane a sector
+//    serves). So k lanes on one word are k passes; with one line per class it is "a sector
+//    moves as many times as the most lanes on one of its words". Measured on an H100, one REDG
+//    per launch (tests/hw/data/h100/red; docs/accuracy.md exception D).
 //  - kLines (cc 2.x/3.x; CUDA C Programming Guide, compute capability 2.x "Global Memory", seed
 //    003): a load cached in L1 moves 128-byte lines; a load not cached in L1 (.cg, or the default
 //    where the profile does not cache global loads) and every store, atomic and reduction moves
@@ -92,7 +100,7 @@ class Coalescer {
     // The hot path (global accesses on the sector family) goes straight to the whole-warp kernel.
     if (access.space == Space::kGlobal && access.width <= 16 && ((global_widths_ >> access.width) & 1u) != 0) {
       if (global_(access, out, global_path_) < 0) misaligned(access);
-      if (access.op == Op::kAtomic || access.op == Op::kReduction) repeat_same_word_updates(access, out);
+      if (access.op == Op::kAtomic || access.op == Op::kReduction) reduction_passes(access, out);
       return;
     }
     coalesce_other(access, out);
@@ -125,9 +133,9 @@ class Coalescer {
   bool warp_request(const std::uint64_t* addr, std::uint32_t active, unsigned shift, std::uint32_t width,
                     std::uint32_t request, CoalesceResult& out, std::uint64_t& requested) const;
   [[noreturn]] void misaligned(const WarpAccess& a) const;
-  /// Atomics and reductions on the sector family: a sector is sent once per update of its most
-  /// updated word (the contract above).
-  static void repeat_same_word_updates(const WarpAccess& a, CoalesceResult& out);
+  /// Atomics and reductions on the sector family: the L1's passes over the warp's updates (the
+  /// contract above).
+  void reduction_passes(const WarpAccess& a, CoalesceResult& out) const;
 
   /// The whole-warp kernel (warp_kernel.hpp): portable or AVX2.
   using Kernel = int (*)(const std::uint64_t*, std::uint32_t, std::uint32_t, Transaction*, std::uint64_t*);

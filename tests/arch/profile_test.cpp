@@ -37,6 +37,12 @@ TEST(Profiles, HopperIsTheH100Sxm) {
   EXPECT_EQ(p.dram_fetch_bytes, 64u);
   EXPECT_EQ(p.l1.set_index, SetIndex::kXor);
   EXPECT_EQ(p.l2.set_index, SetIndex::kModulo);
+  // Which lines compete in a warp-wide REDG: even parity of A ^ B on address bits
+  // {7,9,11,12,14,16,18,19,20,21,23,24,25,26,28,29} and {8,10,11,13,14,15,17,19,21,22,24,26,27,28}
+  // (tests/hw/data/h100/red/README.md).
+  ASSERT_EQ(p.reduction_line_classes.size(), 2u);
+  EXPECT_EQ(p.reduction_line_classes[0], 0x37BD5A80ull);
+  EXPECT_EQ(p.reduction_line_classes[1], 0x1D6AED00ull);
 }
 
 TEST(Profiles, DramFetchBytesAndSetIndexOfEveryProfile) {
@@ -46,6 +52,7 @@ TEST(Profiles, DramFetchBytesAndSetIndexOfEveryProfile) {
     EXPECT_EQ(p.dram_fetch_bytes, hbm_era ? 64u : 32u) << name;
     EXPECT_EQ(p.l1.set_index, name == "hopper" ? SetIndex::kXor : SetIndex::kModulo) << name;
     EXPECT_EQ(p.l2.set_index, SetIndex::kModulo) << name;
+    EXPECT_EQ(p.reduction_line_classes.empty(), name != "hopper") << name;  // measured on the H100 only
   }
   EXPECT_EQ(to_string(SetIndex::kXor), "xor");
   EXPECT_EQ(to_string(SetIndex::kModulo), "modulo");
@@ -113,6 +120,12 @@ TEST(Profiles, MalformedFilesNameTheField) {
   expect_field_error(replace(good, "\"fetch_bytes\": 64", "\"fetch_bytes\": 256"), "dram.fetch_bytes");
   expect_field_error(replace(good, "\"fetch_bytes\": 64", "\"fetch_bytes\": 48"), "dram.fetch_bytes");
   expect_field_error(replace(good, ",\n    \"fetch_bytes\": 64", ""), "dram.fetch_bytes");
+  expect_field_error(replace(good, "[7, 9, 11,", "[6, 9, 11,"), "reduction_line_classes[0]");   // inside a line
+  expect_field_error(replace(good, "[7, 9, 11,", "[7, 7, 11,"), "reduction_line_classes[0]");   // twice
+  expect_field_error(replace(good, "[8, 10, 11,", "[\"8\", 10, 11,"), "reduction_line_classes[1]");
+  expect_field_error(replace(good, "\"reduction_line_classes\": [", "\"reduction_line_classes\": [[],"),
+                     "reduction_line_classes[0]");
+  expect_field_error(replace(good, "\"reduction_line_classes\"", "\"reduction_classes\""), "reduction_line_classes");
   try {
     parse_profile("{ not json", "x.json");
     FAIL();

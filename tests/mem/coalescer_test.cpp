@@ -114,22 +114,26 @@ TEST_P(CoalescerTest, SectorsAllLanesOneWord) {
 
 // Atomics and reductions on the sector family: a sector moves once per update of its most updated
 // word (docs/accuracy.md, exception D); loads and stores of one word stay one sector.
-TEST_P(CoalescerTest, SectorsAtomicsRepeatSameWordUpdates) {
+// Atomics and reductions: passes over the warp's updates, one lane per word position in each
+// (the contract in coalescer.hpp; tests/hw/data/h100/red).
+TEST_P(CoalescerTest, SectorsAtomicsPassOncePerUpdateOfAWord) {
   auto at = [](Op op, auto index) { return access(Space::kGlobal, op, 4, [&](unsigned l) { return kBase + 4 * index(l); }); };
+  // 32 lanes on one word: 32 passes of one lane each.
   CoalesceResult r = run("hopper", at(Op::kReduction, [](unsigned) { return 2; }));
   EXPECT_EQ(r.requests, 1u);
   ASSERT_EQ(r.transaction_count, 32u);
-  for (unsigned t = 0; t < 32; ++t) expect_tx(r, t, kBase, 32, 0, kAll);
+  for (unsigned t = 0; t < 32; ++t) expect_tx(r, t, kBase, 32, 0, 1u << t);
   EXPECT_EQ(r.bytes_requested, 4u);
   EXPECT_EQ(r.bytes_moved, 32u * 32u);
-  // Lanes 0-15 on word 0; lanes 16-31 on words 8..23 (sectors 1 and 2, one lane per word):
-  // sector 0 sixteen times, then sectors 1 and 2 once each.
+  // Lanes 0-15 on word 0; lanes 16-31 on words 8..23 (sectors 1 and 2, one lane per word): the
+  // first pass takes lane 0 and lanes 16-31, then 15 passes take lanes 1..15 one at a time.
   r = run("hopper", at(Op::kAtomic, [](unsigned l) { return l < 16 ? 0u : l - 8; }));
   ASSERT_EQ(r.transaction_count, 18u);
-  for (unsigned t = 0; t < 16; ++t) expect_tx(r, t, kBase, 32, 0, lanes(0, 15));
-  expect_tx(r, 16, kBase + 32, 32, 0, lanes(16, 23));
-  expect_tx(r, 17, kBase + 64, 32, 0, lanes(24, 31));
-  // Two words of one sector, 20 and 12 lanes: the most updated word decides (20).
+  expect_tx(r, 0, kBase, 32, 0, 1u);
+  expect_tx(r, 1, kBase + 32, 32, 0, lanes(16, 23));
+  expect_tx(r, 2, kBase + 64, 32, 0, lanes(24, 31));
+  for (unsigned t = 3; t < 18; ++t) expect_tx(r, t, kBase, 32, 0, 1u << (t - 2));
+  // Two words of one sector, 20 and 12 lanes: 20 passes.
   r = run("hopper", at(Op::kAtomic, [](unsigned l) { return l < 20 ? 0u : 1u; }));
   EXPECT_EQ(r.transaction_count, 20u);
   // Distinct words: as a store.
@@ -138,6 +142,32 @@ TEST_P(CoalescerTest, SectorsAtomicsRepeatSameWordUpdates) {
   // A store of one word is one sector.
   r = run("hopper", at(Op::kStore, [](unsigned) { return 2; }));
   EXPECT_EQ(r.transaction_count, 1u);
+}
+
+// Two lines of one class compete for a word position (the H100's hopper.json masks). red_classes.cu's
+// `min` warp: lane 0 on word 0 of line A, lane 1 on word 5 of line B, lane 2 on word 5 of A. When A
+// and B are of one class (A ^ B = 0x280: bits 7 and 9, even on both masks), lane 1 takes B's word
+// position 5 first and A's lane 2 (A leads the class) waits: 3 sectors, as the H100 measures
+// (tests/hw/data/h100/red/red_classes.csv, min_a0_d280: 3). Of two classes (A ^ B = 0x380): 2.
+// Without masks (ampere.json) every line is its own class: 2.
+TEST_P(CoalescerTest, SectorsAtomicsLinesOfOneClassCompete) {
+  auto warp = [](std::uint64_t distance) {
+    const std::uint64_t addr[3] = {kBase, (kBase ^ distance) + 20, kBase + 20};
+    return access(Space::kGlobal, Op::kReduction, 4, [&](unsigned l) { return l < 3 ? addr[l] : kBase; }, 0x7u);
+  };
+  CoalesceResult r = run("hopper", warp(0x280));
+  ASSERT_EQ(r.transaction_count, 3u);
+  expect_tx(r, 0, kBase, 32, 0, 1u);
+  expect_tx(r, 1, kBase ^ 0x280, 32, 0, 2u);
+  expect_tx(r, 2, kBase, 32, 0, 4u);
+  EXPECT_EQ(run("hopper", warp(0x380)).transaction_count, 2u);
+  EXPECT_EQ(run("ampere", warp(0x280)).transaction_count, 2u);
+  // The other line first (lane 0 on B, word 0): B leads; A's lane 2 finds word position 0 taken,
+  // so A leaves the first pass with lane 1, and both go in the second: 2 sectors.
+  const std::uint64_t swapped[3] = {kBase ^ 0x280, kBase + 20, kBase + 0};
+  EXPECT_EQ(run("hopper", access(Space::kGlobal, Op::kReduction, 4, [&](unsigned l) { return l < 3 ? swapped[l] : kBase; }, 0x7u))
+                .transaction_count,
+            2u);
 }
 
 // design.md: stride 32 words = 32 sectors.
