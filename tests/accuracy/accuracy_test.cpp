@@ -148,10 +148,10 @@ enum Reason {
   kPtxasRestructures,
   // C. (resolved) Shared-memory atomics are counted under ..._mem_shared_op_atom, as ncu does.
   kSharedAtomics,
-  // D. Reductions (atomicAdd with an unused result: RED in SASS) to the same word by several
-  //    lanes of a warp are not merged. The model sends a sector once per update of its most
-  //    updated word (src/mem/coalescer.hpp), which brings the L2 counts within tolerance
-  //    (-1.7 % and -0.007 %), but the H100's L1 sector count is not exactly that.
+  // D. Reductions (atomicAdd with an unused result: RED in SASS): the L1 serves a warp's updates
+  //    in passes, one lane per word position (src/mem/coalescer.hpp, with the H100's measured
+  //    line classes), which brings the counts to -0.38 % and -0.002 %; the H100 costs one sector
+  //    more in some warps where two lines of a class meet (not explained).
   kRedSameAddress,
   // E. Partial-sector stores from nearby instructions or warps merge before the L2 (write
   //    combining in the L1/crossbar): the H100 counts fewer L2 write sectors than store sectors,

@@ -112,10 +112,9 @@ TEST_P(CoalescerTest, SectorsAllLanesOneWord) {
   EXPECT_DOUBLE_EQ(r.efficiency(), 0.125);
 }
 
-// Atomics and reductions on the sector family: a sector moves once per update of its most updated
-// word (docs/accuracy.md, exception D); loads and stores of one word stay one sector.
-// Atomics and reductions: passes over the warp's updates, one lane per word position in each
-// (the contract in coalescer.hpp; tests/hw/data/h100/red).
+// Atomics and reductions on the sector family: passes over the warp's updates, one lane per word
+// position in each (the contract in coalescer.hpp; docs/accuracy.md, exception D); loads and
+// stores of one word stay one sector.
 TEST_P(CoalescerTest, SectorsAtomicsPassOncePerUpdateOfAWord) {
   auto at = [](Op op, auto index) { return access(Space::kGlobal, op, 4, [&](unsigned l) { return kBase + 4 * index(l); }); };
   // 32 lanes on one word: 32 passes of one lane each.
