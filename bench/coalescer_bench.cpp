@@ -96,7 +96,46 @@ void BM_baseline(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * accesses.size()));
 }
 
+/// Reductions (atomicAdd with an unused result) on a 256-word histogram: random bins (the
+/// histogram's uniform input), every lane on one bin, and distinct consecutive bins; each is also
+/// run as a store of the same addresses (the baseline: no passes). `hopper` has the measured line
+/// classes, `ampere` none (every line its own class).
+enum RedPattern { kRedRandom, kRedOneWord, kRedDistinct };
+std::vector<WarpAccess> make_reductions(int pattern, Op op) {
+  std::mt19937_64 rng(7);
+  std::vector<WarpAccess> v(kCount);
+  for (WarpAccess& a : v) {
+    a.space = Space::kGlobal;
+    a.op = op;
+    a.width = 4;
+    a.active = LaneMask::all();
+    const std::uint64_t base = 0x7f0000000200ull;
+    const std::uint64_t one = rng() % 256;
+    for (std::uint64_t l = 0; l < 32; ++l)
+      a.addr[l] = base + 4 * (pattern == kRedRandom ? rng() % 256 : pattern == kRedOneWord ? one : l);
+  }
+  return v;
+}
+void BM_reduction(benchmark::State& state, const char* arch, Op op) {
+  const mem::Coalescer c(arch::builtin_profile(arch));
+  const std::vector<WarpAccess> accesses = make_reductions(static_cast<int>(state.range(0)), op);
+  mem::CoalesceResult r;
+  std::uint64_t sink = 0;
+  for (auto _ : state) {
+    for (const WarpAccess& a : accesses) {
+      c.coalesce(a, r);
+      sink += r.transaction_count;
+    }
+    benchmark::ClobberMemory();
+  }
+  benchmark::DoNotOptimize(sink);
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * accesses.size()));
+}
+
 BENCHMARK(BM_baseline);
+BENCHMARK_CAPTURE(BM_reduction, hopper_red, "hopper", Op::kReduction)->DenseRange(0, 2);
+BENCHMARK_CAPTURE(BM_reduction, ampere_red, "ampere", Op::kReduction)->DenseRange(0, 2);
+BENCHMARK_CAPTURE(BM_reduction, hopper_store, "hopper", Op::kStore)->DenseRange(0, 2);
 BENCHMARK_CAPTURE(BM_coalesce_mix, hopper, "hopper");
 BENCHMARK_CAPTURE(BM_coalesce_mix, fermi, "fermi");
 BENCHMARK_CAPTURE(BM_coalesce_mix_portable, hopper, "hopper");

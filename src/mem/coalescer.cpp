@@ -1,6 +1,7 @@
 #include "mem/coalescer.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstddef>
 
@@ -203,29 +204,72 @@ void Coalescer::misaligned(const WarpAccess& a) const {
   fail(ErrorKind::kInternal, "coalescer: misaligned access not found");
 }
 
+namespace {
+
+/// Numbers up to 32 distinct 64-bit values 0, 1, 2, ... in the order they are first seen (an
+/// open-addressing table of 64 slots: no clearing, no allocation).
+class SmallIds {
+ public:
+  unsigned get(std::uint64_t k) {
+    unsigned h = static_cast<unsigned>((k * 0x9E3779B97F4A7C15ull) >> 58);
+    while ((used_ >> h) & 1u) {
+      if (key_[h] == k) return id_[h];
+      h = (h + 1) & 63u;
+    }
+    used_ |= std::uint64_t{1} << h;
+    key_[h] = k;
+    id_[h] = static_cast<std::uint8_t>(n_);
+    return n_++;
+  }
+  unsigned size() const { return n_; }
+
+ private:
+  std::uint64_t used_ = 0;
+  unsigned n_ = 0;
+  std::array<std::uint64_t, 64> key_;
+  std::array<std::uint8_t, 64> id_;
+};
+
+}  // namespace
+
 void Coalescer::reduction_passes(const WarpAccess& a, CoalesceResult& out) const {
   const std::uint32_t active = a.active.bits();
   const std::vector<std::uint64_t>& masks = profile_.reduction_line_classes;
   const std::uint64_t in_line = (std::uint64_t{1} << line_shift_) - 1;
-  // Per lane: its line, its line's class, and its word position (class, offset in the line).
-  std::array<std::uint64_t, kMaxWarpSize> line{}, cls{}, key{};
-  bool clash = false;
+  const auto lanes = static_cast<unsigned>(std::popcount(active));
+  if (out.bytes_requested == std::uint64_t{lanes} * a.width) {
+    // Every lane on its own word: only two lines of one class can share a position.
+    if (masks.empty()) return;
+    const std::uint64_t first = a.addr[static_cast<unsigned>(std::countr_zero(active))] >> line_shift_;
+    bool one_line = true;
+    for (std::uint32_t rest = active; rest != 0 && one_line; rest &= rest - 1)
+      one_line = (a.addr[static_cast<unsigned>(std::countr_zero(rest))] >> line_shift_) == first;
+    if (one_line) return;
+  }
+  // Per lane: its word position (the line's class and the offset in the line), numbered.
+  std::array<std::uint8_t, kMaxWarpSize> pos{}, line{}, cls{}, sector{};
+  std::array<std::uint64_t, kMaxWarpSize> cls_value{};
+  SmallIds positions;
   for (std::uint32_t rest = active; rest != 0; rest &= rest - 1) {
     const unsigned l = static_cast<unsigned>(std::countr_zero(rest));
-    line[l] = a.addr[l] >> line_shift_;
-    if (masks.empty()) {
-      cls[l] = line[l];
-      key[l] = a.addr[l];
-    } else {
-      std::uint64_t c = 0;
+    std::uint64_t c = a.addr[l] >> line_shift_;
+    if (!masks.empty()) {
+      c = 0;
       for (std::size_t m = 0; m < masks.size(); ++m) c |= std::uint64_t(std::popcount(a.addr[l] & masks[m]) & 1) << m;
-      cls[l] = c;
-      key[l] = (c << 32) | (a.addr[l] & in_line);
     }
-    for (std::uint32_t before = active & ((1u << l) - 1); before != 0 && !clash; before &= before - 1)
-      clash = key[static_cast<unsigned>(std::countr_zero(before))] == key[l];
+    cls_value[l] = c;
+    pos[l] = static_cast<std::uint8_t>(positions.get(masks.empty() ? a.addr[l] : (c << 32) | (a.addr[l] & in_line)));
   }
-  if (!clash) return;  // one pass: every lane's position is its own
+  if (positions.size() == lanes) return;  // one pass
+  SmallIds lines, classes, sectors;
+  std::array<std::uint32_t, kMaxWarpSize> line_lanes{};
+  for (std::uint32_t rest = active; rest != 0; rest &= rest - 1) {
+    const unsigned l = static_cast<unsigned>(std::countr_zero(rest));
+    line[l] = static_cast<std::uint8_t>(lines.get(a.addr[l] >> line_shift_));
+    cls[l] = static_cast<std::uint8_t>(classes.get(cls_value[l]));
+    sector[l] = static_cast<std::uint8_t>(sectors.get(a.addr[l] >> sector_shift_));
+    line_lanes[line[l]] |= 1u << l;
+  }
   // Passes over the lanes left, in lane order. In each, the first line of every class (its
   // leader) keeps its lanes, each taking its position unless taken (then it waits); a lane of
   // another line takes a free position, and when it finds its position taken its whole line
@@ -233,60 +277,50 @@ void Coalescer::reduction_passes(const WarpAccess& a, CoalesceResult& out) const
   std::uint32_t count = 0;
   std::array<Transaction, kMaxWarpSize> made{};
   for (std::uint32_t remaining = active; remaining != 0;) {
-    std::array<std::uint64_t, kMaxWarpSize> lead_cls{}, lead_line{}, claim_key{}, blocked{};
-    unsigned leads = 0, claims = 0, nblocked = 0;
-    auto claimed = [&](std::uint64_t k) {
-      for (unsigned i = 0; i < claims; ++i)
-        if (claim_key[i] == k) return true;
-      return false;
-    };
+    std::array<std::uint8_t, kMaxWarpSize> lead;
+    lead.fill(0xff);
     for (std::uint32_t rest = remaining; rest != 0; rest &= rest - 1) {
       const unsigned l = static_cast<unsigned>(std::countr_zero(rest));
-      unsigned i = 0;
-      while (i < leads && lead_cls[i] != cls[l]) ++i;
-      if (i == leads) lead_cls[leads] = cls[l], lead_line[leads++] = line[l];
+      if (lead[cls[l]] == 0xff) lead[cls[l]] = line[l];
     }
-    std::uint32_t taken = 0, waiting = 0;
+    std::uint32_t claimed = 0, blocked = 0, taken = 0, waiting = 0;
     for (std::uint32_t rest = remaining; rest != 0; rest &= rest - 1) {
       const unsigned l = static_cast<unsigned>(std::countr_zero(rest));
-      unsigned i = 0;
-      while (lead_cls[i] != cls[l]) ++i;
-      bool is_blocked = false;
-      for (unsigned b = 0; b < nblocked; ++b) is_blocked = is_blocked || blocked[b] == line[l];
-      if (lead_line[i] == line[l]) {
-        if (claimed(key[l])) {
-          waiting |= 1u << l;
+      const std::uint32_t p = 1u << pos[l], me = 1u << l;
+      if (lead[cls[l]] == line[l]) {
+        if (claimed & p) {
+          waiting |= me;
         } else {
-          claim_key[claims++] = key[l];
-          taken |= 1u << l;
+          claimed |= p;
+          taken |= me;
         }
-      } else if (is_blocked) {
-        waiting |= 1u << l;
-      } else if (!claimed(key[l])) {
-        claim_key[claims++] = key[l];
-        taken |= 1u << l;
+      } else if (blocked & (1u << line[l])) {
+        waiting |= me;
+      } else if (!(claimed & p)) {
+        claimed |= p;
+        taken |= me;
       } else {
-        blocked[nblocked++] = line[l];
-        for (std::uint32_t t = taken; t != 0; t &= t - 1) {
-          const unsigned o = static_cast<unsigned>(std::countr_zero(t));
-          if (line[o] != line[l]) continue;
-          taken &= ~(1u << o);
-          waiting |= 1u << o;
-          for (unsigned c = 0; c < claims; ++c)
-            if (claim_key[c] == key[o]) claim_key[c] = claim_key[--claims];
-        }
-        waiting |= 1u << l;
+        blocked |= 1u << line[l];
+        const std::uint32_t back = taken & line_lanes[line[l]];
+        for (std::uint32_t o = back; o != 0; o &= o - 1) claimed &= ~(1u << pos[std::countr_zero(o)]);
+        taken &= ~back;
+        waiting |= back | me;
       }
     }
     // This pass's sectors, in the order of the lowest lane each serves.
-    const std::uint32_t first = count;
+    std::uint32_t seen = 0;
+    std::array<std::uint8_t, kMaxWarpSize> tx{};
     for (std::uint32_t rest = taken; rest != 0; rest &= rest - 1) {
       const unsigned l = static_cast<unsigned>(std::countr_zero(rest));
-      const std::uint64_t sector = a.addr[l] >> sector_shift_ << sector_shift_;
-      std::uint32_t t = first;
-      while (t < count && made[t].addr != sector) ++t;
-      if (t == count) made[count++] = Transaction{sector, LaneMask(0), static_cast<std::uint16_t>(out.transaction_bytes), 0};
-      made[t].lanes = LaneMask(made[t].lanes.bits() | (1u << l));
+      const unsigned sid = sector[l];
+      if (!((seen >> sid) & 1u)) {
+        seen |= 1u << sid;
+        tx[sid] = static_cast<std::uint8_t>(count);
+        made[count++] = Transaction{a.addr[l] >> sector_shift_ << sector_shift_, LaneMask(0),
+                                    static_cast<std::uint16_t>(out.transaction_bytes), 0};
+      }
+      Transaction& t = made[tx[sid]];
+      t.lanes = LaneMask(t.lanes.bits() | (1u << l));
     }
     remaining = waiting;
   }
