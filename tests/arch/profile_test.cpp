@@ -37,12 +37,12 @@ TEST(Profiles, HopperIsTheH100Sxm) {
   EXPECT_EQ(p.dram_fetch_bytes, 64u);
   EXPECT_EQ(p.l1.set_index, SetIndex::kXor);
   EXPECT_EQ(p.l2.set_index, SetIndex::kModulo);
-  // Which lines compete in a warp-wide REDG: even parity of A ^ B on address bits
-  // {7,9,11,12,14,16,18,19,20,21,23,24,25,26,28,29} and {8,10,11,13,14,15,17,19,21,22,24,26,27,28}
-  // (tests/hw/data/h100/red/README.md).
+  // Which lines compete in a warp-wide REDG: even parity of A ^ B on virtual address bits
+  // {7,9,11,12,14,16,18,19,20,21,23,24,25,26,28,29,30,31,33,35,36,37,38} and
+  // {8,10,11,13,14,15,17,19,21,22,24,26,27,28,30,32,33,34,36,38,39} (tests/hw/data/h100/red/README.md).
   ASSERT_EQ(p.reduction_line_classes.size(), 2u);
-  EXPECT_EQ(p.reduction_line_classes[0], 0x37BD5A80ull);
-  EXPECT_EQ(p.reduction_line_classes[1], 0x1D6AED00ull);
+  EXPECT_EQ(p.reduction_line_classes[0], 0x7AF7BD5A80ull);
+  EXPECT_EQ(p.reduction_line_classes[1], 0xD75D6AED00ull);
 }
 
 TEST(Profiles, DramFetchBytesAndSetIndexOfEveryProfile) {

@@ -145,6 +145,7 @@ int main(int argc, char** argv) {
     DRV(memCreate(&phys2, page, &prop, 0));
     DRV(memMap(base + second, page, 0, phys2, 0));
     DRV(setAccess(base + second, page, &access, 1));
+    CHECK(cudaMemset(reinterpret_cast<void*>(base + second), 0, page));  // cuMemCreate does not promise zeros
   }
   std::printf("# range 0x%llx, 2^%d bytes; one physical 2 MiB page mapped at offsets 0 and 2^k, k = 21..%d; %s\n",
               (unsigned long long)base, bits, bits - 1,

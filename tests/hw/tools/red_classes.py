@@ -11,7 +11,9 @@ parity checks that define it, and runs red_line_pairs.py's leader rule with that
 on every capture (red_passes*.csv and red_classes*.csv; red_passes.cu's 256-word array lies 0x200
 bytes into a 2 MiB page, as red_classes.cu prints, so its line i is the page's line 4 + i), and on
 hist_global's input. It also reports red_classes_alias.cu's captures (one physical page at several
-virtual addresses), where present.
+virtual addresses, with controls inside one page and between two pages), where present: whether the
+aliased pairs cost more where the rule on their virtual or their physical distance says, and the
+parities of address bits 30..39 read off them.
 
     python3 tests/hw/tools/red_classes.py                 report (pure Python, about 40 s)
     python3 tests/hw/tools/red_classes.py --write-pairs   writes tests/hw/red_classes_pairs.txt
@@ -35,6 +37,7 @@ HW = os.path.join(HERE, "..")
 LINE_BITS = 23  # the region is 2^23 lines of 128 bytes (address bits 7..29)
 L1_SECTORS = "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum"
 L1_REQUESTS = "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum"
+L2_SECTORS = "lts__t_sectors_srcunit_tex_op_red.sum"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -118,7 +121,7 @@ def read(path):
     for p, row in zip(patterns, rows[2:]):
         get = lambda name: int(row[head.index(name)].replace(",", "")) if name in head else None  # noqa: E731
         out.append({"name": p[1], "words": [int(x) for x in p[2:]], "sectors": get(L1_SECTORS),
-                    "requests": get(L1_REQUESTS)})
+                    "requests": get(L1_REQUESTS), "l2_sectors": get(L2_SECTORS)})
     if len(patterns) != len(rows) - 2:
         print(f"{os.path.basename(path)}: {len(patterns)} program lines, {len(rows) - 2} ncu rows")
     return out
@@ -235,6 +238,100 @@ def fmt_bits(c):
 
 
 # ---------------------------------------------------------------------------------------------
+# red_classes_alias.cu: one physical 2 MiB page mapped at offsets 0 and 2^k (k = 21..39) of a
+# 2^40-aligned virtual range; B at 2^k ^ (A ^ m)·128 is virtually 2^k ^ m·128 away from A and
+# physically m·128 (the same page). Controls (ctl_*): B = A ^ m·128 in the page at 0 (virtual =
+# physical distance), and B in a second physical page mapped at 3·2^21 (virtual distance
+# 3·2^21 ^ m·128, physical unknown).
+
+PAGE_LINES = (2 << 20) // 128
+ALIAS_NAME = re.compile(r"(ctl_)?([a-z0-9]+)_a(\d+)_(k\d+|same|second)_m(\d+)$")
+
+
+def alias_report(launches, name, what, checks):
+    compete = lambda d: d != 0 and all(parity(d & c) == 0 for c in checks)  # noqa: E731 (d < 2^23 lines)
+    costs = lambda x: x["sectors"] > model(x["words"])  # noqa: E731
+    groups = defaultdict(list)  # (set, k or None) -> launches, each with its template, base, m and D
+    for x in launches:
+        ctl, tmpl, a, where, m = ALIAS_NAME.match(x["name"]).groups()
+        x.update(tmpl=tmpl, a=int(a), m=int(m), d=two_lines(x)[2])
+        k = int(where[1:]) if where.startswith("k") else None
+        groups[("ctl_" + where if ctl else "alias", k)].append(x)
+    requests = sorted({x["requests"] for x in launches})
+    l2 = sum(x["l2_sectors"] == x["sectors"] for x in launches if x["l2_sectors"] is not None)
+    aliased = [x for (g, _), v in groups.items() if g == "alias" for x in v]
+    extra = sorted({(x["tmpl"], x["sectors"] - model(x["words"])) for x in launches if costs(x)})
+    print(f"{name}, {what}: {len(launches)} launches, {sum(map(costs, launches))} cost more "
+          f"(extra sectors per template: {extra}); l1tex red requests per launch: {requests}; "
+          f"L2 red sectors = L1's in {l2}")
+    if not any(costs(x) for x in launches):
+        va = sum(x["d"] < 1 << LINE_BITS and compete(x["d"]) for x in aliased)
+        pa = sum(compete(x["d"] % PAGE_LINES) for x in aliased)
+        print(f"  no launch costs more, where the rule above on the virtual distance predicts {va} (k <= 29) "
+              f"and on the physical distance {pa}: this capture cannot tell them apart")
+        return None
+
+    def agree(xs, predict):
+        return (f"{sum(map(costs, xs))} cost more, predicted {sum(predict(x) for x in xs)} "
+                f"(of which {sum(costs(x) and predict(x) for x in xs)} cost more), "
+                f"agree on {sum(costs(x) == predict(x) for x in xs)} of {len(xs)}")
+    virtual = lambda x: compete(x["d"])  # noqa: E731
+    physical = lambda x: compete(x["d"] % PAGE_LINES)  # noqa: E731 (the same physical page)
+    same = groups[("ctl_same", None)]
+    second = groups[("ctl_second", None)]
+    if same:
+        print(f"  controls in one page (B = A ^ m·128, m = 1..15; virtual = physical distance): {agree(same, virtual)}; "
+              f"costly m: {sorted({x['m'] for x in same if costs(x)})}")
+    if second:
+        print(f"  controls between two physical pages (virtual distance 0x600000 ^ m·128): by the rule on the virtual "
+              f"distance {agree(second, virtual)}; costly m: {sorted({x['m'] for x in second if costs(x)})}")
+    low = [x for x in aliased if x["d"] < 1 << LINE_BITS]
+    print(f"  aliased, k = 21..29 ({len(low)} launches; virtual distance 2^k ^ m·128, physical m·128): "
+          f"by the virtual distance {agree(low, virtual)}; by the physical distance {agree(low, physical)}")
+    # Above bit 29 the region's rule says nothing; read each bit's parities off the costly m (the
+    # class of 2^k must be the class of m·128) and check that exactly the m of that class cost more.
+    combos = combinations(checks)
+    high, ext, ok, n = sorted({k for (g, k) in groups if g == "alias" and k >= 7 + LINE_BITS}), {}, 0, 0
+    for k in high:
+        xs = groups[("alias", k)]
+        cls = {tuple(parity(x["m"] & c) for c in checks) for x in xs if costs(x)}
+        if len(cls) != 1:
+            print(f"  bit {k}: the costly m are not one class ({sorted(x['m'] for x in xs if costs(x))})")
+            continue
+        ext[k] = next(iter(cls))
+        n += len(xs)
+        ok += sum(costs(x) == (tuple(parity(x["m"] & c) for c in checks) == ext[k]) for x in xs)
+    if high:
+        print(f"  aliased, k = {high[0]}..{high[-1]} ({sum(len(groups[('alias', k)]) for k in high)} launches): "
+              f"per k the costly m are one class of m·128 for {len(ext)} of {len(high)} bits, and exactly that "
+              f"class costs more in {ok} of {n} launches; so these bits take part too, with "
+              f"{sum(any(e) for e in ext.values())} of {len(ext)} changing the class; the three parity sets extended:")
+        for c in combos:
+            more = [k for k, e in ext.items() if parity(sum(b << i for i, b in enumerate(e)) & combo_index(checks, c))]
+            print(f"    {fmt_bits(c)} + {{{','.join(map(str, more))}}}")
+    if len(ext) != len(high):
+        return None
+    # The checks over address bits 7..(highest k), for the leader rule on this capture.
+    return [c | sum(e[j] << (k - 7) for k, e in ext.items()) for j, c in enumerate(checks)]
+
+
+def combo_index(checks, c):
+    """The bit mask over `checks` whose XOR is c (c one of combinations(checks))."""
+    for i in range(1, 1 << len(checks)):
+        if c == combine(checks, i):
+            return i
+    raise ValueError(c)
+
+
+def combine(checks, i):
+    out = 0
+    for j, b in enumerate(checks):
+        if i >> j & 1:
+            out ^= b
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
 
 def two_lines(x):
     """(A, B, D) for a launch on two lines (A: the first line in lane order), else None."""
@@ -326,30 +423,19 @@ def main():
               f"{sum(x['sectors'] > model(x['words']) for x in off)} cost more "
               f"(at D = {sorted({hex(two_lines(x)[2] << 7) for x in off})})")
 
-    # 4. One physical page at two virtual addresses (red_classes_alias.cu).
+    # 4. One physical page at several virtual addresses (red_classes_alias.cu).
     for name, what in (("red_classes_alias.csv", "REDG"),
                        ("red_classes_alias_generic.csv", "generic-address atomicAdd (PTX atom.add, not REDG)")):
         path = os.path.join(DATA, name)
-        if not os.path.exists(path):
+        if os.path.exists(path):
+            wide = alias_report(read(path), name, what, checks)
+            if wide:
+                cls = class_fn(wide)
+                xs = read(path)
+                print(f"  leader rule with these classes of the virtual line (bits 7..39): exact on "
+                      f"{sum(leader(x['words'], cls) == x['sectors'] for x in xs)} of {len(xs)}")
+        else:
             print(f"{name}: not captured")
-            continue
-        launches = read(path)
-        al = [x for x in launches if not x["name"].startswith("ctl_")]
-        for x in launches:
-            if x["name"].startswith("ctl_"):
-                print(f"  control {x['name']}: {x['sectors']} sectors, single-line rule {model(x['words'])}")
-        page_lines = (2 << 20) // 128
-        f = lambda v: all(parity(v & c) == 0 for c in checks)  # noqa: E731
-        va = pa = obs = 0
-        for x in al:
-            d = two_lines(x)[2]
-            obs += x["sectors"] > model(x["words"])
-            va += d < 1 << LINE_BITS and f(d)
-            pa += d % page_lines != 0 and f(d % page_lines)
-        requests = sorted({x["requests"] for x in launches})
-        print(f"{name}, {what}: one physical 2 MiB page at offsets 0 and 2^k (k = 21..39), {len(al)} launches, "
-              f"{obs} cost more; the rule above on the virtual distance predicts {va} (k <= 29 only), on the physical "
-              f"distance (within the page) {pa}; l1tex requests per launch: {requests}")
 
     # 5. The leader rule (red_line_pairs.py) with these classes, on every capture.
     def run(paths, shift, skip=lambda x: False):
