@@ -10,8 +10,8 @@
 //    request of 1/2/4/8/16 sectors; `lane+1` 4-byte = 5 sectors. Atomics and reductions: the
 //    L1 serves the warp's updates in passes, each taking at most one lane per word position, a
 //    position being a word's offset in its 128-byte line together with the line's class (the
-//    parities of its address on the profile's reduction_line_classes masks; without masks, the
-//    line itself). In each pass, lanes in order: a lane of the first line of its class (the
+//    parities of its virtual address on the profile's reduction_line_classes masks; without
+//    masks, the line itself). In each pass, lanes in order: a lane of the first line of its class (the
 //    leader) takes its position if free, else waits for the next pass; a lane of another line
 //    takes a free position, and when it finds its position taken, its whole line leaves the pass
 //    (giving back its positions) and waits. A pass moves each sector its lanes touch once
