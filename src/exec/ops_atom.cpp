@@ -168,23 +168,48 @@ ExecFn pick(MemSpace s, ReduceOp op, Type t) {
 #undef WS_BITS
 }
 
+/// Whether register r appears in an instruction of f other than `self` (read or written: a
+/// conservative test that `self`'s result is never read).
+bool appears_elsewhere(const ptx::Function& f, const ptx::Instruction& self, ptx::RegId r) {
+  auto in = [&](const ptx::Operand& o, auto&& rec) -> bool {
+    if (o.reg == r && (o.kind == ptx::OperandKind::kReg || o.addr_base == ptx::AddressBase::kReg)) return true;
+    for (const ptx::Operand& e : o.elements)
+      if (rec(e, rec)) return true;
+    return false;
+  };
+  for (const ptx::Instruction& i : f.instructions) {
+    if (&i == &self) continue;
+    if (i.guard && i.guard->reg == r) return true;
+    for (const ptx::Operand& o : i.operands)
+      if (in(o, in)) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 bool decode_atom(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out) {
   if (ins.op != ptx::Opcode::kAtom && ins.op != ptx::Opcode::kRed) return false;
-  const bool red = ins.op == ptx::Opcode::kRed;
+  bool red = ins.op == ptx::Opcode::kRed;
   const auto& ops = ins.operands;
   if (ins.vec != 1) dc.unsupported("vector atomics");
   const Type t = ins.type;
-  out.mem_op = red ? Op::kReduction : Op::kAtomic;
-  out.width = static_cast<std::uint8_t>(ptx::type_bytes(t));
   const ptx::Operand& addr = red ? ops[0] : ops[1];
   const MemSpace ms = resolve_space(dc, ins, addr, out);
   if (ms != MemSpace::kGlobal && ms != MemSpace::kShared && ms != MemSpace::kGeneric) {
     dc.unsupported(fmt::format("{} on .{}", red ? "red" : "atom", ptx::to_string(ins.space)));
   }
-  if (!red) out.d = dc.dst(ops[0]);
-  const std::size_t first = red ? 1 : 2;
+  // A global atom whose result is never read is a reduction: ptxas makes it RED (REDG), and
+  // Nsight Compute counts it under op_red (histogram.cu's `atomicAdd(&hist[b], 1u)`). The result
+  // register is then not written, which nothing can observe.
+  if (!red && ms == MemSpace::kGlobal && ins.reduce != ReduceOp::kCas && ins.reduce != ReduceOp::kExch &&
+      ops[0].kind == ptx::OperandKind::kReg && !appears_elsewhere(dc.function(), ins, ops[0].reg)) {
+    red = true;
+  }
+  out.mem_op = red ? Op::kReduction : Op::kAtomic;
+  out.width = static_cast<std::uint8_t>(ptx::type_bytes(t));
+  if (ins.op != ptx::Opcode::kRed && !red) out.d = dc.dst(ops[0]);
+  const std::size_t first = ins.op == ptx::Opcode::kRed ? 1 : 2;
   out.b = dc.src(ops[first], t);
   if (ins.reduce == ReduceOp::kCas) {
     if (ops.size() <= first + 1) dc.unsupported("cas without a new value");

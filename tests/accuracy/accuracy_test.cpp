@@ -115,6 +115,9 @@ const std::vector<Counter>& counters() {
       {"global_atom_red_sectors",
        {"l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum"},
        Tol::kExact, 0},
+      // Apart: a global atom whose result is never read is RED (ptxas's REDG), as ncu counts it.
+      {"global_atom_requests", {"l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum"}, Tol::kExact, 0},
+      {"global_red_requests", {"l1tex__t_requests_pipe_lsu_mem_global_op_red.sum"}, Tol::kExact, 0},
       {"local_ld_requests", {"l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum"}, Tol::kExact, 0},
       {"local_ld_sectors", {kLocalLdSectors}, Tol::kExact, 0},
       {"local_st_requests", {"l1tex__t_requests_pipe_lsu_mem_local_op_st.sum"}, Tol::kExact, 0},

@@ -300,5 +300,50 @@ TEST(Records, LaneGroupingsAreChecked) {
   EXPECT_EQ(kind_of(missing), ErrorKind::kUsage);
 }
 
+// A global atom whose result is never read is recorded as a reduction (ptxas makes it RED, and
+// Nsight Compute counts it under op_red); a global atom whose result is read (the ticket), CAS,
+// exch and shared atomics stay atomics. tests/exec/kernels/atomics.cu, one warp: 11 unused global
+// atomics for every lane (add, max, min, and, or, xor, inc, dec, f32 add, f64 add, u64 add) and one
+// for lanes 0-7 (ic[8 + t] += hist[t]).
+TEST(Records, GlobalAtomicsWithUnusedResultsAreReductions) {
+  WS_LOAD_PTX(ptx, "atomics");
+  Device dev;
+  Module m = dev.load_ptx(ptx, "atomics.ptx");
+  RecordingSink sink;
+  dev.set_access_sink(&sink);
+  const DevicePtr ic = upload(dev, std::vector<int>(17, 0)), uc = upload(dev, std::vector<unsigned>{0, 0});
+  const DevicePtr fc = upload(dev, std::vector<float>{0}), dc = upload(dev, std::vector<double>{0});
+  const DevicePtr lc = upload(dev, std::vector<unsigned long long>{0}), order = dev.malloc(32 * sizeof(int));
+  const KernelArg args[] = {arg(ic), arg(uc), arg(fc), arg(dc), arg(lc), arg(order)};
+  dev.launch(m, "atomics", {1}, {32}, args);
+  const auto info = m.instructions("atomics");
+  int reductions = 0, atomics = 0, cas = 0, shared = 0;
+  for (const WarpAccess& r : sink.records) {
+    if (r.op != Op::kAtomic && r.op != Op::kReduction) continue;
+    if (r.space == Space::kShared) {
+      ++shared;
+      EXPECT_EQ(r.op, Op::kAtomic);
+      continue;
+    }
+    if (info[r.pc].text.find(".cas.") != std::string::npos) {
+      ++cas;
+      EXPECT_EQ(r.op, Op::kAtomic);
+      continue;
+    }
+    (r.op == Op::kReduction ? reductions : atomics) += 1;
+    if (r.op == Op::kAtomic) {
+      EXPECT_TRUE(info[r.pc].text.find(".exch.") != std::string::npos || r.active.bits() == 0xffffffffu) << info[r.pc].text;
+    }
+  }
+  EXPECT_EQ(reductions, 12);
+  EXPECT_EQ(atomics, 2);  // the ticket (its result is stored) and exch
+  EXPECT_GE(cas, 1);
+  EXPECT_EQ(shared, 1);
+  // What they computed is unchanged.
+  const auto o = download<int>(dev, ic, 17);
+  EXPECT_EQ(o[0], 32 * 31 / 2);
+  EXPECT_EQ(o[7], 32);
+}
+
 }  // namespace
 }  // namespace warpscope::exec::test
