@@ -262,51 +262,41 @@ void Coalescer::reduction_passes(const WarpAccess& a, CoalesceResult& out) const
   }
   if (positions.size() == lanes) return;  // one pass
   SmallIds lines, classes, sectors;
-  std::array<std::uint32_t, kMaxWarpSize> line_lanes{};
   for (std::uint32_t rest = active; rest != 0; rest &= rest - 1) {
     const unsigned l = static_cast<unsigned>(std::countr_zero(rest));
     line[l] = static_cast<std::uint8_t>(lines.get(a.addr[l] >> line_shift_));
     cls[l] = static_cast<std::uint8_t>(classes.get(cls_value[l]));
     sector[l] = static_cast<std::uint8_t>(sectors.get(a.addr[l] >> sector_shift_));
-    line_lanes[line[l]] |= 1u << l;
   }
-  // Passes over the lanes left, in lane order. In each, the first line of every class (its
-  // leader) keeps its lanes, each taking its position unless taken (then it waits); a lane of
-  // another line takes a free position, and when it finds its position taken its whole line
-  // leaves the pass (giving its positions back) and waits.
+  // Passes over the lanes left. In each, a position belongs to the lowest lane on it, and a line
+  // is contested when another line of its class uses one of its positions. A lane is served when
+  // it owns its position and its line is not contested or is its class's leader (the line of the
+  // class's lowest lane); every other lane waits for the next pass. The lowest lane is always
+  // served.
   std::uint32_t count = 0;
   std::array<Transaction, kMaxWarpSize> made{};
   for (std::uint32_t remaining = active; remaining != 0;) {
-    std::array<std::uint8_t, kMaxWarpSize> lead;
+    std::array<std::uint8_t, kMaxWarpSize> lead, owner;
+    std::array<std::uint32_t, kMaxWarpSize> users{};  // per position: the lines using it
     lead.fill(0xff);
+    std::uint32_t owned = 0;
     for (std::uint32_t rest = remaining; rest != 0; rest &= rest - 1) {
       const unsigned l = static_cast<unsigned>(std::countr_zero(rest));
       if (lead[cls[l]] == 0xff) lead[cls[l]] = line[l];
+      if (!((owned >> pos[l]) & 1u)) owned |= 1u << pos[l], owner[pos[l]] = static_cast<std::uint8_t>(l);
+      users[pos[l]] |= 1u << line[l];
     }
-    std::uint32_t claimed = 0, blocked = 0, taken = 0, waiting = 0;
+    std::uint32_t contested = 0;
+    for (std::uint32_t p = owned; p != 0; p &= p - 1) {
+      const std::uint32_t u = users[static_cast<unsigned>(std::countr_zero(p))];
+      if (u & (u - 1)) contested |= u;
+    }
+    std::uint32_t taken = 0;
     for (std::uint32_t rest = remaining; rest != 0; rest &= rest - 1) {
       const unsigned l = static_cast<unsigned>(std::countr_zero(rest));
-      const std::uint32_t p = 1u << pos[l], me = 1u << l;
-      if (lead[cls[l]] == line[l]) {
-        if (claimed & p) {
-          waiting |= me;
-        } else {
-          claimed |= p;
-          taken |= me;
-        }
-      } else if (blocked & (1u << line[l])) {
-        waiting |= me;
-      } else if (!(claimed & p)) {
-        claimed |= p;
-        taken |= me;
-      } else {
-        blocked |= 1u << line[l];
-        const std::uint32_t back = taken & line_lanes[line[l]];
-        for (std::uint32_t o = back; o != 0; o &= o - 1) claimed &= ~(1u << pos[std::countr_zero(o)]);
-        taken &= ~back;
-        waiting |= back | me;
-      }
+      if (owner[pos[l]] == l && (lead[cls[l]] == line[l] || !((contested >> line[l]) & 1u))) taken |= 1u << l;
     }
+    const std::uint32_t waiting = remaining & ~taken;
     // This pass's sectors, in the order of the lowest lane each serves.
     std::uint32_t seen = 0;
     std::array<std::uint8_t, kMaxWarpSize> tx{};

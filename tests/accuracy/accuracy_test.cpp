@@ -151,10 +151,9 @@ enum Reason {
   kPtxasRestructures,
   // C. (resolved) Shared-memory atomics are counted under ..._mem_shared_op_atom, as ncu does.
   kSharedAtomics,
-  // D. Reductions (atomicAdd with an unused result: RED in SASS): the L1 serves a warp's updates
-  //    in passes, one lane per word position (src/mem/coalescer.hpp, with the H100's measured
-  //    line classes), which brings the counts to -0.38 % and -0.002 %; the H100 costs one sector
-  //    more in some warps where two lines of a class meet (not explained).
+  // D. (resolved) Reductions (atomicAdd with an unused result: RED in SASS): the L1 serves a
+  //    warp's updates in passes, one lane per word position, lines of one class competing
+  //    (src/mem/coalescer.hpp, with the H100's measured line classes): exact.
   kRedSameAddress,
   // E. Partial-sector stores from nearby instructions or warps merge before the L2 (write
   //    combining in the L1/crossbar): the H100 counts fewer L2 write sectors than store sectors,
@@ -203,7 +202,6 @@ const std::vector<Exception>& exceptions() {
   // type t (u8, u16, u32, u64, i128), pattern p (consecutive, offset1, sameword, stride32,
   // permuted, stride2) and kernel k (load_default, load_cg, store_pattern).
   static const std::vector<Exception> k = {
-      {"histogram", {0, 2}, "global_atom_red_sectors", kRedSameAddress},
       // Misaligned stores (offset1), 3 or 4 floats of one struct stored one field at a time.
       {"patterns", {5, 23, 41, 59, 77}, "l2_write_sectors", kL2WriteMerge},
       {"misaligned_copy", {1, 2, 3, 4, 6, 8, 10}, "l2_write_sectors", kL2WriteMerge},

@@ -145,9 +145,10 @@ TEST_P(CoalescerTest, SectorsAtomicsPassOncePerUpdateOfAWord) {
 
 // Two lines of one class compete for a word position (the H100's hopper.json masks). red_classes.cu's
 // `min` warp: lane 0 on word 0 of line A, lane 1 on word 5 of line B, lane 2 on word 5 of A. When A
-// and B are of one class (A ^ B = 0x280: bits 7 and 9, even on both masks), lane 1 takes B's word
-// position 5 first and A's lane 2 (A leads the class) waits: 3 sectors, as the H100 measures
-// (tests/hw/data/h100/red/red_classes.csv, min_a0_d280: 3). Of two classes (A ^ B = 0x380): 2.
+// and B are of one class (A ^ B = 0x280: bits 7 and 9, even on both masks), lane 1 owns word
+// position 5, so A's lane 2 waits, and B (contested, not the leader) waits too: three passes of one
+// sector each, as the H100 measures (tests/hw/data/h100/red/red_classes.csv, min_a0_d280: 3). Of
+// two classes (A ^ B = 0x380): 2.
 // Without masks (ampere.json) every line is its own class: 2.
 TEST_P(CoalescerTest, SectorsAtomicsLinesOfOneClassCompete) {
   auto warp = [](std::uint64_t distance) {
@@ -161,8 +162,8 @@ TEST_P(CoalescerTest, SectorsAtomicsLinesOfOneClassCompete) {
   expect_tx(r, 2, kBase, 32, 0, 4u);
   EXPECT_EQ(run("hopper", warp(0x380)).transaction_count, 2u);
   EXPECT_EQ(run("ampere", warp(0x280)).transaction_count, 2u);
-  // The other line first (lane 0 on B, word 0): B leads; A's lane 2 finds word position 0 taken,
-  // so A leaves the first pass with lane 1, and both go in the second: 2 sectors.
+  // The other line first (lane 0 on B, word 0): B leads; A is contested (word position 0), so both
+  // its lanes wait for the second pass, where A leads: 2 sectors.
   const std::uint64_t swapped[3] = {kBase ^ 0x280, kBase + 20, kBase + 0};
   EXPECT_EQ(run("hopper", access(Space::kGlobal, Op::kReduction, 4, [&](unsigned l) { return l < 3 ? swapped[l] : kBase; }, 0x7u))
                 .transaction_count,
