@@ -56,9 +56,8 @@ std::vector<WarpAccess> make_accesses(int only = -1, std::size_t count = kCount)
   return v;
 }
 
-void run(benchmark::State& state, const arch::Profile& profile, bool simd, int only) {
+void run(benchmark::State& state, const arch::Profile& profile, bool simd, const std::vector<WarpAccess>& accesses) {
   const mem::Coalescer c(profile, simd);
-  const std::vector<WarpAccess> accesses = make_accesses(only);
   mem::CoalesceResult r;
   std::uint64_t sink = 0;
   for (auto _ : state) {
@@ -72,12 +71,14 @@ void run(benchmark::State& state, const arch::Profile& profile, bool simd, int o
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * accesses.size()));
 }
 
-void BM_coalesce_mix(benchmark::State& state, const char* arch) { run(state, arch::builtin_profile(arch), true, -1); }
+void BM_coalesce_mix(benchmark::State& state, const char* arch) {
+  run(state, arch::builtin_profile(arch), true, make_accesses());
+}
 void BM_coalesce_mix_portable(benchmark::State& state, const char* arch) {
-  run(state, arch::builtin_profile(arch), false, -1);
+  run(state, arch::builtin_profile(arch), false, make_accesses());
 }
 void BM_coalesce_hopper_pattern(benchmark::State& state) {
-  run(state, arch::builtin_profile("hopper"), true, static_cast<int>(state.range(0)));
+  run(state, arch::builtin_profile("hopper"), true, make_accesses(static_cast<int>(state.range(0))));
 }
 
 /// The baseline: one pass over each record's 32 addresses, nothing else.
@@ -117,19 +118,7 @@ std::vector<WarpAccess> make_reductions(int pattern, Op op) {
   return v;
 }
 void BM_reduction(benchmark::State& state, const char* arch, Op op) {
-  const mem::Coalescer c(arch::builtin_profile(arch));
-  const std::vector<WarpAccess> accesses = make_reductions(static_cast<int>(state.range(0)), op);
-  mem::CoalesceResult r;
-  std::uint64_t sink = 0;
-  for (auto _ : state) {
-    for (const WarpAccess& a : accesses) {
-      c.coalesce(a, r);
-      sink += r.transaction_count;
-    }
-    benchmark::ClobberMemory();
-  }
-  benchmark::DoNotOptimize(sink);
-  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * accesses.size()));
+  run(state, arch::builtin_profile(arch), true, make_reductions(static_cast<int>(state.range(0)), op));
 }
 
 BENCHMARK(BM_baseline);

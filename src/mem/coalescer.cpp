@@ -273,8 +273,9 @@ void Coalescer::reduction_passes(const WarpAccess& a, CoalesceResult& out) const
   // it owns its position and its line is not contested or is its class's leader (the line of the
   // class's lowest lane); every other lane waits for the next pass. The lowest lane is always
   // served.
+  // The transactions are rewritten in place, pass by pass (the sector path's list is not needed).
   std::uint32_t count = 0;
-  std::array<Transaction, kMaxWarpSize> made{};
+  auto& made = out.transactions;
   for (std::uint32_t remaining = active; remaining != 0;) {
     std::array<std::uint8_t, kMaxWarpSize> lead, owner;
     std::array<std::uint32_t, kMaxWarpSize> users{};  // per position: the lines using it
@@ -296,7 +297,6 @@ void Coalescer::reduction_passes(const WarpAccess& a, CoalesceResult& out) const
       const unsigned l = static_cast<unsigned>(std::countr_zero(rest));
       if (owner[pos[l]] == l && (lead[cls[l]] == line[l] || !((contested >> line[l]) & 1u))) taken |= 1u << l;
     }
-    const std::uint32_t waiting = remaining & ~taken;
     // This pass's sectors, in the order of the lowest lane each serves.
     std::uint32_t seen = 0;
     std::array<std::uint8_t, kMaxWarpSize> tx{};
@@ -312,9 +312,8 @@ void Coalescer::reduction_passes(const WarpAccess& a, CoalesceResult& out) const
       Transaction& t = made[tx[sid]];
       t.lanes = LaneMask(t.lanes.bits() | (1u << l));
     }
-    remaining = waiting;
+    remaining &= ~taken;
   }
-  std::copy(made.begin(), made.begin() + count, out.transactions.begin());
   out.transaction_count = count;
   out.bytes_moved = std::uint64_t{count} * out.transaction_bytes;
 }

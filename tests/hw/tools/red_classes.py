@@ -30,7 +30,7 @@ from collections import defaultdict
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from histogram_pass_rules import H100, N, data  # noqa: E402
-from red_line_pairs import model  # noqa: E402
+from red_line_pairs import leader, model  # noqa: E402
 
 DATA = os.path.join(HERE, "..", "data", "h100", "red")
 HW = os.path.join(HERE, "..")
@@ -132,38 +132,7 @@ def files(prefix):
 
 
 # ---------------------------------------------------------------------------------------------
-# The leader rule of red_line_pairs.py with a class function of the line (address / 128).
-
-def leader(words, cls):
-    remaining = [(lane, w) for lane, w in enumerate(words) if w >= 0]
-    sectors = 0
-    while remaining:
-        lead = {}
-        for _, w in remaining:
-            lead.setdefault(cls(w // 32), w // 32)
-        claims, blocked, taken, waiting = {}, set(), [], []
-        for lane, w in remaining:
-            line = w // 32
-            key = (cls(line), w % 32)
-            if lead[key[0]] == line:
-                (taken if key not in claims else waiting).append((lane, w))
-                claims.setdefault(key, line)
-            elif line in blocked:
-                waiting.append((lane, w))
-            elif key not in claims:
-                claims[key] = line
-                taken.append((lane, w))
-            else:
-                blocked.add(line)
-                back = [x for x in taken if x[1] // 32 == line]
-                taken = [x for x in taken if x[1] // 32 != line]
-                for _, b in back:
-                    claims.pop((key[0], b % 32), None)
-                waiting += back + [(lane, w)]
-        sectors += len({w // 8 for _, w in taken})
-        remaining = sorted(waiting)
-    return sectors
-
+# The leader rule is red_line_pairs.py's, given a class function of the line (address / 128).
 
 def parity(x):
     return bin(x).count("1") & 1

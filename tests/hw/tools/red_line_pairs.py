@@ -37,17 +37,19 @@ def model(words):
     return sum(len(s) for s in passes.values())
 
 
-def leader(words):
+def leader(words, cls=line_class):
+    """The leader rule; cls maps a line (word index // 32) to its class (red_classes.py passes the
+    measured parities)."""
     remaining = [(lane, w) for lane, w in enumerate(words) if w >= 0]
     sectors = 0
     while remaining:
         lead = {}
         for _, w in remaining:
-            lead.setdefault(line_class(w // 32), w // 32)
+            lead.setdefault(cls(w // 32), w // 32)
         claims, blocked, taken, waiting = {}, set(), [], []
         for lane, w in remaining:
             line = w // 32
-            key = (line_class(line), w % 32)
+            key = (cls(line), w % 32)
             if lead[key[0]] == line:
                 (taken if key not in claims else waiting).append((lane, w))
                 claims.setdefault(key, line)

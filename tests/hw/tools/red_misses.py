@@ -116,6 +116,14 @@ def choose_leaders(remaining, how, previous):
     return lead
 
 
+def serve(served, trace):
+    """A pass's sectors: the distinct sectors of the lanes it serves (recorded in trace if given)."""
+    s = len({w // 8 for _, w in served})
+    if trace is not None:
+        trace.append((served, s))
+    return s
+
+
 def sequential(words, on_conflict="line", claims="release", leader_hit="wait", dup="leave",
                how="first", persist=False, trace=None):
     remaining = [(lane, w) for lane, w in enumerate(words) if w >= 0]
@@ -165,12 +173,8 @@ def sequential(words, on_conflict="line", claims="release", leader_hit="wait", d
             leave(line, lane, whole=on_conflict == "line")
         if not served:  # a leader chosen otherwise than by the first lane can wait on a line that
             served = remaining[:1]  # left: the variant deadlocks; let the lowest lane through
-        s = len({w // 8 for _, w in served})
-        if trace is not None:
-            trace.append((served, s))
-        sectors += s
-        taken = set(served)
-        remaining = [x for x in remaining if x not in taken]
+        sectors += serve(served, trace)
+        remaining = [x for x in remaining if x not in set(served)]
     return sectors
 
 
@@ -188,12 +192,8 @@ def proposed(words, trace=None):
         served = [(lane, w) for lane, w in remaining
                   if owner[(cls(w // 32), w % 32)] == lane
                   and (lead[cls(w // 32)] == w // 32 or w // 32 not in contested)]
-        s = len({w // 8 for _, w in served})
-        if trace is not None:
-            trace.append((served, s))
-        sectors += s
-        taken = set(served)
-        remaining = [x for x in remaining if x not in taken]
+        sectors += serve(served, trace)
+        remaining = [x for x in remaining if x not in set(served)]
     return sectors
 
 
