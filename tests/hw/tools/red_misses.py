@@ -3,7 +3,8 @@
 tests/hw/data/h100/red/README.md), and refinements of that rule, evaluated on every capture and
 on hist_global's whole input.
 
-Evaluated on: all 5,483 captured one-warp launches of tests/hw/data/h100/red (red_passes.csv,
+Evaluated on: the 5,483 captured one-warp launches the rules were fitted on, and the 124 of
+red_classes_next.csv captured afterwards to test them, all in tests/hw/data/h100/red (red_passes.csv,
 red_passes_lines.csv, red_passes_pairs.csv: red_passes' 256-word array, whose line i is line 4 + i of
 its 2 MiB page; red_classes.csv, red_classes_pairs.csv, red_classes_offsets.csv: word indices into
 a 1 GiB-aligned region, their kib_* patterns on red_passes' array), and on hist_global's input
@@ -72,7 +73,8 @@ P2 = [8, 10, 11, 13, 14, 15, 17, 19, 21, 22, 24, 26, 27, 28]
 M1 = sum(1 << (b - 7) for b in P1)  # masks on the line index (address / 128)
 M2 = sum(1 << (b - 7) for b in P2)
 FILES = ["red_passes.csv", "red_passes_lines.csv", "red_passes_pairs.csv",
-         "red_classes.csv", "red_classes_pairs.csv", "red_classes_offsets.csv"]
+         "red_classes.csv", "red_classes_pairs.csv", "red_classes_offsets.csv",
+         "red_classes_next.csv"]  # the last captured after the fit, to test it
 ARRAY_LINE = 4  # red_passes' array starts at line 4 of its 2 MiB page
 
 
