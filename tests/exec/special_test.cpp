@@ -28,11 +28,11 @@ TEST_F(Special, WarpSizeIsWarpSz) {
 
 TEST_F(Special, SpecialRegisters) {
   const int n = 64;
-  const DevicePtr dout = dev_.malloc(n * 12 * sizeof(unsigned));
+  const DevicePtr dout = dev_.malloc(n * 13 * sizeof(unsigned));
   const KernelArg args[] = {arg(dout)};
   const std::size_t dyn = n * sizeof(int);
   dev_.launch(module_, "sregs", {1}, {n}, args, dyn);
-  const auto out = download<unsigned>(dev_, dout, n * 12);
+  const auto out = download<unsigned>(dev_, dout, n * 13);
   for (int t = 0; t < n; ++t) {
     SCOPED_TRACE("thread " + std::to_string(t));
     const unsigned l = t % 32;
@@ -50,6 +50,8 @@ TEST_F(Special, SpecialRegisters) {
     EXPECT_EQ(o[9], 8 * sizeof(int) + dyn);  // static (stat[8]) + dynamic
     EXPECT_EQ(o[10], 0u);                    // %clock_hi of a young warp
     EXPECT_EQ(o[11], 0u);                    // not launched with a cluster
+    const int u = (t + 1) % n;
+    EXPECT_EQ(out[n * 12 + t], static_cast<unsigned>(u % 8 + u));  // the static and dynamic arrays are used
   }
 }
 

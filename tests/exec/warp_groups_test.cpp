@@ -103,7 +103,9 @@ TEST_F(WarpGroups, EveryLaneGetsItsGroupsAnswer) {
     EXPECT_TRUE((group >> leader) & 1);
     EXPECT_EQ(o[11] & 1, (t % 32) == leader ? 1 : 0);
     for (int k = 0; k < 32; ++k) {
-      if ((group >> k) & 1) EXPECT_EQ(out[(w + k) * 12 + 11] / 2, leader) << "lane " << k;
+      if ((group >> k) & 1) {
+        EXPECT_EQ(out[(w + k) * 12 + 11] / 2, leader) << "lane " << k;
+      }
     }
   }
 }

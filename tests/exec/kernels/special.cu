@@ -12,7 +12,7 @@ extern "C" __global__ void sregs(unsigned* out) {
   extern __shared__ int dyn[];
   __shared__ int stat[8];
   const int t = threadIdx.x;
-  stat[t % 8] = t;
+  stat[t % 8] = t % 8;
   dyn[t] = t;
   unsigned* o = out + t * 12;
   asm volatile("mov.u32 %0, %%lanemask_eq;" : "=r"(o[0]));
@@ -28,7 +28,7 @@ extern "C" __global__ void sregs(unsigned* out) {
   asm volatile("mov.u32 %0, %%clock_hi;" : "=r"(o[10]));
   asm volatile("{ .reg .pred q; mov.pred q, %%is_explicit_cluster; selp.u32 %0, 1, 0, q; }" : "=r"(o[11]));
   __syncthreads();
-  o[8] += 0 * (stat[0] + dyn[0]);
+  out[blockDim.x * 12 + t] = stat[(t + 1) % 8] + dyn[(t + 1) % blockDim.x];
 }
 
 // Spins until `cycles` clocks have passed (as programs that wait a fixed time do).
