@@ -17,6 +17,7 @@ enum class ErrorKind {
   kOutOfBounds,  // a memory access outside any allocation
   kDeadlock,     // a barrier that can never complete
   kTrap,         // the kernel executed trap (or a failed assert)
+  kUndefined,    // the kernel did what the PTX ISA leaves undefined (e.g. an invalid membermask)
   kIo,           // a file could not be read or written
   kInternal,     // a broken invariant inside warpscope
 };

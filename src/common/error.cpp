@@ -12,6 +12,7 @@ const char* to_string(ErrorKind kind) {
     case ErrorKind::kOutOfBounds: return "out-of-bounds access";
     case ErrorKind::kDeadlock: return "barrier deadlock";
     case ErrorKind::kTrap: return "trap";
+    case ErrorKind::kUndefined: return "undefined behavior";
     case ErrorKind::kIo: return "I/O error";
     case ErrorKind::kInternal: return "internal error";
   }

@@ -97,7 +97,7 @@ std::vector<InstructionInfo> Module::instructions(std::string_view kernel) const
     const exec::Inst& in = k.code[pc];
     if (in.ctl == exec::Ctl::kBra && in.target != exec::kNoPc) info.branch_target = in.target;
     info.guarded = in.guard != exec::kNoSlot;
-    info.plain = in.ctl == exec::Ctl::kNone;
+    info.plain = in.ctl == exec::Ctl::kNone || in.ctl == exec::Ctl::kWarpSync;
     info.exits = in.ctl == exec::Ctl::kRet || in.ctl == exec::Ctl::kExit || in.ctl == exec::Ctl::kTrap;
     info.local_access = in.width != 0 && in.space == Space::kLocal;
     out.push_back(std::move(info));
@@ -149,7 +149,7 @@ Module Device::load_ptx(std::string_view ptx_text, std::string_view origin) {
       const ptx::Variable& v = m.variables[i];
       if (v.space != ptx::StateSpace::kGlobal && v.space != ptx::StateSpace::kConst) continue;
       const std::uint64_t bytes = v.size ? v.size : 1;
-      const std::uint64_t addr = impl_->memory.allocate(bytes, v.name);
+      const std::uint64_t addr = impl_->memory.allocate(bytes, v.name, v.space == ptx::StateSpace::kConst);
       allocated.push_back(addr);
       impl->var_addr[i] = addr;
       impl->symbols[v.name] = Module::Impl::Symbol{addr, v.size};

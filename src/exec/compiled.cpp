@@ -201,7 +201,7 @@ void set_compiled_accesses(KernelImage& k, std::vector<CompiledAccess> accesses)
            k.name, c.anchor, k.code.size());
     }
     const Inst& in = k.code[c.anchor];
-    if (in.ctl != Ctl::kNone || in.guard != kNoSlot || in.fn == nullptr) {
+    if ((in.ctl != Ctl::kNone && in.ctl != Ctl::kWarpSync) || in.guard != kNoSlot || in.fn == nullptr) {
       fail(ErrorKind::kUsage, "compiled access '{}' of {}: anchor {} ({}) is guarded or is not a plain instruction",
            c.text, k.name, c.anchor, k.where(c.anchor));
     }

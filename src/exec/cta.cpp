@@ -19,29 +19,6 @@ namespace {
 constexpr std::uint32_t kSmCount = 132;    // %nsmid (an H100 SXM)
 constexpr std::uint32_t kWarpsPerSm = 64;  // %nwarpid
 
-std::string lanes_text(std::uint32_t m) {
-  if (m == kFullMask) return "all lanes";
-  std::string s;
-  unsigned l = 0;
-  while (l < 32) {
-    if (!((m >> l) & 1)) {
-      ++l;
-      continue;
-    }
-    unsigned e = l;
-    while (e + 1 < 32 && ((m >> (e + 1)) & 1)) ++e;
-    if (!s.empty()) s += ",";
-    s += e == l ? fmt::format("{}", l) : fmt::format("{}-{}", l, e);
-    l = e + 1;
-  }
-  return "lanes " + s;
-}
-
-void drop_empty(std::vector<Entry>& stack) {
-  stack.erase(std::remove_if(stack.begin(), stack.end(), [](const Entry& e) { return e.mask == 0; }),
-              stack.end());
-}
-
 }  // namespace
 
 CtaRunner::CtaRunner(const LaunchConfig& cfg) : cfg_(cfg), k_(*cfg.kernel) {
@@ -79,6 +56,7 @@ void CtaRunner::point_ctx(WarpState& w) {
   x_.local_stride = k_.local_bytes;
   x_.warp_index = w.index;
   x_.clock = &w.instructions;
+  x_.clock_state = &w.clock;
   x_.held = &w.held;
 }
 
@@ -112,6 +90,7 @@ void CtaRunner::init_warps(std::uint32_t linear) {
     w.arrived.fill(0);
     w.instructions = 0;
     w.thread_instructions = 0;
+    w.clock = ClockState{};
     w.saved.clear();
     // Registers start as zero, constant slots as their values: one copy of a prepared file.
     w.regs.resize(nregs);
@@ -233,7 +212,14 @@ bool CtaRunner::run_warp(WarpState& w) {
           resumed = true;
         }
       }
-      if (!resumed) return ran;
+      if (!resumed) {
+        // Lanes waiting at a warp-synchronous instruction for lanes that wait at a barrier or at
+        // another such instruction never resume.
+        for (const Split& s : w.splits) {
+          if (s.state == SplitState::kWarpSync) sync_stuck(w);
+        }
+        return ran;
+      }
       continue;
     }
     ran = true;
@@ -266,6 +252,17 @@ bool CtaRunner::run_warp(WarpState& w) {
       case RunResult::kYield:
         yield = true;
         break;
+      case RunResult::kSyncWait:
+        on_sync_wait(w, i);
+        break;
+    }
+    // Lanes that exited or arrived at a warp-synchronous instruction may let others waiting at
+    // one go on.
+    for (const Split& s : w.splits) {
+      if (s.state == SplitState::kWarpSync) {
+        resolve_syncs(w);
+        break;
+      }
     }
     // Lanes that exited or arrived may complete this warp's arrival, and warps that exited may
     // complete a barrier.
@@ -297,19 +294,10 @@ void CtaRunner::on_blocked(WarpState& w, std::size_t i) {
     });
   }
   if (s.bar_count) bars_[id].count = s.bar_count;
-  const std::uint32_t other = s.lanes() & ~s.bar_mask;
   w.arrived[id] |= s.bar_mask;
-  if (other != 0) {
-    // Fork: the lanes at the barrier wait; the others (waiting lower in the stack, e.g. at the
-    // reconvergence point after an early return) run on.
-    Split rest;
-    rest.stack = s.stack;
-    for (Entry& e : rest.stack) e.mask &= other;
-    drop_empty(rest.stack);
-    for (Entry& e : s.stack) e.mask &= s.bar_mask;
-    drop_empty(s.stack);
-    w.splits.insert(w.splits.begin() + static_cast<std::ptrdiff_t>(i) + 1, std::move(rest));
-  }
+  // Fork: the lanes at the barrier wait; the others (waiting lower in the stack, e.g. at the
+  // reconvergence point after an early return) run on.
+  fork(w, i, s.bar_mask);
   check_warp_arrival(w, id);
 }
 

@@ -138,6 +138,7 @@ class KernelDecoder final : public DecodeCtx {
     if (o.kind == OperandKind::kAddress && o.addr_base == ptx::AddressBase::kReg) {
       a.slot = reg_slot(o.reg);
       a.imm = o.offset;
+      a.reg32 = ptx::type_bits(function_->registers[o.reg].type) == 32;
       if (space == StateSpace::kParam && in_kernel_) a.mode = AddrOperand::Mode::kKparam;
       return a;
     }
@@ -156,6 +157,7 @@ class KernelDecoder final : public DecodeCtx {
     }
     if (o.kind == OperandKind::kReg) {
       a.slot = reg_slot(o.reg);
+      a.reg32 = ptx::type_bits(function_->registers[o.reg].type) == 32;
       return a;
     }
     unsupported("this kind of address operand");
@@ -243,7 +245,8 @@ class KernelDecoder final : public DecodeCtx {
 
   std::uint32_t sreg_slot(const ptx::Operand& o) {
     switch (o.sreg) {
-      case ptx::SpecialReg::kClock: case ptx::SpecialReg::kClock64: case ptx::SpecialReg::kGlobaltimer:
+      case ptx::SpecialReg::kClock: case ptx::SpecialReg::kClock64: case ptx::SpecialReg::kClockHi:
+      case ptx::SpecialReg::kGlobaltimer:
       case ptx::SpecialReg::kGlobaltimerLo: case ptx::SpecialReg::kGlobaltimerHi:
         unsupported("a clock register outside mov");
       default: break;

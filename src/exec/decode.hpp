@@ -28,6 +28,7 @@ struct AddrOperand {
   std::uint32_t slot = kNoSlot;
   std::int64_t imm = 0;
   Mode mode = Mode::kPlain;
+  bool reg32 = false;  // the base is a 32-bit register: a .shared/.local address wraps modulo 2^32
 };
 
 /// What the per-group decoders see: the instruction's function and operand resolution.

@@ -125,6 +125,24 @@ void memory_fault(const Ctx& x, const Inst& in, ErrorKind kind, unsigned lane, s
                                 who(x, lane), detail));
 }
 
+std::string lanes_text(std::uint32_t m) {
+  if (m == kFullMask) return "all lanes";
+  std::string s;
+  unsigned l = 0;
+  while (l < 32) {
+    if (!((m >> l) & 1)) {
+      ++l;
+      continue;
+    }
+    unsigned e = l;
+    while (e + 1 < 32 && ((m >> (e + 1)) & 1)) ++e;
+    if (!s.empty()) s += ",";
+    s += e == l ? fmt::format("{}", l) : fmt::format("{}-{}", l, e);
+    l = e + 1;
+  }
+  return "lanes " + s;
+}
+
 void lane_fault(const Ctx& x, std::uint32_t pc, ErrorKind kind, unsigned lane,
                 const std::string& what) {
   throw Error(kind,

@@ -20,6 +20,9 @@ std::string pretty_kernel(const std::string& mangled);
 /// mangled.
 std::string kernel_label(const std::string& mangled);
 
+/// "all lanes", "lanes 0-15,17": a lane mask for messages.
+std::string lanes_text(std::uint32_t mask);
+
 /// An invalid memory access by `lane`: kOutOfBounds or kMisaligned.
 [[noreturn]] void memory_fault(const Ctx& x, const Inst& in, ErrorKind kind, unsigned lane,
                                std::uint64_t addr, unsigned width, Space space, Op op,

@@ -40,7 +40,7 @@ struct Entry {
   }
 };
 
-enum class SplitState : std::uint8_t { kRunnable, kBarrier, kWaitMerge };
+enum class SplitState : std::uint8_t { kRunnable, kBarrier, kWaitMerge, kWarpSync };
 
 struct Split {
   std::vector<Entry> stack;
@@ -51,6 +51,10 @@ struct Split {
   std::uint32_t bar_pc = 0;
   std::uint32_t bar_mask = 0;
   std::uint32_t bar_count = 0;  // thread count operand (0: all threads)
+  // kWarpSync: the warp-synchronous instruction it waits at and the lanes that execute it
+  // (warp_sync.cpp); the instruction has been counted, the split resumes after it.
+  std::uint32_t sync_pc = 0;
+  std::uint32_t sync_mask = 0;
 
   std::uint32_t lanes() const {
     std::uint32_t m = 0;
@@ -71,6 +75,7 @@ struct WarpState {
   std::vector<std::uint8_t> local;
   std::vector<std::vector<std::uint64_t>> saved;  // registers of suspended recursive activations
   HeldRecords held;           // records of instructions with lane groupings (compiled.cpp)
+  ClockState clock;           // %clock reads (ops_move.cpp)
   bool done() const { return live == 0; }
 };
 
@@ -111,7 +116,7 @@ class CtaRunner {
   std::vector<std::uint64_t> pc_thread_instructions() const;
 
  private:
-  enum class RunResult : std::uint8_t { kDone, kBlocked, kWaitMerge, kYield };
+  enum class RunResult : std::uint8_t { kDone, kBlocked, kWaitMerge, kYield, kSyncWait };
 
   // warp.cpp
   RunResult run_split(WarpState& w, Split& s);
@@ -120,6 +125,13 @@ class CtaRunner {
   void do_call(WarpState& w, Split& s, const Inst& in, std::uint32_t pc, std::uint32_t m);
   void do_return(WarpState& w, Split& s, const Entry& frame);
   void builtin_call(WarpState& w, const Inst& in, std::uint32_t pc, std::uint32_t m);
+
+  // warp_sync.cpp
+  bool warp_sync(WarpState& w, const Inst& in, std::uint32_t pc, std::uint32_t m, std::uint32_t active);
+  void on_sync_wait(WarpState& w, std::size_t split);
+  void resolve_syncs(WarpState& w);
+  [[noreturn]] void sync_stuck(WarpState& w);
+  void fork(WarpState& w, std::size_t split, std::uint32_t keep);
 
   // cta.cpp
   void init_warps(std::uint32_t linear);

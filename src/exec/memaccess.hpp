@@ -64,6 +64,9 @@ inline std::uint8_t* translate(Ctx& x, const Inst& in, unsigned lane, std::uint6
   };
   if constexpr (S == MemSpace::kGlobal) return global(Space::kGlobal, false);
   if constexpr (S == MemSpace::kConst) return global(Space::kConst, false);
+  if constexpr (S == MemSpace::kShared || S == MemSpace::kLocal) {
+    if (in.flags & kFlagAddr32) addr &= 0xffffffffu;
+  }
   if constexpr (S == MemSpace::kShared) return shared(addr, false);
   if constexpr (S == MemSpace::kLocal || S == MemSpace::kFrameParam) return local(addr, false);
   if constexpr (S == MemSpace::kKparam) {

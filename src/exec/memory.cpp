@@ -14,7 +14,7 @@ GlobalMemory::~GlobalMemory() {
   for (auto& [base, r] : regions_) std::free(r.host);
 }
 
-std::uint64_t GlobalMemory::allocate(std::uint64_t bytes, std::string label) {
+std::uint64_t GlobalMemory::allocate(std::uint64_t bytes, std::string label, bool constant) {
   if (bytes == 0) bytes = 1;
   const std::uint64_t rounded = (bytes + kAllocAlign - 1) / kAllocAlign * kAllocAlign;
   if (rounded < bytes || used_ + rounded > capacity_ || used_ + rounded < used_) {
@@ -32,7 +32,7 @@ std::uint64_t GlobalMemory::allocate(std::uint64_t bytes, std::string label) {
   if (candidate + rounded > kHeapLimit) fail(ErrorKind::kUsage, "device address space exhausted");
   auto* host = static_cast<std::uint8_t*>(std::calloc(rounded, 1));
   if (host == nullptr) fail(ErrorKind::kUsage, "host memory exhausted allocating {} bytes", bytes);
-  regions_.emplace(candidate, Region{candidate, bytes, host, std::move(label)});
+  regions_.emplace(candidate, Region{candidate, bytes, host, std::move(label), constant});
   used_ += rounded;
   return candidate;
 }

@@ -49,6 +49,7 @@ struct Region {
   std::uint64_t size = 0;
   std::uint8_t* host = nullptr;
   std::string label;  // "" for malloc'ed memory, the symbol name for module variables
+  bool constant = false;  // a module's .const variable (isspacep.const)
   bool contains(std::uint64_t addr, std::uint64_t bytes) const {
     return addr >= base && addr - base <= size && size - (addr - base) >= bytes;
   }
@@ -63,7 +64,7 @@ class GlobalMemory {
 
   /// A zero-filled allocation of `bytes` (at least 1) aligned to 256. Throws kUsage when the
   /// capacity would be exceeded.
-  std::uint64_t allocate(std::uint64_t bytes, std::string label = {});
+  std::uint64_t allocate(std::uint64_t bytes, std::string label = {}, bool constant = false);
   /// Frees an allocation by its base address; throws kUsage for anything else.
   void release(std::uint64_t base);
 

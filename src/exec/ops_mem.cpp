@@ -332,6 +332,9 @@ MemSpace resolve_space(DecodeCtx& dc, const ptx::Instruction& ins, const ptx::Op
   out.a = ao.slot;
   out.imm = ao.imm;
   if (ao.mode == AddrOperand::Mode::kFrame) out.flags |= kFlagFrameRel;
+  // 32-bit .shared and .local addresses wrap modulo 2^32 as on the GPU: nvcc may keep a shared
+  // address as a "negative" base register plus an offset that brings it back ([r+68], r = s-64).
+  if (ao.reg32 && (s == ptx::StateSpace::kShared || s == ptx::StateSpace::kLocal)) out.flags |= kFlagAddr32;
   switch (s) {
     case ptx::StateSpace::kGlobal: out.space = Space::kGlobal; return MemSpace::kGlobal;
     case ptx::StateSpace::kConst: out.space = Space::kConst; return MemSpace::kConst;

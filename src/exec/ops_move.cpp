@@ -26,15 +26,42 @@ void mov_frame(const Inst& in, Ctx& x, std::uint32_t m) {
   for_lanes(m, [&](unsigned l) { d[l] = v; });
 }
 
-/// %clock, %clock64: the warp's instruction counter; %globaltimer: a deterministic nanosecond
-/// count derived from it.
+/// %clock, %clock64 (%clock_hi its upper half): the warp's instruction count plus its skew (ClockState); %globaltimer: a
+/// deterministic nanosecond count derived from it (4 ns per cycle, 1 s apart per launch).
+///
+/// A read at the same instruction as the warp's previous read, at most kPollGap instructions
+/// after it, is a poll (a loop spinning until the clock has advanced). After kPollStreak
+/// consecutive polls, each poll adds 1/8 of the time elapsed since the streak's first read to the
+/// skew: a loop that spins until N cycles have passed ends after about kPollStreak + 8 ln(N) polls
+/// and reads at most about N * 9/8 cycles, while the clock difference across code that does work
+/// between its reads (or reads at different instructions) stays its instruction count.
+constexpr std::uint64_t kPollGap = 32;
+constexpr std::uint32_t kPollStreak = 256;
+
 template <int Which>
 void mov_clock(const Inst& in, Ctx& x, std::uint32_t m) {
-  std::uint64_t v = *x.clock;
+  ClockState& c = *x.clock_state;
+  const std::uint64_t count = *x.clock;
+  const std::uint32_t pc = x.pc_of(in);
+  if (pc == c.last_pc && count - c.last_count <= kPollGap) {
+    if (c.streak == 0) c.streak_start = c.last_count + c.skew;
+    if (c.streak < kPollStreak) {
+      ++c.streak;
+    } else {
+      c.skew += (count + c.skew - c.streak_start) / 8;
+    }
+  } else {
+    c.streak = 0;
+  }
+  c.last_pc = pc;
+  c.last_count = count;
+  std::uint64_t v = count + c.skew;
+  const std::uint64_t ns = std::uint64_t(x.launch_id) * 1000000000ull + v * 4;
   if constexpr (Which == 1) v &= 0xffffffffu;
-  if constexpr (Which == 2) v = std::uint64_t(x.launch_id) * 1000000000ull + v * 4;
-  if constexpr (Which == 3) v = (std::uint64_t(x.launch_id) * 1000000000ull + v * 4) & 0xffffffffu;
-  if constexpr (Which == 4) v = (std::uint64_t(x.launch_id) * 1000000000ull + v * 4) >> 32;
+  if constexpr (Which == 2) v = ns;
+  if constexpr (Which == 3) v = ns & 0xffffffffu;
+  if constexpr (Which == 4) v = ns >> 32;
+  if constexpr (Which == 5) v >>= 32;
   std::uint64_t* d = x.reg(in.d);
   for_lanes(m, [&](unsigned l) { d[l] = v; });
 }
@@ -217,6 +244,18 @@ void isspacep(const Inst& in, Ctx& x, std::uint32_t m) {
     d[l] = classify_generic(a[l], off) == S ? 1 : 0;
   });
 }
+/// isspacep.const: the address lies in a module's .const variable (they live in the global
+/// window, where cvta.const leaves their addresses).
+void isspacep_const(const Inst& in, Ctx& x, std::uint32_t m) {
+  std::uint64_t* d = x.reg(in.d);
+  const std::uint64_t* a = x.reg(in.a);
+  for_lanes(m, [&](unsigned l) {
+    std::uint64_t off;
+    const Region* r = classify_generic(a[l], off) == GenericSpace::kGlobal ? x.global->find(a[l], 1) : nullptr;
+    d[l] = r != nullptr && r->constant ? 1 : 0;
+  });
+}
+/// isspacep.param: generic addresses of kernel parameters are never made (cvta.param is refused).
 void isspacep_false(const Inst& in, Ctx& x, std::uint32_t m) {
   std::uint64_t* d = x.reg(in.d);
   for_lanes(m, [&](unsigned l) { d[l] = 0; });
@@ -281,7 +320,7 @@ ExecFn pick_vec(bool is_pack, unsigned eb) {
 
 bool is_dynamic_sreg(ptx::SpecialReg r) {
   switch (r) {
-    case ptx::SpecialReg::kClock: case ptx::SpecialReg::kClock64:
+    case ptx::SpecialReg::kClock: case ptx::SpecialReg::kClock64: case ptx::SpecialReg::kClockHi:
     case ptx::SpecialReg::kGlobaltimer: case ptx::SpecialReg::kGlobaltimerLo:
     case ptx::SpecialReg::kGlobaltimerHi: return true;
     default: return false;
@@ -315,6 +354,7 @@ bool decode_move(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out) {
         switch (a.sreg) {
           case ptx::SpecialReg::kClock: out.fn = &mov_clock<1>; break;
           case ptx::SpecialReg::kClock64: out.fn = &mov_clock<0>; break;
+          case ptx::SpecialReg::kClockHi: out.fn = &mov_clock<5>; break;
           case ptx::SpecialReg::kGlobaltimer: out.fn = &mov_clock<2>; break;
           case ptx::SpecialReg::kGlobaltimerLo: out.fn = &mov_clock<3>; break;
           default: out.fn = &mov_clock<4>; break;
@@ -397,6 +437,7 @@ bool decode_move(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out) {
           out.fn = ins.to_space ? &cvta<0, true> : &cvta<0, false>;
           return true;
         case ptx::StateSpace::kShared:
+        case ptx::StateSpace::kSharedCluster:  // a cluster of one CTA: the same window
           out.fn = ins.to_space ? &cvta<kSharedWindow, true> : &cvta<kSharedWindow, false>;
           return true;
         case ptx::StateSpace::kLocal:
@@ -411,9 +452,14 @@ bool decode_move(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out) {
       out.a = dc.src(ops[1], Type::kU64);
       switch (ins.space) {
         case ptx::StateSpace::kGlobal: out.fn = &isspacep<GenericSpace::kGlobal>; break;
-        case ptx::StateSpace::kShared: out.fn = &isspacep<GenericSpace::kShared>; break;
+        // A CTA launched without a cluster is a cluster of one: its .shared::cluster window holds
+        // its own shared memory only, the .shared::cta window.
+        case ptx::StateSpace::kShared:
+        case ptx::StateSpace::kSharedCluster: out.fn = &isspacep<GenericSpace::kShared>; break;
         case ptx::StateSpace::kLocal: out.fn = &isspacep<GenericSpace::kLocal>; break;
-        default: out.fn = &isspacep_false; break;
+        case ptx::StateSpace::kConst: out.fn = &isspacep_const; break;
+        case ptx::StateSpace::kParam: out.fn = &isspacep_false; break;
+        default: dc.unsupported(fmt::format("isspacep.{}", ptx::to_string(ins.space)));
       }
       return true;
     default: return false;

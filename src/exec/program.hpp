@@ -48,6 +48,10 @@ enum class Ctl : std::uint8_t {
   kTrap,
   kBar,      // bar.sync / barrier.sync / bar.arrive / bar.red: aux = BarKind
   kYield,    // nanosleep: lets the other warps of the CTA run
+  kWarpSync, // shfl/vote/match/redux/elect/bar.warp.sync with a membermask (operand e): the warp
+             // loop checks the masks, forms the lane groups (Ctx::groups), may wait for named
+             // lanes that run elsewhere, then calls fn (warp_sync.cpp); aux = 1: bar.warp.sync
+             // (lanes meet at any bar.warp.sync, not only at the same instruction)
 };
 
 enum class BarKind : std::uint8_t { kSync, kArrive, kRed };
@@ -58,6 +62,7 @@ enum : std::uint8_t {
   kFlagAligned = 2,    // barrier with .aligned semantics (bar.sync, barrier.sync.aligned)
   kFlagNegC = 4,       // predicate operand c is negated (setp/bar.red/vote)
   kFlagNegA = 8,       // predicate operand a is negated
+  kFlagAddr32 = 16,    // .shared/.local address in a 32-bit register: wraps modulo 2^32
 };
 
 struct Inst {
@@ -190,6 +195,17 @@ using HeldRecords = std::vector<Held>;
 /// or as they are where some lane's count has no path, and empties the lists.
 void release_held(const KernelImage& kernel, HeldRecords& held, AccessSink& sink);
 
+/// How a warp's %clock/%clock64/%globaltimer advance (ops_move.cpp, mov_clock; docs/exec.md):
+/// the clock is the warp's instruction count plus `skew`, which grows while the warp polls the
+/// clock in a tight loop.
+struct ClockState {
+  std::uint64_t skew = 0;        // cycles added to the instruction count
+  std::uint32_t last_pc = kNoPc;  // the previous read
+  std::uint64_t last_count = 0;  // instruction count at the previous read
+  std::uint32_t streak = 0;      // consecutive polls (same pc, few instructions apart)
+  std::uint64_t streak_start = 0;  // clock value when the streak began
+};
+
 /// What a warp's instructions see while they run. One per worker thread; the warp loop points it
 /// at the current warp's register file and frame.
 struct Ctx {
@@ -213,10 +229,15 @@ struct Ctx {
   std::uint32_t warp_index = 0;
   Dim3 ctaid, ntid, nctaid;
   std::uint64_t* clock = nullptr;  // the warp's instruction counter
+  ClockState* clock_state = nullptr;  // the warp's clock reads (ops_move.cpp, mov_clock)
   std::string* printf_out = nullptr;
   std::uint32_t launch_id = 0;
   WarpAccess record;               // the whole-warp paths' record, reused (ops_mem.cpp)
   HeldRecords* held = nullptr;     // the current warp's held records (compiled.cpp)
+  // A kWarpSync instruction's lane groups, set by the warp loop before it calls fn: `ngroups`
+  // disjoint lane masks whose union is the mask fn gets; each group computes on its own lanes.
+  std::uint32_t ngroups = 0;
+  std::uint32_t groups[kLanes] = {};
 
   std::uint32_t pc_of(const Inst& in) const {
     return static_cast<std::uint32_t>(&in - kernel->code.data());

@@ -430,6 +430,25 @@ CtaRunner::RunResult CtaRunner::run_split(WarpState& w, Split& s) {
         result = RunResult::kBlocked;
         goto out;
       }
+      case Ctl::kWarpSync: {
+        if (m == 0) {
+          ++pc;
+          break;
+        }
+        save_counts();
+        if (!warp_sync(w, in, pc, m, active)) {
+          // Named lanes run elsewhere: wait for them here (warp_sync.cpp).
+          s.state = SplitState::kWarpSync;
+          s.sync_pc = pc;
+          s.sync_mask = m;
+          result = RunResult::kSyncWait;
+          goto out;
+        }
+        ++pc;
+        top->pc = pc;
+        if (pc == top->rpc && !restack()) goto out;
+        break;
+      }
       case Ctl::kYield:
         ++pc;
         top->pc = pc;

@@ -17,6 +17,7 @@ namespace warpscope::ptx {
 namespace {
 
 // Resource bounds, so that hostile input cannot make the builder allocate without limit.
+constexpr std::uint64_t kWarpSize = 32;  // WARP_SZ
 constexpr std::uint64_t kMaxRegistersPerModule = 1u << 20;
 constexpr std::uint64_t kMaxInitBytesPerModule = 64u << 20;
 
@@ -47,6 +48,7 @@ constexpr SpecialName kSpecials[] = {
     {"lanemask_ge", SpecialReg::kLanemaskGe, false},
     {"clock", SpecialReg::kClock, false},
     {"clock64", SpecialReg::kClock64, false},
+    {"clock_hi", SpecialReg::kClockHi, false},
     {"globaltimer", SpecialReg::kGlobaltimer, false},
     {"globaltimer_lo", SpecialReg::kGlobaltimerLo, false},
     {"globaltimer_hi", SpecialReg::kGlobaltimerHi, false},
@@ -101,6 +103,11 @@ std::optional<std::pair<SpecialReg, std::uint8_t>> special_register(std::string_
   };
   if (auto r = numbered("envreg", SpecialReg::kEnvreg, 32)) return r;
   if (auto r = numbered("pm", SpecialReg::kPm, 8)) return r;
+  if (base.ends_with("_64")) {  // %pm0_64 .. %pm7_64
+    const std::string_view pm = base.substr(0, base.size() - 3);
+    base = pm;
+    if (auto r = numbered("pm", SpecialReg::kPm64, 8)) return r;
+  }
   if (auto r = numbered("reserved_smem_offset_", SpecialReg::kReservedSmemOffset, 2)) return r;
   return std::nullopt;
 }
@@ -547,6 +554,14 @@ class Builder {
     }
     if (s.name.starts_with('%')) error(s.pos, "undefined register '{}'", s.name);
     auto sym = find_symbol(st, s.name);
+    if (!sym && s.name == "WARP_SZ") {
+      // The predefined identifier WARP_SZ (the built-in warpSize): the warp size, a constant.
+      if (s.offset != 0) error(s.pos, "WARP_SZ cannot take an offset");
+      o.kind = OperandKind::kImm;
+      o.imm_kind = ImmKind::kInt;
+      o.imm = kWarpSize;
+      return o;
+    }
     if (!sym) error(s.pos, "undefined symbol '{}'", s.name);
     o.kind = OperandKind::kSymbol;
     o.symbol = *sym;

@@ -279,6 +279,7 @@ std::string_view to_string(SpecialReg r) {
     case SpecialReg::kLanemaskGe: return "lanemask_ge";
     case SpecialReg::kClock: return "clock";
     case SpecialReg::kClock64: return "clock64";
+    case SpecialReg::kClockHi: return "clock_hi";
     case SpecialReg::kGlobaltimer: return "globaltimer";
     case SpecialReg::kGlobaltimerLo: return "globaltimer_lo";
     case SpecialReg::kGlobaltimerHi: return "globaltimer_hi";
@@ -294,6 +295,7 @@ std::string_view to_string(SpecialReg r) {
     case SpecialReg::kIsExplicitCluster: return "is_explicit_cluster";
     case SpecialReg::kEnvreg: return "envreg";
     case SpecialReg::kPm: return "pm";
+    case SpecialReg::kPm64: return "pm";
     case SpecialReg::kReservedSmemOffset: return "reserved_smem_offset_";
     case SpecialReg::kReservedSmemOffsetBegin: return "reserved_smem_offset_begin";
     case SpecialReg::kReservedSmemOffsetEnd: return "reserved_smem_offset_end";

@@ -348,12 +348,13 @@ enum class SpecialReg : std::uint8_t {
   kTid, kNtid, kCtaid, kNctaid,           // with component 0/1/2 = .x/.y/.z
   kLaneid, kWarpid, kNwarpid, kSmid, kNsmid, kGridid,
   kLanemaskEq, kLanemaskLt, kLanemaskLe, kLanemaskGt, kLanemaskGe,
-  kClock, kClock64, kGlobaltimer, kGlobaltimerLo, kGlobaltimerHi,
+  kClock, kClock64, kClockHi, kGlobaltimer, kGlobaltimerLo, kGlobaltimerHi,
   kDynamicSmemSize, kTotalSmemSize, kAggrSmemSize,
   kClusterid, kNclusterid, kClusterCtaid, kClusterNctaid, kClusterCtarank, kClusterNctarank,
   kIsExplicitCluster,
   kEnvreg,                                // %envreg<N>: component = N
   kPm,                                    // %pm0..%pm7: component = N
+  kPm64,                                  // %pm0_64..%pm7_64: component = N
   kReservedSmemOffset,                    // %reserved_smem_offset_0/_1: component = N
   kReservedSmemOffsetBegin, kReservedSmemOffsetEnd, kReservedSmemOffsetCap,
   kCurrentGraphExec,

@@ -373,7 +373,10 @@ class Decoder {
     if (has(kGl) && m == "gl") return set_once(inst_.scope, Scope::kGpu, m);
     if (has(kSpace | kSpaceTo)) {
       if (auto r = lookup(kSpaces, m)) {
-        if (*r == StateSpace::kSharedCluster && !inst_.proxy)
+        // cvta and isspacep with .shared::cluster work on a cluster of one CTA (docs/exec.md);
+        // memory accesses to another CTA's shared memory do not.
+        if (*r == StateSpace::kSharedCluster && !inst_.proxy && inst_.op != Opcode::kCvta &&
+            inst_.op != Opcode::kIsspacep)
           unsupported(m, "distributed shared memory is not supported");
         if (has(kSpaceTo) && *r == StateSpace::kParam && m != "param") unsupported(m, "unknown space");
         return set_once(inst_.space, *r, m);

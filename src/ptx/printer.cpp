@@ -72,6 +72,7 @@ std::string operand(const Module& m, const Function& fn, const Operand& o) {
           return s + "." + std::string(1, "xyz"[o.component % 3]);
         case SpecialReg::kEnvreg: case SpecialReg::kPm: case SpecialReg::kReservedSmemOffset:
           return s + std::to_string(o.component);
+        case SpecialReg::kPm64: return s + std::to_string(o.component) + "_64";
         default: return s;
       }
     }

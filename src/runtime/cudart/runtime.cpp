@@ -495,7 +495,8 @@ cudaError_t map_error(const Error& e, bool* sticky) {
   switch (e.kind()) {
     case ErrorKind::kOutOfBounds: *sticky = true; return kErrIllegalAddress;
     case ErrorKind::kMisaligned: *sticky = true; return kErrMisalignedAddress;
-    case ErrorKind::kDeadlock: *sticky = true; return kErrLaunchFailure;
+    case ErrorKind::kDeadlock:
+    case ErrorKind::kUndefined: *sticky = true; return kErrLaunchFailure;
     case ErrorKind::kTrap: {
       *sticky = true;
       std::string what = e.what();
