@@ -23,7 +23,7 @@ std::string kernel_label(const std::string& mangled);
 /// An invalid memory access by `lane`: kOutOfBounds or kMisaligned.
 [[noreturn]] void memory_fault(const Ctx& x, const Inst& in, ErrorKind kind, unsigned lane,
                                std::uint64_t addr, unsigned width, Space space, Op op,
-                               bool generic = false);
+                               bool generic = false, const char* note = "");
 
 /// Any other fault of one lane (trap, assert, bad shuffle...): "<what> in kernel ... block ...
 /// thread ...".
