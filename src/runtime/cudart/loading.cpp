@@ -289,6 +289,7 @@ cudaError_t Runtime::ensure_loaded(ModuleRec& m) {
     if (!m.linked) fatbins.push_back(w.fatbin);
     m.parts.clear();
     m.origin = m.origin.substr(0, m.origin.find(" ("));  // "fatbinary N", also when reloaded after a reset
+    std::string without_ptx;  // a device link's units that have machine code only
     for (std::size_t i = 0; i < fatbins.size(); ++i) {
       PtxPart part;
       part.origin = m.linked ? fmt::format("{}, translation unit {}", m.origin, i) : m.origin;
@@ -296,13 +297,17 @@ cudaError_t Runtime::ensure_loaded(ModuleRec& m) {
       const auto fb = fatbin::parse(std::span(static_cast<const std::uint8_t*>(fatbins[i]), size), part.origin);
       std::string why;
       const fatbin::Entry* e = choose_part_ptx(fb, part.origin, &why);
+      if (e == nullptr && m.linked) {
+        without_ptx += fmt::format("{}{}: {}", without_ptx.empty() ? "" : "; ", part.origin, why);
+        continue;
+      }
       if (e == nullptr) {
         return failed(kErrNoKernelImageForDevice,
                       fmt::format("{}: no PTX for the {} profile (compute capability {}.{}): {}{}", part.origin,
                                   profile().name, profile().cc_major, profile().cc_minor, why,
-                                  w.version == 2 && !m.linked ? " (a -rdc=true device link whose translation units "
-                                                                "are not listed in the wrapper)"
-                                                              : ""));
+                                  w.version == 2 ? " (a -rdc=true device link whose translation units are not "
+                                                   "listed in the wrapper)"
+                                                 : ""));
       }
       part.ptx = fatbin::contents(*e, part.origin);
       part.ptx_arch = static_cast<int>(e->arch);
@@ -313,17 +318,35 @@ cudaError_t Runtime::ensure_loaded(ModuleRec& m) {
       m.parts.push_back(std::move(part));
     }
     if (m.linked) {
-      m.origin += fmt::format(" (device link of {} translation units)", m.parts.size());
+      m.origin += fmt::format(" (device link of {} translation units)", fatbins.size());
+      if (m.parts.empty()) {
+        return failed(kErrNoKernelImageForDevice,
+                      fmt::format("{}: no translation unit has PTX for the {} profile: {}", m.origin, profile().name,
+                                  without_ptx));
+      }
       std::vector<PtxSource> sources;
       for (const PtxPart& p : m.parts) sources.push_back(PtxSource{p.ptx, p.origin});
-      m.module = dev.link_ptx(sources, m.origin);
+      try {
+        m.module = dev.link_ptx(sources, m.origin);
+      } catch (const Error& err) {
+        if (without_ptx.empty()) throw;
+        // The symbols may be defined in the units warpscope cannot read.
+        throw Error(err.kind(), fmt::format("{}; translation units without PTX, which warpscope cannot run: {}",
+                                            err.what(), without_ptx));
+      }
+      if (!without_ptx.empty()) note(fmt::format("{}: translation units without PTX: {}", m.origin, without_ptx));
     } else {
       m.origin = m.parts[0].origin;
       m.module = dev.load_ptx(m.parts[0].ptx, m.origin);
     }
+    const std::vector<std::string> defined = m.module->kernels();
     for (KernelRec* k : m.kernels) {
-      k->params = m.module->params(k->name);
       k->part = 0;
+      if (std::find(defined.begin(), defined.end(), k->name) == defined.end()) {
+        k->part = kNoPart;  // its unit has no PTX: launching it reports that
+        continue;
+      }
+      k->params = m.module->params(k->name);
       for (std::size_t i = 0; i < m.parts.size(); ++i)
         if (defines_entry(m.parts[i].ptx, k->name)) k->part = i;
     }
@@ -361,6 +384,7 @@ VarRec* Runtime::find_var(const void* symbol) {
 
 const KernelResources& Runtime::resources(KernelRec& k) {
   if (!k.resources) {
+    if (k.part == kNoPart) fail(ErrorKind::kUsage, "kernel {} has no PTX in {}", demangle(k.name), k.module->origin);
     const PtxPart& part = k.module->parts.at(k.part);
     KernelResources r = scan_ptx_resources(part.ptx, k.name);
     r.const_bytes = ptx_const_bytes(part.ptx);
@@ -381,7 +405,7 @@ const KernelResources& Runtime::resources(KernelRec& k) {
 }
 
 void Runtime::install_machine_code(KernelRec& k) {
-  if (k.spills_installed) return;
+  if (k.spills_installed || k.part == kNoPart) return;
   k.spills_installed = true;
   resources(k);
   const auto* info = ptxas_info(*this, *k.module, k.part, profile());

@@ -256,6 +256,10 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
   }
   if (cudaError_t e = check_stream(stream); e != kSuccess) return e;
   if (cudaError_t e = ensure_loaded(*k->module); e != kSuccess) return e;
+  if (k->part == kNoPart) {
+    note(fmt::format("launch of {}: its translation unit in {} has no PTX", demangle(k->name), k->module->origin));
+    return kErrNoKernelImageForDevice;
+  }
   const auto& p = profile();
   const std::uint64_t threads = std::uint64_t{block.x} * block.y * block.z;
   if (grid.x == 0 || grid.y == 0 || grid.z == 0 || threads == 0 || threads > p.max_threads_per_block ||

@@ -69,8 +69,10 @@ struct KernelRec {
   int carveout = -1;
   std::optional<KernelResources> resources;
   bool spills_installed = false;  // Runtime::install_spills ran
-  std::size_t part = 0;           // the ModuleRec::parts entry whose PTX defines it
+  std::size_t part = 0;           // the ModuleRec::parts entry whose PTX defines it, or kNoPart
 };
+/// KernelRec::part of a kernel whose translation unit has no PTX (a device link's machine-code-only unit).
+inline constexpr std::size_t kNoPart = static_cast<std::size_t>(-1);
 
 struct VarRec {
   ModuleRec* module = nullptr;
