@@ -6,7 +6,7 @@
 //
 // Each line: case,allocation bases (hex, relative to the first),distance,error of the access,
 // value read (hex). Cases read (and, for "w" cases, write then read back) one int at an offset
-// from a buffer: inside another buffer's padding, in a freed neighbour (filled with 0x5a first),
+// from a buffer: just past the end, in a freed neighbour (filled with 0x5a first),
 // at the end of the first 2 MiB granule and just past it, and 1/2/4/16 MiB away.
 #include <cstdio>
 #include <cstring>
@@ -24,7 +24,7 @@ struct Case {
 };
 
 const Case kCases[] = {
-    {"pad_after_100B", 100, false},          {"before_4k_freed_gap", -4096, false},
+    {"after_end_100B", 1024 + 100, false},          {"before_4k_freed_gap", -4096, false},
     {"after_end_1k", 1024 + 1024, false},    {"w_after_end_64k", 1024 + 65536, true},
     {"w_1MiB", 1 << 20, true},               {"w_2MiB", 2 << 20, true},
     {"w_4MiB", 4 << 20, true},               {"w_16MiB", 16 << 20, true},
