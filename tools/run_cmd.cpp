@@ -285,6 +285,12 @@ void add_run_command(CLI::App& app, RunOptions& o) {
                   "Fraction of CTAs (0 < F <= 1) whose accesses feed the memory model; every CTA still runs. "
                   "Counters are scaled and marked estimated")
       ->check(CLI::Range(0.0, 1.0));
+  cmd->add_option("--memcheck", o.memcheck,
+                  "Global accesses outside every allocation: report (default: where the GPU maps the address they "
+                  "proceed, each instruction's first is printed and all are counted), off (the same, not printed, still "
+                  "counted), strict (the launch faults at the first)")
+      ->check(CLI::IsMember({"report", "off", "strict"}))
+      ->capture_default_str();
   cmd->add_flag("--quiet", o.quiet, "No notes from the runtime on stderr");
   cmd->add_flag("--no-summary", o.no_summary, "Do not print the per-launch summary");
   cmd->add_flag("--all-launches", o.all_launches, "One summary line per launch, however many");
@@ -362,6 +368,7 @@ int run_run(const RunOptions& o) {
     const unsigned threads = o.threads != 0 ? o.threads : std::max(1u, std::thread::hardware_concurrency());
     setenv("WARPSCOPE_THREADS", std::to_string(threads).c_str(), 1);
     if (o.no_stats) setenv("WARPSCOPE_NO_STATS", "1", 1);
+    setenv("WARPSCOPE_MEMCHECK", o.memcheck.c_str(), 1);
     if (o.quiet) setenv("WARPSCOPE_QUIET", "1", 1);
     if (any_ptx) setenv("WARPSCOPE_ANY_PTX", "1", 1);
     std::vector<char*> argv;

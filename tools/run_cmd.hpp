@@ -39,6 +39,7 @@ struct RunOptions {
   bool no_summary = false;
   bool all_launches = false;  // one summary line per launch even for many launches
   bool any_ptx = false;       // accept PTX newer than the profile (with a warning)
+  std::string memcheck = "report";  // --memcheck report|off|strict (WARPSCOPE_MEMCHECK)
   std::vector<std::string> command;
 };
 

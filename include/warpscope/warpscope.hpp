@@ -106,6 +106,39 @@ struct LaneGrouping {
   std::string text;  // what the machine code does, for reports
 };
 
+/// A global access outside every allocation that the GPU does not trap, because the address lies
+/// in a mapped 2 MiB granule (docs/exec.md, "Out-of-bounds accesses"): the access proceeds on
+/// the memory there, and memcheck reports it as compute-sanitizer would. One per instruction: the
+/// first such lane access in CTA order, with the count of all of them.
+struct MemcheckError {
+  std::uint32_t pc = 0;        // as WarpAccess::pc / Module::instructions
+  std::string kernel;          // mangled
+  std::string file;            // CUDA source ("" without .loc)
+  std::uint32_t line = 0;
+  std::string ptx;             // the PTX instruction
+  Dim3 block, thread;
+  std::uint64_t address = 0;
+  std::uint32_t size = 0;      // bytes of the access
+  std::string access;          // "read", "write", "atomic" or "reduction"
+  std::string space;           // "global" or "const" (generic accesses are global)
+  // The nearest allocation and how far outside it the address is: `distance` bytes before its
+  // start (before = true) or after its end (base + size).
+  std::uint64_t allocation_base = 0;
+  std::uint64_t allocation_size = 0;
+  std::string allocation_label;  // the module variable's name, "" for cudaMalloc'ed memory
+  bool before = false;
+  std::uint64_t distance = 0;
+  std::string relation;        // "4096 bytes before the 1048576-byte allocation at 0x7f0000100000"
+  std::string message;         // one line naming all of the above
+  std::uint64_t count = 0;     // lane accesses of this instruction outside every allocation
+};
+
+/// What to do with a global access outside every allocation (DeviceOptions::memcheck).
+enum class MemcheckMode : std::uint8_t {
+  kReport,  // where the GPU maps the address: proceed and report (LaunchStats::memcheck); else fault
+  kStrict,  // fault (Error kOutOfBounds) at the first one, mapped or not
+};
+
 /// What one launch did, counted by the interpreter.
 struct LaunchStats {
   std::uint64_t warp_instructions = 0;    // warp-level instructions issued
@@ -114,12 +147,24 @@ struct LaunchStats {
   /// and the sum of their active lanes. Sums over CTAs, so the same for any host thread count.
   std::vector<std::uint64_t> pc_instructions;
   std::vector<std::uint64_t> pc_thread_instructions;
+  /// Accesses outside every allocation that proceeded (MemcheckMode::kReport): one entry per
+  /// instruction, ordered by where its first one happened (CTA order, then execution order), and
+  /// their total number of lane accesses. The same for any host thread count.
+  std::vector<MemcheckError> memcheck;
+  std::uint64_t memcheck_errors = 0;
+};
+
+/// One PTX module's text and the name messages give it (Device::link_ptx).
+struct PtxSource {
+  std::string_view text;
+  std::string_view origin;
 };
 
 struct DeviceOptions {
   std::uint64_t global_memory_bytes = 80ull << 30;  // capacity reported and enforced
   std::ostream* printf_output = nullptr;            // device printf; nullptr: std::cout
   unsigned host_threads = 1;                        // CTAs run in parallel on this many threads
+  MemcheckMode memcheck = MemcheckMode::kReport;    // accesses outside every allocation
 };
 
 class Module {
@@ -162,8 +207,15 @@ class Device {
   Device(const Device&) = delete;
   Device& operator=(const Device&) = delete;
 
-  /// Parses, verifies and loads a PTX module; `origin` names it in error messages.
+  /// Parses, verifies and loads a PTX module; `origin` names it in error messages. Its
+  /// `.extern` variables must be defined in it (link_ptx with one module).
   Module load_ptx(std::string_view ptx_text, std::string_view origin = "module.ptx");
+  /// Parses and verifies each PTX module and links them into one program, as nvlink links the
+  /// translation units of relocatable device code (nvcc -rdc=true): `.extern` functions and
+  /// variables resolve to the module that defines them, every kernel of every module is a kernel
+  /// of the result, and each .global/.const variable exists once. An unresolved or twice-defined
+  /// symbol throws Error(kParse) naming the symbol and the modules (src/ptx/link.hpp).
+  Module link_ptx(std::span<const PtxSource> sources, std::string_view origin);
 
   DevicePtr malloc(std::size_t bytes);
   void free(DevicePtr ptr);

@@ -460,6 +460,7 @@ Result analyze(std::string_view ptx, std::string_view target, const Options& opt
                                      static_cast<long long>(st.st_mtim.tv_nsec), target);
   for (const auto& f : ptxas_flags()) key_text += f + "\n";
   if (options.cubin) key_text += "-lineinfo\ncubin\n";
+  if (options.compile_only) key_text += "--compile-only\n";
   std::uint64_t h = fnv1a64(key_text);
   h = fnv1a64("\nptx\n", h);
   h = fnv1a64(ptx, h);
@@ -489,6 +490,7 @@ Result analyze(std::string_view ptx, std::string_view target, const Options& opt
   const std::string cubin_out = input.path + ".cubin";
   TempFile cubin_tmp{options.cubin ? cubin_out : std::string()};  // removed on every way out
   if (options.cubin) argv.push_back("-lineinfo");
+  if (options.compile_only) argv.push_back("--compile-only");
   argv.insert(argv.end(), {"-o", options.cubin ? cubin_out : std::string("/dev/null"), input.path});
   const int status = spawn_capture(argv, r.output);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {

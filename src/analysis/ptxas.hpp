@@ -104,6 +104,9 @@ struct Options {
   // text as <hash>.cubin), returned in Result::cubin for src/analysis/sass.hpp. -lineinfo only adds
   // the line tables; the code and the -v figures are the same.
   bool cubin = false;
+  // --compile-only (-c): the PTX of one translation unit of relocatable device code, whose
+  // `.extern` functions and variables other units define (nvcc -rdc=true compiles each so).
+  bool compile_only = false;
 };
 
 struct Result {

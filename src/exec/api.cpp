@@ -10,6 +10,7 @@
 #include "exec/fault.hpp"
 #include "exec/launch.hpp"
 #include "exec/memory.hpp"
+#include "ptx/link.hpp"
 #include "ptx/ptx.hpp"
 #include "warpscope/warpscope.hpp"
 
@@ -42,6 +43,8 @@ struct Module::Impl {
     std::uint64_t size = 0;
   };
   std::map<std::string, Symbol, std::less<>> symbols;
+  // Names two internal variables of linked modules share (nvcc's `$str`): not found by name.
+  std::map<std::string, std::size_t, std::less<>> ambiguous;
 
   const exec::KernelImage& kernel(std::string_view name) const {
     auto it = kernel_index.find(name);
@@ -50,6 +53,10 @@ struct Module::Impl {
   }
   const Symbol& symbol(std::string_view name) const {
     auto it = symbols.find(name);
+    if (it == symbols.end() && ambiguous.count(name)) {
+      fail(ErrorKind::kUsage, "module {} has {} internal variables named '{}' (from different linked modules)",
+           ir.origin, ambiguous.find(name)->second, name);
+    }
     if (it == symbols.end()) {
       fail(ErrorKind::kUsage, "module {} has no .global or .const variable named '{}'", ir.origin, name);
     }
@@ -137,9 +144,17 @@ Device::Device(DeviceOptions options) : impl_(std::make_unique<Impl>(options)) {
 Device::~Device() = default;
 
 Module Device::load_ptx(std::string_view ptx_text, std::string_view origin) {
+  const PtxSource one{ptx_text, origin};
+  return link_ptx(std::span<const PtxSource>(&one, 1), origin);
+}
+
+Module Device::link_ptx(std::span<const PtxSource> sources, std::string_view origin) {
   auto impl = std::make_shared<Module::Impl>();
   impl->owner = impl_.get();
-  impl->ir = ptx::load_module(ptx_text, origin);
+  std::vector<ptx::Module> parts;
+  parts.reserve(sources.size());
+  for (const PtxSource& s : sources) parts.push_back(ptx::load_module(s.text, s.origin));
+  impl->ir = ptx::link_modules(std::move(parts), origin);
   const ptx::Module& m = impl->ir;
   std::vector<std::uint64_t> allocated;
   try {
@@ -152,7 +167,12 @@ Module Device::load_ptx(std::string_view ptx_text, std::string_view origin) {
       const std::uint64_t addr = impl_->memory.allocate(bytes, v.name, v.space == ptx::StateSpace::kConst);
       allocated.push_back(addr);
       impl->var_addr[i] = addr;
-      impl->symbols[v.name] = Module::Impl::Symbol{addr, v.size};
+      if (impl->ambiguous.count(v.name)) {
+        ++impl->ambiguous[v.name];
+      } else if (!impl->symbols.emplace(v.name, Module::Impl::Symbol{addr, v.size}).second) {
+        impl->symbols.erase(v.name);
+        impl->ambiguous[v.name] = 2;
+      }
       if (v.has_init && !v.init.empty()) {
         std::memcpy(impl_->memory.host_range(addr, std::min<std::uint64_t>(v.init.size(), bytes), v.name.c_str()),
                     v.init.data(), std::min<std::uint64_t>(v.init.size(), bytes));
@@ -178,6 +198,10 @@ Module Device::load_ptx(std::string_view ptx_text, std::string_view origin) {
     for (std::uint32_t f = 0; f < m.functions.size(); ++f) {
       const ptx::Function& fn = m.functions[f];
       if (fn.kind != ptx::FunctionKind::kEntry || fn.is_declaration) continue;
+      if (impl->kernel_index.count(fn.name)) {
+        fail(ErrorKind::kUsage, "{}: two kernels named '{}' (internal .entry functions of linked modules)", m.origin,
+             fn.name);
+      }
       impl->kernel_index[fn.name] = impl->kernels.size();
       impl->kernels.push_back(exec::decode_kernel(m, f, impl->var_addr));
     }
@@ -307,6 +331,7 @@ LaunchStats Device::launch(const Module& module, std::string_view kernel, Dim3 g
   req.printf_output = impl_->options.printf_output ? impl_->options.printf_output : &std::cout;
   req.host_threads = impl_->options.host_threads;
   req.launch_id = ++impl_->launches;
+  req.memcheck_strict = impl_->options.memcheck == MemcheckMode::kStrict;
   LaunchStats stats = exec::run_launch(req);
   // A compiled access runs exactly when its anchor does, with the same lanes.
   if (!k.compiled.empty()) {

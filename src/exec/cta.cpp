@@ -36,6 +36,7 @@ CtaRunner::CtaRunner(const LaunchConfig& cfg) : cfg_(cfg), k_(*cfg.kernel) {
   x_.launch_id = cfg.launch_id;
   x_.ntid = cfg.block;
   x_.nctaid = cfg.grid;
+  x_.memcheck = cfg.memcheck_strict ? nullptr : &memcheck_;
 }
 
 namespace {

@@ -27,7 +27,7 @@ using ptx::Type;
 void DecodeCtx::unsupported(const std::string& what) const {
   const ptx::Instruction& ins = *inst_;
   const ptx::SourceLoc loc = module_->outermost(ins.loc);
-  std::string where = fmt::format("{}:{}", module_->origin, ins.ptx.line);
+  std::string where = fmt::format("{}:{}", module_->text_origin(*function_), ins.ptx.line);
   std::string cuda;
   if (loc.valid()) cuda = fmt::format(" ({}:{})", module_->file_path(loc), loc.line);
   fail(ErrorKind::kUnsupported, "{}: unsupported instruction `{}` in {}{}: {}", where,

@@ -33,13 +33,14 @@ std::uint32_t KernelImage::line(std::uint32_t pc) const {
 
 std::string KernelImage::where(std::uint32_t pc) const {
   if (pc >= source.size()) return module->origin;
+  const std::string_view text_origin = module->text_origin(ir_function(source[pc].func));
   const ptx::Instruction& ins = ir_instruction(pc);
   const ptx::SourceLoc loc = module->outermost(ins.loc);
   if (loc.valid()) {
     std::string_view path = module->file_path(loc);
     return fmt::format("{}:{}", path.empty() ? std::string_view("?") : path, loc.line);
   }
-  return fmt::format("{}:{}", module->origin, ins.ptx.line);
+  return fmt::format("{}:{}", text_origin, ins.ptx.line);
 }
 
 std::string describe_pc(const KernelImage& k, std::uint32_t pc) {
@@ -49,7 +50,7 @@ std::string describe_pc(const KernelImage& k, std::uint32_t pc) {
   const ptx::Function& fn = k.ir_function(k.source[pc].func);
   s += fmt::format(" at {}", k.where(pc));
   if (&fn != &k.ir_function(0)) s += fmt::format(" in function {}", pretty_kernel(fn.name));
-  s += fmt::format(" ({}:{}: `{}`)", k.module->origin, ins.ptx.line,
+  s += fmt::format(" ({}:{}: `{}`)", k.module->text_origin(fn), ins.ptx.line,
                    ptx::format_instruction(*k.module, fn, ins));
   return s;
 }
@@ -84,7 +85,7 @@ const char* op_word(Op op) {
 }  // namespace
 
 void memory_fault(const Ctx& x, const Inst& in, ErrorKind kind, unsigned lane, std::uint64_t addr,
-                  unsigned width, Space space, Op op, bool generic) {
+                  unsigned width, Space space, Op op, bool generic, const char* note) {
   const std::uint32_t pc = x.pc_of(in);
   std::string space_word(to_string(space));
   if (generic) space_word = "generic (" + space_word + ")";
@@ -120,9 +121,9 @@ void memory_fault(const Ctx& x, const Inst& in, ErrorKind kind, unsigned lane, s
     }
   }
   const char* what = kind == ErrorKind::kMisaligned ? "misaligned" : "out-of-bounds";
-  throw Error(kind, fmt::format("{} {} {} of {} bytes at address 0x{:x} in {}, {}: {}", what,
+  throw Error(kind, fmt::format("{} {} {} of {} bytes at address 0x{:x} in {}, {}: {}{}", what,
                                 space_word, op_word(op), width, addr, describe_pc(*x.kernel, pc),
-                                who(x, lane), detail));
+                                who(x, lane), detail, note));
 }
 
 std::string lanes_text(std::uint32_t m) {

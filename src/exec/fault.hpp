@@ -26,7 +26,7 @@ std::string lanes_text(std::uint32_t mask);
 /// An invalid memory access by `lane`: kOutOfBounds or kMisaligned.
 [[noreturn]] void memory_fault(const Ctx& x, const Inst& in, ErrorKind kind, unsigned lane,
                                std::uint64_t addr, unsigned width, Space space, Op op,
-                               bool generic = false);
+                               bool generic = false, const char* note = "");
 
 /// Any other fault of one lane (trap, assert, bad shuffle...): "<what> in kernel ... block ...
 /// thread ...".

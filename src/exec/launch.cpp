@@ -46,6 +46,7 @@ LaunchStats run_launch(const LaunchRequest& req) {
   cfg.dynamic_shared = req.dynamic_shared;
   cfg.params = req.params;
   cfg.launch_id = req.launch_id;
+  cfg.memcheck_strict = req.memcheck_strict;
   const std::uint64_t total = std::uint64_t(req.grid.x) * req.grid.y * req.grid.z;
   const unsigned threads = static_cast<unsigned>(std::max<std::uint64_t>(
       1, std::min<std::uint64_t>(req.host_threads == 0 ? 1 : req.host_threads, total)));
@@ -79,6 +80,7 @@ LaunchStats run_launch(const LaunchRequest& req) {
     stats.thread_instructions = runner.thread_instructions();
     stats.pc_instructions = runner.pc_instructions();
     stats.pc_thread_instructions = runner.pc_thread_instructions();
+    runner.memcheck().finish(stats);
     return stats;
   }
 
@@ -99,6 +101,7 @@ LaunchStats run_launch(const LaunchRequest& req) {
   std::exception_ptr error;
   std::uint64_t error_unit = units;
   std::uint64_t insts = 0, tinsts = 0;
+  MemcheckLog memcheck;
   bool delivering = false;
   const std::uint64_t window = std::uint64_t(threads) * 4;
 
@@ -177,6 +180,7 @@ LaunchStats run_launch(const LaunchRequest& req) {
     tinsts += runner.thread_instructions();
     add_counts(stats.pc_instructions, runner.pc_instructions());
     add_counts(stats.pc_thread_instructions, runner.pc_thread_instructions());
+    memcheck.merge(runner.memcheck());
   };
 
   std::vector<std::thread> pool;
@@ -191,6 +195,7 @@ LaunchStats run_launch(const LaunchRequest& req) {
   if (error) std::rethrow_exception(error);
   stats.warp_instructions = insts;
   stats.thread_instructions = tinsts;
+  memcheck.finish(stats);
   return stats;
 }
 

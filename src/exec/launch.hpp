@@ -23,6 +23,7 @@ struct LaunchRequest {
   std::ostream* printf_output = nullptr;
   unsigned host_threads = 1;
   std::uint32_t launch_id = 0;
+  bool memcheck_strict = false;  // MemcheckMode::kStrict
 };
 
 /// Runs the grid to completion. Throws warpscope::Error for the fault of the lowest-numbered

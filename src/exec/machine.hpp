@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "exec/memcheck.hpp"
 #include "exec/program.hpp"
 
 namespace warpscope::exec {
@@ -97,6 +98,7 @@ struct LaunchConfig {
   bool atomic_global = false;
   std::uint32_t launch_id = 0;
   std::uint64_t yield_budget = 1u << 20;  // instructions a warp runs before it lets others run
+  bool memcheck_strict = false;           // MemcheckMode::kStrict: unallocated accesses fault
 };
 
 /// Runs CTAs, one at a time, with buffers it keeps between CTAs.
@@ -114,6 +116,8 @@ class CtaRunner {
   /// the sum of their active lanes, over every CTA this runner ran.
   std::vector<std::uint64_t> pc_instructions() const;
   std::vector<std::uint64_t> pc_thread_instructions() const;
+  /// The accesses outside every allocation that proceeded, over every CTA this runner ran.
+  const MemcheckLog& memcheck() const { return memcheck_; }
 
  private:
   enum class RunResult : std::uint8_t { kDone, kBlocked, kWaitMerge, kYield, kSyncWait };
@@ -158,6 +162,7 @@ class CtaRunner {
   std::uint64_t instructions_ = 0;
   std::uint64_t thread_instructions_ = 0;
   std::vector<std::uint64_t> pc_warp_, pc_thread_;
+  MemcheckLog memcheck_;
 };
 
 /// Device printf: formats one lane's `vprintf(fmt, args)` (printf.cpp). Returns the number of

@@ -7,6 +7,7 @@
 
 #include "exec/decode.hpp"
 #include "exec/fault.hpp"
+#include "exec/memcheck.hpp"
 #include "exec/program.hpp"
 
 namespace warpscope::exec {
@@ -39,7 +40,7 @@ inline std::uint8_t* translate(Ctx& x, const Inst& in, unsigned lane, std::uint6
     const Region* r = x.gcache;
     if (r == nullptr || !r->contains(addr, w)) {
       r = x.global->find(addr, w);
-      if (r == nullptr) memory_fault(x, in, ErrorKind::kOutOfBounds, lane, addr, w, rec, op, generic);
+      if (r == nullptr) return unallocated_global(x, in, lane, addr, w, rec, op, generic);
       x.gcache = r;
     }
     return r->host + (addr - r->base);

@@ -1,22 +1,88 @@
 #include "exec/memory.hpp"
 
-#include <cstdlib>
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cstring>
 
 #include "common/error.hpp"
 
 namespace warpscope::exec {
 
+namespace {
+
+std::uint64_t rounded_size(std::uint64_t bytes) { return (bytes + kAllocAlign - 1) / kAllocAlign * kAllocAlign; }
+
+// Where the host mirror of the heap is asked to go: far from the device's own address range
+// (src/runtime reserves [kHeapBase, ...) in the process for mapped host memory), which the kernel
+// would otherwise pick for a mapping this large.
+constexpr std::uintptr_t kMirrorHint = 0x1000'0000'0000ull;
+
+}  // namespace
+
 GlobalMemory::GlobalMemory(std::uint64_t capacity) : capacity_(capacity) {
   if (capacity_ > kHeapLimit - kHeapBase) capacity_ = kHeapLimit - kHeapBase;
+  // Room for fragmentation: twice the capacity, in whole granules. Reserved without access (no
+  // memory is committed); granules are made accessible as allocations map them.
+  span_ = std::min<std::uint64_t>(kHeapLimit - kHeapBase, (capacity_ * 2 + kGranule - 1) / kGranule * kGranule);
+  span_ = std::max<std::uint64_t>(span_, kGranule);
+  // Several devices (tests) each have their own: the first free slot from kMirrorHint up, then
+  // anywhere the kernel likes outside the device range.
+  void* p = MAP_FAILED;
+  const std::uint64_t stride = (span_ + (1ull << 40) - 1) & ~((1ull << 40) - 1);
+  for (std::uint64_t k = 0; k < 32 && p == MAP_FAILED; ++k) {
+    void* want = reinterpret_cast<void*>(kMirrorHint + k * stride);
+    p = mmap(want, span_, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+    if (p != MAP_FAILED && p != want) {  // a kernel that ignores MAP_FIXED_NOREPLACE
+      munmap(p, span_);
+      p = MAP_FAILED;
+    }
+  }
+  if (p == MAP_FAILED) p = mmap(nullptr, span_, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) fail(ErrorKind::kUsage, "cannot reserve {} bytes of host address space for device memory", span_);
+  const auto at = reinterpret_cast<std::uintptr_t>(p);
+  if (at < kLocalWindow + kWindowBytes && at + span_ > kHeapBase) {
+    munmap(p, span_);
+    fail(ErrorKind::kInternal, "the host mirror of device memory landed inside the device address range");
+  }
+  host_ = static_cast<std::uint8_t*>(p);
+  granule_refs_.assign(span_ / kGranule, 0);
 }
 
-GlobalMemory::~GlobalMemory() {
-  for (auto& [base, r] : regions_) std::free(r.host);
+GlobalMemory::~GlobalMemory() { munmap(host_, span_); }
+
+void GlobalMemory::map_granules(std::uint64_t base, std::uint64_t rounded) {
+  const std::uint64_t first = (base - kHeapBase) / kGranule, last = (base + rounded - 1 - kHeapBase) / kGranule;
+  for (std::uint64_t g = first; g <= last; ++g) {
+    std::uint8_t* const granule = host_ + g * kGranule;
+    if (granule_refs_[g]++ == 0) {
+      if (mprotect(granule, kGranule, PROT_READ | PROT_WRITE) != 0) {
+        --granule_refs_[g];
+        for (std::uint64_t u = first; u < g; ++u) --granule_refs_[u];
+        fail(ErrorKind::kUsage, "out of host memory mapping device memory at 0x{:x}", kHeapBase + g * kGranule);
+      }
+    } else {
+      // Already mapped: what a freed allocation left there is cleared (allocations read as zero).
+      const std::uint64_t lo = std::max(base, kHeapBase + g * kGranule);
+      const std::uint64_t hi = std::min(base + rounded, kHeapBase + (g + 1) * kGranule);
+      std::memset(host_ + (lo - kHeapBase), 0, hi - lo);
+    }
+  }
+}
+
+void GlobalMemory::unmap_granules(std::uint64_t base, std::uint64_t rounded) {
+  const std::uint64_t first = (base - kHeapBase) / kGranule, last = (base + rounded - 1 - kHeapBase) / kGranule;
+  for (std::uint64_t g = first; g <= last; ++g) {
+    if (--granule_refs_[g] != 0) continue;
+    std::uint8_t* const granule = host_ + g * kGranule;
+    madvise(granule, kGranule, MADV_DONTNEED);  // the bytes go; a later mapping reads zeros
+    mprotect(granule, kGranule, PROT_NONE);
+  }
 }
 
 std::uint64_t GlobalMemory::allocate(std::uint64_t bytes, std::string label, bool constant) {
   if (bytes == 0) bytes = 1;
-  const std::uint64_t rounded = (bytes + kAllocAlign - 1) / kAllocAlign * kAllocAlign;
+  const std::uint64_t rounded = rounded_size(bytes);
   if (rounded < bytes || used_ + rounded > capacity_ || used_ + rounded < used_) {
     fail(ErrorKind::kUsage, "out of device memory: cannot allocate {} bytes ({} of {} bytes in use)",
          bytes, used_, capacity_);
@@ -26,13 +92,18 @@ std::uint64_t GlobalMemory::allocate(std::uint64_t bytes, std::string label, boo
   std::uint64_t candidate = kHeapBase;
   for (const auto& [base, r] : regions_) {
     if (base - candidate >= rounded) break;
-    const std::uint64_t end = r.base + (r.size + kAllocAlign - 1) / kAllocAlign * kAllocAlign;
-    candidate = end;
+    candidate = r.base + rounded_size(r.size);
   }
+<<<<<<< HEAD
   if (candidate + rounded > kHeapLimit) fail(ErrorKind::kUsage, "device address space exhausted");
   auto* host = static_cast<std::uint8_t*>(std::calloc(rounded, 1));
   if (host == nullptr) fail(ErrorKind::kUsage, "host memory exhausted allocating {} bytes", bytes);
   regions_.emplace(candidate, Region{candidate, bytes, host, std::move(label), constant});
+=======
+  if (candidate + rounded > kHeapBase + span_) fail(ErrorKind::kUsage, "device address space exhausted");
+  map_granules(candidate, rounded);
+  regions_.emplace(candidate, Region{candidate, bytes, host_ + (candidate - kHeapBase), std::move(label)});
+>>>>>>> wip-e
   used_ += rounded;
   return candidate;
 }
@@ -42,9 +113,10 @@ void GlobalMemory::release(std::uint64_t base) {
   if (it == regions_.end()) {
     fail(ErrorKind::kUsage, "free of 0x{:x}, which is not the start of a device allocation", base);
   }
-  used_ -= (it->second.size + kAllocAlign - 1) / kAllocAlign * kAllocAlign;
-  std::free(it->second.host);
+  const std::uint64_t rounded = rounded_size(it->second.size);
+  used_ -= rounded;
   regions_.erase(it);
+  unmap_granules(base, rounded);
 }
 
 const Region* GlobalMemory::find(std::uint64_t addr, std::uint64_t bytes) const {
@@ -52,6 +124,14 @@ const Region* GlobalMemory::find(std::uint64_t addr, std::uint64_t bytes) const 
   if (it == regions_.begin()) return nullptr;
   --it;
   return it->second.contains(addr, bytes) ? &it->second : nullptr;
+}
+
+std::uint8_t* GlobalMemory::mapped(std::uint64_t addr, std::uint64_t bytes) const {
+  if (addr < kHeapBase || bytes == 0 || addr - kHeapBase >= span_ || span_ - (addr - kHeapBase) < bytes) return nullptr;
+  const std::uint64_t first = (addr - kHeapBase) / kGranule, last = (addr + bytes - 1 - kHeapBase) / kGranule;
+  for (std::uint64_t g = first; g <= last; ++g)
+    if (granule_refs_[g] == 0) return nullptr;
+  return host_ + (addr - kHeapBase);
 }
 
 const Region* GlobalMemory::nearest(std::uint64_t addr) const {

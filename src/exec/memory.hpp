@@ -2,8 +2,16 @@
 // generic-address windows of the per-CTA shared and per-thread local spaces.
 //
 // Contract:
-//  - Global allocations are 256-byte aligned and live in [kHeapBase, kHeapLimit). Address 0 and
-//    everything outside an allocation are invalid; find() says which allocation holds an address.
+//  - Global allocations are 256-byte aligned and live in [kHeapBase, kHeapLimit). find() says
+//    which allocation holds an address; address 0 and everything outside an allocation are not
+//    in one.
+//  - The GPU maps device memory in 2 MiB granules (kGranule, from kHeapBase): a granule that holds
+//    part of a live allocation (its bytes rounded up to 256) is mapped, and any address in it can
+//    be read and written without a trap, although it belongs to no allocation (padding, freed
+//    memory, the rest of the granule); mapped() gives its host bytes. Device memory is one host
+//    reservation mirroring the heap, so that such an access sees what the memory holds: another
+//    allocation's bytes, or what a freed allocation left. A granule that no live allocation
+//    touches is unmapped again (its bytes are dropped). New allocations read as zero.
 //  - Shared and local state-space addresses are offsets (shared: from the start of the CTA's shared
 //    memory; local: from the start of the thread's private stack). A generic address maps to them
 //    through two windows, [kSharedWindow, +kWindowBytes) and [kLocalWindow, +kWindowBytes); any
@@ -17,6 +25,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace warpscope::exec {
 
@@ -26,6 +35,7 @@ inline constexpr std::uint64_t kLocalWindow = 0x7fff'0000'0000ull;
 inline constexpr std::uint64_t kWindowBytes = 0x1'0000'0000ull;  // 4 GiB each
 inline constexpr std::uint64_t kHeapLimit = kSharedWindow;
 inline constexpr std::uint64_t kAllocAlign = 256;
+inline constexpr std::uint64_t kGranule = 2ull << 20;  // the GPU's mapping unit (docs/exec.md)
 
 enum class GenericSpace : std::uint8_t { kGlobal, kShared, kLocal };
 
@@ -74,14 +84,23 @@ class GlobalMemory {
   const Region* nearest(std::uint64_t addr) const;
   /// Host pointer for [addr, addr+bytes); throws kOutOfBounds naming `what` if invalid.
   std::uint8_t* host_range(std::uint64_t addr, std::uint64_t bytes, const char* what) const;
+  /// Host pointer for [addr, addr+bytes) when every byte lies in a mapped granule (whether or not
+  /// an allocation holds it), else nullptr: what a GPU reads and writes without a trap.
+  std::uint8_t* mapped(std::uint64_t addr, std::uint64_t bytes) const;
 
   std::uint64_t capacity() const { return capacity_; }
   std::uint64_t used() const { return used_; }
 
  private:
+  void map_granules(std::uint64_t base, std::uint64_t rounded);
+  void unmap_granules(std::uint64_t base, std::uint64_t rounded);
+
   std::map<std::uint64_t, Region> regions_;  // by base
   std::uint64_t capacity_;
   std::uint64_t used_ = 0;
+  std::uint8_t* host_ = nullptr;           // mirrors [kHeapBase, kHeapBase + span_)
+  std::uint64_t span_ = 0;
+  std::vector<std::uint32_t> granule_refs_;  // live allocations touching each granule
 };
 
 }  // namespace warpscope::exec

@@ -503,6 +503,9 @@ struct Function {
   std::vector<std::string> pragmas;  // `.pragma "nounroll";` strings, in order
   SourceLoc loc;  // first `.loc` of the body, if any
   PtxPos pos;
+  /// The module whose text `pos` and the instructions' PtxPos refer to, when the function came
+  /// into this module by linking (link.hpp); "" for the module's own functions.
+  std::string origin;
 
   /// Index of the named label, kNone32 if absent.
   std::uint32_t find_label(std::string_view name) const;
@@ -532,6 +535,8 @@ struct Module {
   SourceLoc outermost(const SourceLoc& loc) const;
   /// "file:line:col" for diagnostics ("?" when invalid).
   std::string describe(const SourceLoc& loc) const;
+  /// The name of the PTX text a function's positions refer to: its `origin`, else this module's.
+  std::string_view text_origin(const Function& f) const { return f.origin.empty() ? origin : f.origin; }
 };
 
 }  // namespace warpscope::ptx

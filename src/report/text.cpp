@@ -291,6 +291,36 @@ std::string resources_table(const nlohmann::json& report) {
          out;
 }
 
+/// compute-sanitizer's "ERROR SUMMARY" for the accesses outside every allocation that proceeded
+/// (launches[].memcheck), with the first of the first few instructions; "" when there were none.
+std::string memcheck_summary(const nlohmann::json& launches) {
+  std::uint64_t errors = 0, with = 0;
+  std::vector<std::string> firsts;
+  std::size_t instructions = 0;
+  for (const auto& l : launches) {
+    if (!l.contains("memcheck") || !l["memcheck"].is_object()) continue;
+    const auto& m = l["memcheck"];
+    const std::uint64_t n = m.value("errors", std::uint64_t{0});
+    if (n == 0) continue;
+    errors += n;
+    ++with;
+    for (const auto& f : m.value("first", nlohmann::json::array())) {
+      ++instructions;
+      if (firsts.size() < 5) {
+        firsts.push_back(fmt::format("     launch {}: {} ({} lane access{})\n", l.value("index", 0), f.value("message", ""),
+                                     f.value("count", std::uint64_t{0}), f.value("count", std::uint64_t{0}) == 1 ? "" : "es"));
+      }
+    }
+  }
+  if (errors == 0) return "";
+  std::string out = fmt::format("\n== memcheck: ERROR SUMMARY: {} error{} in {} launch{} (global accesses outside every "
+                                "allocation that the GPU maps: they proceeded; --memcheck strict stops at the first)\n",
+                                errors, errors == 1 ? "" : "s", with, with == 1 ? "" : "es");
+  for (const std::string& f : firsts) out += f;
+  if (instructions > firsts.size()) out += fmt::format("     ... {} more instructions in the JSON report\n", instructions - firsts.size());
+  return out;
+}
+
 }  // namespace
 
 std::string text_report(const nlohmann::json& report, const TextOptions& options) {
@@ -309,6 +339,7 @@ std::string text_report(const nlohmann::json& report, const TextOptions& options
     out += worst_lines(report, options.worst_lines);
     out += advice_list(report, options.advice);
   }
+  out += memcheck_summary(launches);
   if (report.contains("sticky_error")) {
     out += fmt::format("   sticky error: {}\n", report["sticky_error"].value("message", ""));
   }

@@ -217,6 +217,18 @@ Wrapper read_wrapper(const void* wrapper) {
   return Wrapper{raw.version, raw.fatbin, raw.extra};
 }
 
+std::vector<const void*> prelinked_fatbins(const Wrapper& w, std::size_t max) {
+  std::vector<const void*> out;
+  if (w.version != 2 || w.extra == nullptr) return out;
+  const auto* list = static_cast<const void* const*>(w.extra);
+  for (std::size_t i = 0; list[i] != nullptr; ++i) {
+    if (i == max) fail(ErrorKind::kParse, "fatbin wrapper: more than {} prelinked fatbins (no terminating null?)", max);
+    size_from_header(list[i], fmt::format("prelinked fatbin {}", i));
+    out.push_back(list[i]);
+  }
+  return out;
+}
+
 const Entry* choose_ptx(const std::vector<Fatbin>& fbs, int cc_major, int cc_minor, std::string* why,
                         std::size_t* which) {
   const std::uint32_t want = static_cast<std::uint32_t>(cc_major * 10 + cc_minor);

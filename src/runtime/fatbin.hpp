@@ -80,6 +80,13 @@ struct Wrapper {
 /// Reads a wrapper in memory; throws when the magic or version is wrong.
 Wrapper read_wrapper(const void* wrapper);
 
+/// The fatbins of the translation units a version-2 wrapper was device-linked from
+/// (nvcc -rdc=true): nvcc's link stub (crt/link.stub) registers the linked image, whose fatbin
+/// holds machine code only, with `extra` pointing at a null-terminated array of the translation
+/// units' own fatbins (each with its PTX). Empty when `extra` is null. Each pointer's magic is
+/// checked (size_from_header); at most `max` are read.
+std::vector<const void*> prelinked_fatbins(const Wrapper& w, std::size_t max = 65536);
+
 /// The PTX entry a GPU of compute capability major.minor runs: the highest compute_XX PTX not
 /// above it. Returns nullptr and sets `why` to an explanation (what the fatbin has and the nvcc
 /// flags that would make it usable) when there is none.

@@ -38,7 +38,14 @@ class Faults : public ::testing::Test {
     return {};
   }
   std::string ptx_;
-  Device dev_;
+  // Strict: every access outside an allocation faults, also where a GPU maps the address
+  // (memcheck_test.cpp has the default, MemcheckMode::kReport).
+  static DeviceOptions strict() {
+    DeviceOptions o;
+    o.memcheck = MemcheckMode::kStrict;
+    return o;
+  }
+  Device dev_{strict()};
   Module module_;
 };
 

@@ -62,8 +62,9 @@ TEST(Report, FollowsTheDocumentedSchema) {
                     {"block", T::array}, {"dynamic_shared_bytes", T::number_unsigned}, {"registers", T::number_unsigned},
                     {"metrics", T::object}, {"estimated", T::array}, {"lines", T::array}, {"advice", T::array},
                     {"compare", T::array}, {"resources", T::object}, {"occupancy", T::object},
-                    {"local_arrays", T::array}},
+                    {"local_arrays", T::array}, {"memcheck", T::object}},
                 "launch");
+    expect_keys(l["memcheck"], {{"mode", T::string}, {"errors", T::number_unsigned}, {"first", T::array}}, "memcheck");
     for (const char* m : {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
                           "lts__t_sectors_srcunit_tex_op_read.sum", "dram__bytes_read.sum", "smsp__inst_executed.sum",
                           "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "launch__registers_per_thread"})

@@ -136,6 +136,22 @@ TEST_F(WarpscopeRun, TextAndHtmlReports) {
   EXPECT_NE(page.find("id=\"compare\""), std::string::npos);
 }
 
+TEST_F(WarpscopeRun, MemcheckErrorSummaryAndModes) {
+  const auto r = rt_test::run_shell(exe_ + " run -- " + rt_test::prog("oob"));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("== memcheck: ERROR SUMMARY: 1 error in 1 launch"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("warpscope: memcheck: invalid global read"), std::string::npos) << r.err;
+  // off: not printed as it happens, still counted in the summary.
+  const auto off = rt_test::run_shell(exe_ + " run --memcheck off -- " + rt_test::prog("oob"));
+  EXPECT_EQ(off.err.find("warpscope: memcheck: invalid"), std::string::npos) << off.err;
+  EXPECT_NE(off.err.find("ERROR SUMMARY: 1 error"), std::string::npos) << off.err;
+  EXPECT_NE(off.out.find("value: 0x5a5a5a5a"), std::string::npos) << off.out;
+  const auto strict = rt_test::run_shell(exe_ + " run --memcheck strict -- " + rt_test::prog("oob"));
+  EXPECT_NE(strict.out.find("sync: cudaErrorIllegalAddress"), std::string::npos) << strict.out;
+  const auto bad = rt_test::run_shell(exe_ + " run --memcheck sometimes -- /bin/true");
+  EXPECT_NE(bad.exit_code, 0);
+}
+
 TEST_F(WarpscopeRun, RejectsBadProfileNamesAndFractions) {
   const auto a = rt_test::run_shell(exe_ + " run --compare-arch kepler,nosuchgpu -- /bin/true");
   EXPECT_EQ(a.exit_code, 1);

@@ -1,4 +1,5 @@
 // Real CUDA programs (compiled by nvcc at build time) under warpscope's libcudart.so.13.
+#include <cstdint>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -48,6 +49,82 @@ TEST(Runtime, TwoTranslationUnits) {
   ASSERT_EQ(j["launches"].size(), 2u);
   EXPECT_EQ(j["launches"][0]["kernel"], "_Z8a_kernelPi");
   EXPECT_EQ(j["launches"][1]["name"], "b_kernel(int*)");
+}
+
+TEST(Runtime, RelocatableDeviceCodeOfThreeUnits) {
+  const auto r = run_under_warpscope(prog("rdc"), tmp("rdc.json"));
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("counter 40/40: OK"), std::string::npos) << r.out;
+  const auto j = read_json(tmp("rdc.json"));
+  ASSERT_EQ(j["launches"].size(), 3u);
+  EXPECT_EQ(j["launches"][0]["name"], "main_kernel(float const*, float*, int*, int)");
+  EXPECT_EQ(j["launches"][1]["name"], "math_kernel(float*, int)");
+  EXPECT_EQ(j["launches"][2]["name"], "read_counter(int*)");
+  for (const auto& l : j["launches"]) {
+    EXPECT_NE(l["module"].get<std::string>().find("device link of 3 translation units"), std::string::npos) << l["module"];
+    // Source lines of every unit: the calls into rdc_math.cu are inlined nowhere, so their lines are there.
+    std::set<std::string> files;
+    for (const auto& line : l["lines"]) files.insert(line["file"].get<std::string>().substr(line["file"].get<std::string>().rfind('/') + 1));
+    if (l["name"] == "main_kernel(float const*, float*, int*, int)") {
+      EXPECT_TRUE(files.count("rdc_main.cu") && files.count("rdc_math.cu")) << l["lines"].dump().substr(0, 400);
+    }
+  }
+}
+
+TEST(Runtime, RelocatableDeviceCodeWithAnUnresolvedSymbol) {
+  const auto r = run_under_warpscope(prog("rdc_missing"));
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("launch: cudaErrorInvalidPtx"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("unresolved extern function '_Z6helperi' (declared in fatbinary 0, translation unit 0 "
+                       "(rdc_missing_a.cu, compute_90 PTX"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("translation units without PTX, which warpscope cannot run: fatbinary 0, translation unit 1"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST(Runtime, OutOfBoundsReadInsideThePoolProceedsAndIsReported) {
+  const auto r = run_under_warpscope(prog("oob"), tmp("oob.json"));
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("sync: cudaSuccess\nvalue: 0x5a5a5a5a"), std::string::npos) << r.out;
+  for (const char* part : {"warpscope: memcheck: invalid global read of 4 bytes at address 0x",
+                           "kernel read_before(int const*, long long, int*) [_Z11read_beforePKixPi] at ",
+                           "oob.cu:9", "block (0,0,0), thread (3,0,0): 4096 bytes before the 1048576-byte allocation at 0x",
+                           "launch #0: 1 such lane access by this instruction"})
+    EXPECT_NE(r.err.find(part), std::string::npos) << part << "\n" << r.err;
+  const auto j = read_json(tmp("oob.json"));
+  ASSERT_EQ(j["launches"].size(), 1u);
+  const auto& m = j["launches"][0]["memcheck"];
+  EXPECT_EQ(m["mode"], "report");
+  EXPECT_EQ(m["errors"], 1);
+  ASSERT_EQ(m["first"].size(), 1u);
+  const auto& e = m["first"][0];
+  EXPECT_EQ(e["access"], "read");
+  EXPECT_EQ(e["size"], 4);
+  EXPECT_EQ(e["line"], 9);
+  EXPECT_EQ(e["thread"], nlohmann::json({3, 0, 0}));
+  EXPECT_EQ(e["block"], nlohmann::json({0, 0, 0}));
+  EXPECT_EQ(e["before"], true);
+  EXPECT_EQ(e["distance"], 4096);
+  EXPECT_EQ(e["allocation"]["size"], 1 << 20);
+  EXPECT_EQ(e["address"].get<std::uint64_t>() + 4096, e["allocation"]["base"].get<std::uint64_t>());
+  EXPECT_EQ(e["count"], 1);
+}
+
+TEST(Runtime, OutOfBoundsReadUnderStrictMemcheckFaults) {
+  const auto r = run_under_warpscope(prog("oob"), "", "WARPSCOPE_MEMCHECK=strict");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("sync: cudaErrorIllegalAddress"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("4096 bytes before the allocation"), std::string::npos) << r.err;
+}
+
+TEST(Runtime, AnAddressNoGpuMapsFaultsInEveryMode) {
+  const auto r = run_under_warpscope(prog("oob") + " far");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("sync: cudaErrorIllegalAddress"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("the GPU does not map this address either"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("warpscope: memcheck:"), std::string::npos) << r.err;
 }
 
 TEST(Runtime, AThousandLaunchesAndTheReport) {

@@ -445,7 +445,7 @@ WS_API cudaError_t cudaFuncGetAttributes(FuncAttributes* attr, const void* func)
     a.localSizeBytes = r.from_ptxas ? r.stack_frame_bytes : r.local_bytes;
     a.numRegs = r.registers >= 0 ? r.registers : 32;
     a.maxThreadsPerBlock = max_threads_for(rt.profile(), a.numRegs);
-    a.ptxVersion = k->module->ptx_arch;
+    a.ptxVersion = k->part == kNoPart ? k->module->ptx_arch : k->module->parts.at(k->part).ptx_arch;
     a.binaryVersion = rt.profile().cc_major * 10 + rt.profile().cc_minor;
     a.cacheModeCA = 0;
     a.maxDynamicSharedSizeBytes =

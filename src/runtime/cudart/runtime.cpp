@@ -10,7 +10,6 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
-#include <regex>
 #include <utility>
 
 #include <fmt/format.h>
@@ -22,7 +21,6 @@
 #include "analysis/launch_resources.hpp"
 #include "analysis/local_index.hpp"
 #include "analysis/ptxas.hpp"
-#include "analysis/sass.hpp"
 
 // Marks a program linked with libwarpscope_cudart_static.a, so that `warpscope run` can tell it
 // from one linked with NVIDIA's static runtime (whose calls cannot be replaced).
@@ -44,207 +42,20 @@ std::size_t page_size() {
 
 std::uint64_t round_up(std::uint64_t v, std::uint64_t a) { return (v + a - 1) / a * a; }
 
-/// Static shared bytes and the local depot of one .entry, read from the PTX text: what
-/// Runtime::resources reports where ptxas gives no numbers.
-KernelResources scan_ptx_resources(const std::string& ptx, const std::string& kernel) {
-  KernelResources r;
-  const auto at = ptx.find(".entry " + kernel);
-  if (at == std::string::npos) return r;
-  const auto open = ptx.find('{', at);
-  if (open == std::string::npos) return r;
-  // The body ends at the matching brace.
-  int depth = 0;
-  std::size_t end = open;
-  for (; end < ptx.size(); ++end) {
-    if (ptx[end] == '{') ++depth;
-    if (ptx[end] == '}' && --depth == 0) break;
+/// A launch's "memcheck" object (docs/report.md): the mode, the number of lane accesses outside
+/// every allocation that proceeded, and each instruction's first one.
+nlohmann::json memcheck_json(const LaunchStats& stats, const std::string& mode) {
+  nlohmann::json first = nlohmann::json::array();
+  for (const MemcheckError& e : stats.memcheck) {
+    first.push_back({{"pc", e.pc}, {"kernel", e.kernel}, {"file", e.file}, {"line", e.line}, {"ptx", e.ptx},
+                     {"block", {e.block.x, e.block.y, e.block.z}}, {"thread", {e.thread.x, e.thread.y, e.thread.z}},
+                     {"address", e.address}, {"size", e.size}, {"access", e.access}, {"space", e.space},
+                     {"allocation", {{"base", e.allocation_base}, {"size", e.allocation_size}, {"label", e.allocation_label}}},
+                     {"before", e.before}, {"distance", e.distance}, {"relation", e.relation}, {"count", e.count},
+                     {"message", e.message}});
   }
-  const std::string body = ptx.substr(open, end - open);
-  static const std::regex decl(R"(\.(shared|local)\s+(?:\.align\s+\d+\s+)?\.[a-z0-9]+\s+[A-Za-z_$%][\w$]*\[(\d+)\])");
-  for (std::sregex_iterator it(body.begin(), body.end(), decl), e; it != e; ++it) {
-    const std::uint64_t n = std::stoull((*it)[2].str());
-    if ((*it)[1] == "shared") r.static_shared += n;
-    else r.local_bytes += n;
-  }
-  return r;
+  return {{"mode", mode}, {"errors", stats.memcheck_errors}, {"first", std::move(first)}};
 }
-
-/// Bytes of the module's __constant__ variables (module-scope .const declarations, laid out in
-/// order with their alignment): what cudaFuncGetAttributes reports as constSizeBytes, for every
-/// kernel of the module alike (measured on an H200, CUDA 13: tests/hw/data/h200/func_attrs.csv).
-std::uint64_t ptx_const_bytes(const std::string& ptx) {
-  static const std::regex decl(
-      R"(^(?:\.visible\s+)?\.const\s+(?:\.align\s+(\d{1,6})\s+)?\.[a-z]+(\d{1,3})\s+[A-Za-z_$%][\w$]*((?:\[\d{1,12}\])*))");
-  static const std::regex dim(R"(\[(\d+)\])");
-  std::uint64_t end = 0;
-  std::size_t pos = 0;
-  while (pos < ptx.size()) {
-    std::size_t eol = ptx.find('\n', pos);
-    if (eol == std::string::npos) eol = ptx.size();
-    const std::string_view view = std::string_view(ptx).substr(pos, eol - pos);
-    pos = eol + 1;
-    if (!view.starts_with(".const") && !view.starts_with(".visible .const")) continue;
-    const std::string line(view);
-    std::smatch m;
-    if (!std::regex_search(line, m, decl)) continue;
-    const std::uint64_t align = m[1].matched ? std::max<std::uint64_t>(1, std::stoull(m[1].str())) : 1;
-    std::uint64_t bytes = std::max<std::uint64_t>(1, std::stoull(m[2].str()) / 8);
-    const std::string dims = m[3].str();
-    for (std::sregex_iterator d(dims.begin(), dims.end(), dim), de; d != de; ++d) bytes *= std::stoull((*d)[1].str());
-    end = round_up(end, align) + bytes;
-  }
-  return end;
-}
-
-/// What ptxas says of a module: its -v figures and, for sm_90, its machine code (read back with
-/// src/analysis/sass.hpp, for the spills; empty with a note when it cannot be had).
-struct PtxasInfo {
-  analysis::ptxas::Usage usage;
-  std::vector<analysis::sass::Function> sass;
-};
-
-/// ptxas -v on a module's PTX (src/analysis/ptxas.hpp), run once per module (and cached on disk
-/// across runs). nullptr when there are no ptxas numbers: ptxas is not installed, is switched off
-/// (WARPSCOPE_PTXAS=none), or rejected the PTX; the reason is printed once.
-const PtxasInfo* ptxas_info(const Runtime& rt, const ModuleRec& m, const arch::Profile& p) {
-  static std::unordered_map<const ModuleRec*, std::optional<PtxasInfo>> memo;
-  static bool said_unavailable = false;
-  auto [it, inserted] = memo.try_emplace(&m);
-  if (!inserted) return it->second ? &*it->second : nullptr;
-  const std::string choice = env("WARPSCOPE_PTXAS");
-  const char* consequence = "cudaFuncGetAttributes reports 32 registers and the PTX's local depot, and the "
-                            "report's registers are null";
-  if (choice == "none") {
-    if (!std::exchange(said_unavailable, true)) rt.note(fmt::format("WARPSCOPE_PTXAS=none: {}", consequence));
-    return nullptr;
-  }
-  // The profile's target, unless the PTX is for a newer GPU (WARPSCOPE_ANY_PTX): ptxas cannot
-  // assemble it for an older one, so the numbers are then the PTX's own target's.
-  std::string target = p.ptx_target;
-  if (m.ptx_arch > p.cc_major * 10 + p.cc_minor) target = fmt::format("sm_{}", m.ptx_arch);
-  analysis::ptxas::Options o;
-  o.ptxas = choice;
-  // The machine code is read for sm_90 only (the one encoding src/analysis/sass.cpp knows);
-  // WARPSCOPE_SASS=none leaves it out (no spill accesses: ptxas's static estimate only).
-  o.cubin = (target == "sm_90" || target == "sm_90a") && env("WARPSCOPE_SASS") != "none";
-  try {
-    analysis::ptxas::Result r = analysis::ptxas::analyze(m.ptx, target, o);
-    if (!r.available) {
-      if (!std::exchange(said_unavailable, true)) rt.note(fmt::format("{}: {}", r.unavailable_reason, consequence));
-      return nullptr;
-    }
-    PtxasInfo info;
-    info.usage = std::move(r.usage);
-    if (o.cubin) {
-      try {
-        info.sass = analysis::sass::read_cubin(r.cubin, fmt::format("{} (ptxas -arch={} cubin)", m.origin, target));
-      } catch (const Error& e) {
-        rt.note(fmt::format("{}: no machine code for the spill accesses: {}", m.origin, e.what()));
-      }
-    }
-    it->second = std::move(info);
-  } catch (const Error& e) {
-    rt.note(fmt::format("{}: no ptxas resource usage: {}", m.origin, e.what()));
-    return nullptr;
-  }
-  return &*it->second;
-}
-
-/// A PTX ld.shared's or ld.local's bytes per lane and address ("ld.shared.f32 %f9, [%r7+4];": 4,
-/// "%r7", 4), as src/ptx's printer writes it; false for anything else.
-bool parse_load(std::string_view text, analysis::sass::PtxInst& p) {
-  if (!text.empty() && text[0] == '@') text.remove_prefix(std::min(text.size(), text.find(' ') + 1));
-  const std::size_t sp = text.find(' ');
-  const std::string_view op = text.substr(0, sp);
-  const bool shared = op.rfind("ld.shared.", 0) == 0, local = op.rfind("ld.local.", 0) == 0;
-  if (!(shared || local) || sp == std::string_view::npos) return false;
-  unsigned vec = 1, elem = 0;
-  std::size_t pos = 0;
-  while (pos < op.size()) {
-    std::size_t dot = op.find('.', pos);
-    const std::string_view part = op.substr(pos, dot == std::string_view::npos ? std::string_view::npos : dot - pos);
-    if (part == "v2") vec = 2;
-    if (part == "v4") vec = 4;
-    if (part.size() >= 2 && std::string_view("fusb").find(part[0]) != std::string_view::npos) {
-      const std::string_view bits = part.substr(1);
-      if (bits == "8") elem = 1;
-      if (bits == "16") elem = 2;
-      if (bits == "32") elem = 4;
-      if (bits == "64") elem = 8;
-    }
-    if (dot == std::string_view::npos) break;
-    pos = dot + 1;
-  }
-  const std::size_t open = text.find('['), close = text.find(']');
-  if (elem == 0 || open == std::string_view::npos || close == std::string_view::npos || close < open) return false;
-  const std::string_view addr = text.substr(open + 1, close - open - 1);
-  const std::size_t plus = addr.find('+');
-  p.address_register = std::string(addr.substr(0, plus));
-  p.address_offset = 0;
-  if (plus != std::string_view::npos) {
-    const std::string off(addr.substr(plus + 1));
-    char* end = nullptr;
-    p.address_offset = std::strtoll(off.c_str(), &end, 0);
-    if (end == off.c_str() || *end != 0) return false;
-  }
-  p.shared_load = shared;
-  p.local_load = local;
-  p.width = static_cast<std::uint8_t>(vec * elem);
-  return true;
-}
-
-/// What the machine code of kernel `name` (src/analysis/sass.hpp) does that its PTX does not,
-/// installed in the module: its register spills as compiled accesses and its merged shared loads
-/// as record widths. Returns the spills placed and not placed, and the merges.
-struct MachineCodeFacts {
-  std::size_t spills = 0;
-  std::uint32_t unplaced = 0;
-  std::size_t merges = 0;
-  std::vector<std::pair<std::uint32_t, std::string>> groupings;  // pc, text
-};
-MachineCodeFacts install_machine_code(Module& module, const std::string& name,
-                                      const std::vector<analysis::sass::Function>& sass) {
-  const auto f = std::find_if(sass.begin(), sass.end(), [&](const analysis::sass::Function& x) { return x.name == name; });
-  if (f == sass.end()) return {};
-  const std::vector<InstructionInfo> code = module.instructions(name);
-  std::vector<analysis::sass::PtxInst> ptx(code.size());
-  for (std::size_t pc = 0; pc < code.size(); ++pc) {
-    const InstructionInfo& c = code[pc];
-    analysis::sass::PtxInst& p = ptx[pc];
-    using Flow = analysis::sass::PtxInst::Flow;
-    p.flow = c.branch_target >= 0 ? Flow::kBranch : c.exits ? Flow::kExit : Flow::kPlain;
-    p.guarded = c.guarded;
-    p.target = c.branch_target >= 0 ? static_cast<std::uint32_t>(c.branch_target) : 0;
-    p.ptx_line = c.ptx_line;
-    p.local_memory = c.local_access;
-    p.anchor_ok = c.plain && !c.guarded && !c.compiled;
-    if (!c.compiled) parse_load(c.text, p);
-  }
-  MachineCodeFacts facts;
-  const analysis::sass::SpillPlan plan = analysis::sass::plan_spills(*f, ptx);
-  std::vector<CompiledAccess> accesses;
-  for (const analysis::sass::Spill& s : plan.spills) {
-    if (s.frame_offset < 0) continue;
-    accesses.push_back(CompiledAccess{s.anchor, s.store, s.width, static_cast<std::uint32_t>(s.frame_offset),
-                                      fmt::format("{} // register spill (ptxas, machine code at 0x{:x})", s.text,
-                                                  s.sass_offset)});
-  }
-  facts.spills = accesses.size();
-  facts.unplaced = plan.unplaced;
-  module.set_compiled_accesses(name, std::move(accesses));
-  std::vector<Module::RecordWidth> widths;
-  for (const analysis::sass::Merge& m : analysis::sass::plan_merges(*f, ptx)) {
-    widths.push_back(Module::RecordWidth{m.pc, m.width});
-    for (std::uint32_t q : m.absorbed) widths.push_back(Module::RecordWidth{q, 0});
-    ++facts.merges;
-  }
-  module.set_record_widths(name, std::move(widths));
-  std::vector<LaneGrouping> groupings = analysis::sass::plan_lane_groups(*f, ptx);
-  for (const LaneGrouping& g : groupings) facts.groupings.emplace_back(g.pc, g.text);
-  module.set_lane_groupings(name, std::move(groupings));
-  return facts;
-}
-
 }  // namespace
 
 std::string demangle(const std::string& mangled) {
@@ -284,6 +95,13 @@ Runtime::Runtime() {
     } else {
       std::fprintf(stderr, "warpscope: WARPSCOPE_SAMPLE_CTAS=%s is not a fraction in (0, 1]; sampling every CTA\n",
                    f.c_str());
+    }
+  }
+  if (const std::string m = env("WARPSCOPE_MEMCHECK"); !m.empty()) {
+    if (m == "report" || m == "strict" || m == "off") {
+      memcheck = m;
+    } else {
+      std::fprintf(stderr, "warpscope: WARPSCOPE_MEMCHECK=%s is not report, off or strict; using report\n", m.c_str());
     }
   }
   const std::string threads = env("WARPSCOPE_THREADS");
@@ -343,6 +161,7 @@ Device& Runtime::device() {
     o.global_memory_bytes = profile().name == "hopper" ? 85017493504ull : profile().dram_bytes;
     if (o.global_memory_bytes == 0) o.global_memory_bytes = 1ull << 32;
     o.host_threads = host_threads;
+    o.memcheck = memcheck == "strict" ? MemcheckMode::kStrict : MemcheckMode::kReport;
     device_ = std::make_unique<Device>(o);
     reserve_address_space();
   }
@@ -400,96 +219,6 @@ void Runtime::reset_device() {
   sticky_message.clear();
 }
 
-cudaError_t Runtime::ensure_loaded(ModuleRec& m) {
-  if (m.state == ModuleRec::State::kLoaded) return kSuccess;
-  if (m.state == ModuleRec::State::kFailed) return m.load_error;
-  Device& dev = device();
-  try {
-    const std::size_t size = fatbin::size_from_header(fatbin::read_wrapper(m.wrapper).fatbin, m.origin);
-    const auto* bytes = static_cast<const std::uint8_t*>(fatbin::read_wrapper(m.wrapper).fatbin);
-    const auto fb = fatbin::parse(std::span<const std::uint8_t>(bytes, size), m.origin);
-    std::string why;
-    const fatbin::Entry* e = fatbin::choose_ptx(fb, profile().cc_major, profile().cc_minor, &why);
-    if (e == nullptr && any_ptx) {
-      // WARPSCOPE_ANY_PTX: run the oldest PTX there is, newer than the profile (with a note).
-      for (const auto& entry : fb.entries)
-        if (entry.is_ptx() && (e == nullptr || entry.arch < e->arch)) e = &entry;
-      if (e != nullptr) {
-        note(fmt::format("{}: no PTX for compute capability {}.{}; running its compute_{} PTX (WARPSCOPE_ANY_PTX)",
-                         m.origin, profile().cc_major, profile().cc_minor, e->arch));
-      }
-    }
-    if (e == nullptr) {
-      m.state = ModuleRec::State::kFailed;
-      m.load_error = kErrNoKernelImageForDevice;
-      m.load_message = fmt::format("{}: no PTX for the {} profile (compute capability {}.{}): {}{}",
-                                   m.origin, profile().name, profile().cc_major, profile().cc_minor, why,
-                                   m.wrapper_version == 2 ? " (this module comes from a -rdc=true device link, "
-                                                            "whose image has no PTX: build without -rdc)"
-                                                          : "");
-      std::fprintf(stderr, "warpscope: %s\n", m.load_message.c_str());
-      return m.load_error;
-    }
-    m.ptx = fatbin::contents(*e, m.origin);
-    m.ptx_arch = static_cast<int>(e->arch);
-    m.origin += fmt::format(" (compute_{} PTX, {})", e->arch, fatbin::to_string(e->compression));
-    m.module = dev.load_ptx(m.ptx, m.origin);
-    for (KernelRec* k : m.kernels) k->params = m.module->params(k->name);
-    for (VarRec* v : m.vars) {
-      try {
-        symbol_ranges[dev.symbol_address(*m.module, v->name)] = dev.symbol_size(*m.module, v->name);
-      } catch (const Error&) {
-        // A registered variable the PTX does not define: reported when it is used.
-      }
-    }
-    m.state = ModuleRec::State::kLoaded;
-    return kSuccess;
-  } catch (const Error& err) {
-    m.state = ModuleRec::State::kFailed;
-    m.load_error = err.kind() == ErrorKind::kParse && m.ptx.empty() ? kErrInvalidKernelImage
-                   : err.kind() == ErrorKind::kUnsupported         ? kErrNotSupported
-                                                                   : kErrInvalidPtx;
-    m.load_message = fmt::format("{}: cannot load: {}", m.origin, err.what());
-    std::fprintf(stderr, "warpscope: %s\n", m.load_message.c_str());
-    return m.load_error;
-  }
-}
-
-KernelRec* Runtime::find_kernel(const void* func) {
-  if (func == nullptr) return nullptr;
-  auto it = kernel_by_stub.find(func);
-  if (it != kernel_by_stub.end()) return it->second;
-  // A cudaKernel_t handle (what __cudaGetKernel hands out) is the KernelRec itself.
-  for (auto& k : kernels)
-    if (k.get() == func) return k.get();
-  return nullptr;
-}
-
-VarRec* Runtime::find_var(const void* symbol) {
-  auto it = var_by_shadow.find(symbol);
-  return it == var_by_shadow.end() ? nullptr : it->second;
-}
-
-const KernelResources& Runtime::resources(KernelRec& k) {
-  if (!k.resources) {
-    KernelResources r = scan_ptx_resources(k.module->ptx, k.name);
-    r.const_bytes = ptx_const_bytes(k.module->ptx);
-    if (const auto* info = ptxas_info(*this, *k.module, profile()); info != nullptr) {
-      if (const auto* f = info->usage.find(k.name); f != nullptr && f->registers >= 0) {
-        r.registers = f->registers;
-        r.static_shared = f->shared_bytes;
-        r.stack_frame_bytes = f->stack_frame_bytes;
-        r.spill_store_bytes = f->spill_store_bytes;
-        r.spill_load_bytes = f->spill_load_bytes;
-        r.barriers = f->barriers;
-        r.from_ptxas = true;
-      }
-    }
-    k.resources = r;
-  }
-  return *k.resources;
-}
-
 cudaError_t map_error(const Error& e, bool* sticky) {
   *sticky = false;
   switch (e.kind()) {
@@ -528,6 +257,10 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
   }
   if (cudaError_t e = check_stream(stream); e != kSuccess) return e;
   if (cudaError_t e = ensure_loaded(*k->module); e != kSuccess) return e;
+  if (k->part == kNoPart) {
+    note(fmt::format("launch of {}: its translation unit in {} has no PTX", demangle(k->name), k->module->origin));
+    return kErrNoKernelImageForDevice;
+  }
   const auto& p = profile();
   const std::uint64_t threads = std::uint64_t{block.x} * block.y * block.z;
   if (grid.x == 0 || grid.y == 0 || grid.z == 0 || threads == 0 || threads > p.max_threads_per_block ||
@@ -568,22 +301,7 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
   std::vector<const arch::Profile*> models{&profile()};
   for (const arch::Profile& other : compare_profiles()) models.push_back(&other);
   stats::LaunchCollector metrics(std::move(models));
-  if (!k->spills_installed) {
-    k->spills_installed = true;
-    resources(*k);
-    if (const auto* info = ptxas_info(*this, *k->module, profile()); info != nullptr && !info->sass.empty()) {
-      const MachineCodeFacts mc = install_machine_code(*k->module->module, k->name, info->sass);
-      k->resources->spills_from_sass = true;
-      k->resources->spill_accesses = mc.spills;
-      k->resources->spills_unplaced = mc.unplaced;
-      k->resources->merged_shared_loads = mc.merges;
-      k->resources->lane_groupings = mc.groupings;
-      if (mc.unplaced != 0) {
-        note(fmt::format("kernel {}: {} spill instructions of the machine code follow no PTX block and are not counted",
-                         demangle(k->name), mc.unplaced));
-      }
-    }
-  }
+  install_machine_code(*k);
   const KernelResources& res = resources(*k);
   // The local frame: the PTX's depot, or ptxas's stack frame when spill accesses use it.
   metrics.set_local_frame_bytes(res.spill_accesses != 0 ? std::max(res.local_bytes, res.stack_frame_bytes)
@@ -617,6 +335,14 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
     }
   }
   const auto t1 = std::chrono::steady_clock::now();
+  rec.memcheck = memcheck_json(stats, memcheck);
+  if (memcheck == "report") {
+    for (const MemcheckError& e : stats.memcheck) {
+      std::fprintf(stderr, "warpscope: memcheck: %s (launch #%zu: %llu such lane access%s by this instruction; the GPU maps "
+                   "this address, so the access proceeded)\n", e.message.c_str(), launches.size(),
+                   static_cast<unsigned long long>(e.count), e.count == 1 ? "" : "es");
+    }
+  }
   dev.set_access_sink(nullptr);
   if (sticky == kSuccess) sync_managed_to_host();
   rec.wall_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
@@ -856,6 +582,7 @@ void Runtime::write_report() {
     l["lines"] = r.lines;
     l["advice"] = r.advice;
     l["compare"] = r.compare;
+    l["memcheck"] = r.memcheck;
     l.update(r.extra);
     if (!r.error.empty()) l["error"] = r.error;
     arr.push_back(std::move(l));

@@ -69,7 +69,10 @@ struct KernelRec {
   int carveout = -1;
   std::optional<KernelResources> resources;
   bool spills_installed = false;  // Runtime::install_spills ran
+  std::size_t part = 0;           // the ModuleRec::parts entry whose PTX defines it, or kNoPart
 };
+/// KernelRec::part of a kernel whose translation unit has no PTX (a device link's machine-code-only unit).
+inline constexpr std::size_t kNoPart = static_cast<std::size_t>(-1);
 
 struct VarRec {
   ModuleRec* module = nullptr;
@@ -80,14 +83,26 @@ struct VarRec {
   void** managed_host_slot = nullptr;  // __cudaRegisterManagedVar's host pointer variable
 };
 
+/// The PTX of one translation unit, kept for resource queries (ptxas).
+struct PtxPart {
+  std::string ptx;
+  int ptx_arch = 0;
+  std::string origin;  // "fatbinary 0, translation unit 1 (b.cu, compute_90 PTX, zstd)"
+};
+
+/// One registered fatbinary. A version-2 wrapper of a device link (-rdc=true) is a link unit:
+/// its translation units' PTX (fatbin::prelinked_fatbins) are linked into one program
+/// (Device::link_ptx, docs/runtime.md "Relocatable device code"), and every kernel and variable
+/// registered against its handle, from any translation unit, lives in that program.
 struct ModuleRec {
   const void* wrapper = nullptr;
   int wrapper_version = 0;
   std::string origin;   // for messages: "module 2 (compute_90 PTX, zstd)"
   enum class State { kRegistered, kLoaded, kFailed } state = State::kRegistered;
   std::optional<Module> module;
-  std::string ptx;      // kept for resource queries
-  int ptx_arch = 0;
+  std::vector<PtxPart> parts;  // one, or a link unit's translation units in link order
+  bool linked = false;         // a device link's translation units
+  int ptx_arch = 0;            // the highest of the parts'
   cudaError_t load_error = kSuccess;
   std::string load_message;
   std::vector<KernelRec*> kernels;
@@ -133,6 +148,7 @@ struct LaunchRecord {
   nlohmann::json advice;
   nlohmann::json compare;    // [{arch, metrics, estimated, lines, advice, ...}] for --compare-arch
   nlohmann::json extra = nlohmann::json::object();  // resources, occupancy, local_arrays
+  nlohmann::json memcheck;   // {"mode", "errors", "first": [...]} (docs/report.md)
   std::string error;
 };
 
@@ -154,6 +170,11 @@ class Runtime {
   bool no_stats = false;  // WARPSCOPE_NO_STATS: no memory model, instruction counts only
   bool any_ptx = false;  // WARPSCOPE_ANY_PTX: accept PTX newer than the profile
   double sample_ctas = 1.0;  // WARPSCOPE_SAMPLE_CTAS: fraction of CTAs that feed the memory model
+  // WARPSCOPE_MEMCHECK: global accesses outside every allocation. "report" (default): where the
+  // GPU maps the address they proceed, each instruction's first one is printed and all are counted
+  // in the report; "off": the same without the stderr lines (still counted); "strict": the launch
+  // faults at the first one (cudaErrorIllegalAddress), as warpscope did before.
+  std::string memcheck = "report";
 
   // Registration.
   std::vector<std::unique_ptr<ModuleRec>> modules;
@@ -189,6 +210,12 @@ class Runtime {
   KernelRec* find_kernel(const void* func);
   VarRec* find_var(const void* symbol);
   const KernelResources& resources(KernelRec& k);
+  /// Installs what ptxas's machine code says of the kernel (spills, merged loads, lane
+  /// groupings; src/analysis/sass.hpp) before its first launch (loading.cpp).
+  void install_machine_code(KernelRec& k);
+  /// The PTX of a fatbin (one translation unit) the profile runs, nullptr with `why` when none.
+  const runtime::fatbin::Entry* choose_part_ptx(const runtime::fatbin::Fatbin& fb, const std::string& origin,
+                                                std::string* why);
 
   /// Launches a kernel: validates, marshals `args` by the PTX parameter sizes, runs, records.
   cudaError_t launch(const void* func, Dim3 grid, Dim3 block, void** args, std::size_t shmem,

@@ -1,7 +1,8 @@
 // A kernel that writes past the end of its allocation: the launch faults with
 // cudaErrorIllegalAddress, and the error is sticky: every later call returns it. Thread 0 writes
-// just past the end (warpscope faults there, a GPU does not: its pages are larger than the
-// allocation); the other threads write 4 MiB apart, into unmapped memory, where a GPU faults too
+// just past the end (a GPU does not fault there: its mapping is larger than the allocation;
+// warpscope reports it as memcheck does and goes on); the other threads write 4 MiB apart, into
+// unmapped memory, where a GPU faults (and warpscope too, naming thread 1)
 // (measured on an H100: 4 MiB strides give cudaErrorIllegalAddress; 16 MiB and more give
 // cudaErrorInvalidAddressSpace; 1 MiB and less, nothing).
 #include <cstdio>

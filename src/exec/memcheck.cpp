@@ -1,0 +1,106 @@
+#include "exec/memcheck.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "exec/fault.hpp"
+#include "ptx/ptx.hpp"
+
+namespace warpscope::exec {
+
+namespace {
+
+const char* access_word(Op op) {
+  switch (op) {
+    case Op::kLoad: return "read";
+    case Op::kStore: return "write";
+    case Op::kAtomic: return "atomic";
+    case Op::kReduction: return "reduction";
+  }
+  return "access";
+}
+
+}  // namespace
+
+void MemcheckLog::record(const Ctx& x, const Inst& in, unsigned lane, std::uint64_t addr, unsigned width, Space space,
+                         Op op) {
+  const std::uint32_t pc = x.pc_of(in);
+  auto [it, fresh] = by_pc_.try_emplace(pc);
+  Item& item = it->second;
+  ++item.error.count;
+  if (!fresh) return;
+  item.cta = x.cta_linear;
+  item.seq = seq_++;
+  MemcheckError& e = item.error;
+  const KernelImage& k = *x.kernel;
+  e.pc = pc;
+  e.kernel = k.name;
+  if (pc < k.source.size()) {
+    const ptx::Instruction& ins = k.ir_instruction(pc);
+    const ptx::SourceLoc loc = k.module->outermost(ins.loc);
+    if (loc.valid()) {
+      e.file = std::string(k.module->file_path(loc));
+      e.line = loc.line;
+    }
+    e.ptx = ptx::format_instruction(*k.module, k.ir_function(k.source[pc].func), ins);
+  }
+  e.block = x.ctaid;
+  e.thread = x.thread_of(lane);
+  e.address = addr;
+  e.size = width;
+  e.access = access_word(op);
+  e.space = space == Space::kConst ? "const" : "global";
+  if (const Region* r = x.global->nearest(addr); r != nullptr) {
+    e.allocation_base = r->base;
+    e.allocation_size = r->size;
+    e.allocation_label = r->label;
+    e.before = addr < r->base;
+    e.distance = e.before ? r->base - addr : addr - (r->base + r->size);
+    e.relation = fmt::format("{} bytes {} the {}-byte allocation at 0x{:x}{}", e.distance,
+                             e.before ? "before" : "after the end of", r->size, r->base,
+                             r->label.empty() ? "" : " (" + r->label + ")");
+  }
+  e.message = fmt::format("invalid {} {} of {} bytes at address 0x{:x} in {}, block ({},{},{}), thread ({},{},{}): {}",
+                          e.space, e.access, width, addr, describe_pc(k, pc), e.block.x, e.block.y, e.block.z,
+                          e.thread.x, e.thread.y, e.thread.z, e.relation);
+}
+
+void MemcheckLog::merge(const MemcheckLog& other) {
+  for (const auto& [pc, theirs] : other.by_pc_) {
+    auto [it, fresh] = by_pc_.try_emplace(pc, theirs);
+    if (fresh) continue;
+    Item& mine = it->second;
+    const std::uint64_t count = mine.error.count + theirs.error.count;
+    if (theirs.cta < mine.cta) mine = theirs;
+    mine.error.count = count;
+  }
+}
+
+void MemcheckLog::finish(LaunchStats& stats) const {
+  std::vector<const Item*> items;
+  for (const auto& [pc, item] : by_pc_) items.push_back(&item);
+  std::sort(items.begin(), items.end(),
+            [](const Item* a, const Item* b) { return a->cta != b->cta ? a->cta < b->cta : a->seq < b->seq; });
+  stats.memcheck.clear();
+  stats.memcheck_errors = 0;
+  for (const Item* i : items) {
+    stats.memcheck.push_back(i->error);
+    stats.memcheck_errors += i->error.count;
+  }
+}
+
+std::uint8_t* unallocated_global(Ctx& x, const Inst& in, unsigned lane, std::uint64_t addr, unsigned width,
+                                 Space space, Op op, bool generic) {
+  if (x.memcheck == nullptr) memory_fault(x, in, ErrorKind::kOutOfBounds, lane, addr, width, space, op, generic);
+  std::uint8_t* p = x.global->mapped(addr, width);
+  if (p == nullptr) {
+    memory_fault(x, in, ErrorKind::kOutOfBounds, lane, addr, width, space, op, generic,
+                 "; the GPU does not map this address either (no live allocation in its 2 MiB granule)");
+  }
+  x.memcheck->record(x, in, lane, addr, width, space, op);
+  return p;
+}
+
+}  // namespace warpscope::exec

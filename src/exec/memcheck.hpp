@@ -1,0 +1,47 @@
+// Global accesses outside every allocation that the GPU does not trap (docs/exec.md,
+// "Out-of-bounds accesses"). translate() (memaccess.hpp) calls unallocated_global() when no
+// allocation holds a lane's address; in MemcheckMode::kReport an address in a mapped granule
+// (GlobalMemory::mapped) proceeds and is noted in the CTA runner's MemcheckLog, anything else
+// faults as before.
+//
+// Determinism: each CtaRunner has its own log; a runner runs its CTAs in increasing order, so the
+// first error it notes for an instruction is its lowest CTA's. merge() keeps, per instruction, the
+// one of the lowest CTA (then the earliest in that CTA's execution), so the result is the same
+// for any number of host threads.
+#pragma once
+
+#include <cstdint>
+#include <map>
+
+#include "exec/program.hpp"
+#include "warpscope/warpscope.hpp"
+
+namespace warpscope::exec {
+
+class MemcheckLog {
+ public:
+  /// Notes lane `lane`'s access of `width` bytes at `addr`, which no allocation holds.
+  void record(const Ctx& x, const Inst& in, unsigned lane, std::uint64_t addr, unsigned width, Space space, Op op);
+  void merge(const MemcheckLog& other);
+  /// Fills stats.memcheck (ordered by first occurrence) and stats.memcheck_errors.
+  void finish(LaunchStats& stats) const;
+  bool empty() const { return by_pc_.empty(); }
+
+ private:
+  struct Item {
+    MemcheckError error;
+    std::uint32_t cta = 0;
+    std::uint64_t seq = 0;  // order of notes in this runner (within a CTA: execution order)
+  };
+  std::map<std::uint32_t, Item> by_pc_;
+  std::uint64_t seq_ = 0;
+};
+
+/// The host bytes of lane `lane`'s global access at `addr`, which no allocation holds: in
+/// MemcheckMode::kReport (x.memcheck set) when the GPU maps the address, noted in x.memcheck;
+/// otherwise memory_fault (kOutOfBounds).
+[[gnu::cold, gnu::noinline]] std::uint8_t* unallocated_global(Ctx& x, const Inst& in, unsigned lane,
+                                                              std::uint64_t addr, unsigned width, Space space,
+                                                              Op op, bool generic);
+
+}  // namespace warpscope::exec

@@ -1,0 +1,35 @@
+// Linking PTX modules into one program: what nvlink does to the translation units of a program
+// built with relocatable device code (nvcc -rdc=true), done on the IR (docs/runtime.md,
+// "Relocatable device code").
+//
+// Contract:
+//  - The result holds every kept function and variable of every module, with every SymbolRef,
+//    Relocation, SourceLoc file and inline site renumbered; it is verified again (verifier.hpp).
+//  - Global symbols are the module-scope .global/.const variables and the functions that are
+//    defined with .visible, .weak or .common linkage. A `.extern` variable (.global/.const) and a
+//    function declaration without a body resolve to the global definition of the same name (a
+//    declaration first to a definition in its own module). `.extern .shared` arrays (dynamic shared
+//    memory) stay each module's own.
+//  - Two .visible definitions of one name: an error naming both modules. A .visible definition
+//    wins over .weak and .common ones; among .weak ones the first module's; among .common ones the
+//    largest. A name that is a variable in one module and a function in another: an error.
+//  - Internal (non-visible) symbols never resolve anything and may repeat across modules (nvcc's
+//    `$str` strings): they stay distinct, under their own names.
+//  - An extern that nothing defines: an error naming the symbol and the modules that declare it,
+//    except the functions the interpreter itself provides or rejects with its own message
+//    (vprintf, __assertfail, malloc, free), which stay declarations (one per name).
+//  - Errors are Error(kParse) with all the problems found, "cannot link origin: ...".
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "ptx/ir.hpp"
+
+namespace warpscope::ptx {
+
+/// Links `modules` (each verified, as load_module makes them) into one module named `origin`.
+/// One module is linked too: its extern variables must then be defined by itself.
+Module link_modules(std::vector<Module> modules, std::string_view origin);
+
+}  // namespace warpscope::ptx
