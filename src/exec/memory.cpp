@@ -94,16 +94,9 @@ std::uint64_t GlobalMemory::allocate(std::uint64_t bytes, std::string label, boo
     if (base - candidate >= rounded) break;
     candidate = r.base + rounded_size(r.size);
   }
-<<<<<<< HEAD
-  if (candidate + rounded > kHeapLimit) fail(ErrorKind::kUsage, "device address space exhausted");
-  auto* host = static_cast<std::uint8_t*>(std::calloc(rounded, 1));
-  if (host == nullptr) fail(ErrorKind::kUsage, "host memory exhausted allocating {} bytes", bytes);
-  regions_.emplace(candidate, Region{candidate, bytes, host, std::move(label), constant});
-=======
   if (candidate + rounded > kHeapBase + span_) fail(ErrorKind::kUsage, "device address space exhausted");
   map_granules(candidate, rounded);
-  regions_.emplace(candidate, Region{candidate, bytes, host_ + (candidate - kHeapBase), std::move(label)});
->>>>>>> wip-e
+  regions_.emplace(candidate, Region{candidate, bytes, host_ + (candidate - kHeapBase), std::move(label), constant});
   used_ += rounded;
   return candidate;
 }

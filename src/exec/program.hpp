@@ -235,14 +235,11 @@ struct Ctx {
   std::uint32_t launch_id = 0;
   WarpAccess record;               // the whole-warp paths' record, reused (ops_mem.cpp)
   HeldRecords* held = nullptr;     // the current warp's held records (compiled.cpp)
-<<<<<<< HEAD
   // A kWarpSync instruction's lane groups, set by the warp loop before it calls fn: `ngroups`
   // disjoint lane masks whose union is the mask fn gets; each group computes on its own lanes.
   std::uint32_t ngroups = 0;
   std::uint32_t groups[kLanes] = {};
-=======
   MemcheckLog* memcheck = nullptr; // MemcheckMode::kReport: unallocated mapped accesses go on (memcheck.hpp)
->>>>>>> wip-e
 
   std::uint32_t pc_of(const Inst& in) const {
     return static_cast<std::uint32_t>(&in - kernel->code.data());
