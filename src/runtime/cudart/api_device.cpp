@@ -5,6 +5,7 @@
 
 #include "analysis/occupancy.hpp"
 #include "runtime/cudart/api.hpp"
+#include "runtime/cudart/graph.hpp"
 
 namespace warpscope::cudart {
 namespace {
@@ -337,7 +338,7 @@ WS_API cudaError_t cudaDeviceGetPCIBusId(char* id, int len, int dev) {
 }
 
 WS_API cudaError_t cudaDeviceSynchronize() {
-  return call("cudaDeviceSynchronize", [&](Runtime&) { return kSuccess; });
+  return call("cudaDeviceSynchronize", [&](Runtime& rt) { return device_sync_check(rt); });
 }
 
 WS_API cudaError_t cudaDeviceReset() {

@@ -23,6 +23,7 @@
 #include "analysis/local_index.hpp"
 #include "analysis/ptxas.hpp"
 #include "analysis/sass.hpp"
+#include "runtime/cudart/closed_library.hpp"
 
 // Marks a program linked with libwarpscope_cudart_static.a, so that `warpscope run` can tell it
 // from one linked with NVIDIA's static runtime (whose calls cannot be replaced).
@@ -418,6 +419,22 @@ cudaError_t Runtime::ensure_loaded(ModuleRec& m) {
         note(fmt::format("{}: no PTX for compute capability {}.{}; running its compute_{} PTX (WARPSCOPE_ANY_PTX)",
                          m.origin, profile().cc_major, profile().cc_minor, e->arch));
       }
+    }
+    const std::string library = e == nullptr ? library_of(m.wrapper) : std::string();
+    const bool any_ptx_entry =
+        std::any_of(fb.entries.begin(), fb.entries.end(), [](const fatbin::Entry& x) { return x.is_ptx(); });
+    if (e == nullptr && !library.empty() && !any_ptx_entry) {
+      // A shared library's fatbinary with machine code only: say which library.
+      ClosedLibrary lib;
+      lib.name = library.substr(library.rfind('/') + 1);
+      lib.path = library;
+      for (const auto& entry : fb.entries)
+        if (entry.is_elf()) lib.sm_archs.insert(entry.arch);
+      m.state = ModuleRec::State::kFailed;
+      m.load_error = kErrNoKernelImageForDevice;
+      m.load_message = fmt::format("{}: {}", m.origin, closed_library_message(lib));
+      std::fprintf(stderr, "warpscope: %s\n", m.load_message.c_str());
+      return m.load_error;
     }
     if (e == nullptr) {
       m.state = ModuleRec::State::kFailed;
