@@ -3,8 +3,9 @@
 #   cmake -DROOT=<repository> -P scripts/runtime_calls.cmake            rewrite the table
 #   cmake -DROOT=<repository> -DCHECK=1 -P scripts/runtime_calls.cmake  fail if it is out of date
 # A name of src/runtime/cudart_exports.txt is implemented when a file src/runtime/cudart/api_*.cpp
-# defines it on a line starting `WS_API` (what gen_stubs.cmake reads); a comment line
-# `// caveat: TEXT` right above that line makes it "implemented with caveat". Every other name
+# defines it on a line starting `WS_API` (what gen_stubs.cmake reads); a comment
+# `// caveat: TEXT` (continued on lines `//   MORE`) right above that line makes it "implemented
+# with caveat". Every other name
 # is a generated stub: it prints "NAME is not supported by warpscope's CUDA runtime" once and
 # returns cudaErrorNotSupported.
 if(NOT ROOT)
@@ -29,6 +30,8 @@ foreach(src IN LISTS sources)
   foreach(l IN LISTS src_lines)
     if(l MATCHES "^// caveat: (.*)$")
       set(caveat "${CMAKE_MATCH_1}")
+    elseif(l MATCHES "^//   (.*)$" AND NOT caveat STREQUAL "")
+      string(APPEND caveat " ${CMAKE_MATCH_1}")
     elseif(l MATCHES "^WS_API [^(]*[ *]([A-Za-z_][A-Za-z0-9_]*)\\(")
       set(n ${CMAKE_MATCH_1})
       list(APPEND implemented ${n})

@@ -457,6 +457,7 @@ WS_API cudaError_t cudaThreadExchangeStreamCaptureMode(int* mode) {
 
 // ---- The rest of the stream API, where capture changes what it does ----------------------------
 
+// caveat: streams are always idle: every operation runs to completion when issued
 WS_API cudaError_t cudaStreamSynchronize(void* stream) {
   return call("cudaStreamSynchronize", [&](Runtime& rt) {
     if (cudaError_t e = rt.check_stream(stream); e != kSuccess) return e;
@@ -472,6 +473,7 @@ WS_API cudaError_t cudaStreamSynchronize_ptsz(void* stream) {
   return cudaStreamSynchronize(const_cast<void*>(canonical_stream(stream, true)));
 }
 
+// caveat: cudaSuccess: every operation runs to completion when issued
 WS_API cudaError_t cudaStreamQuery(void* stream) {
   return call("cudaStreamQuery", [&](Runtime& rt) {
     if (cudaError_t e = rt.check_stream(stream); e != kSuccess) return e;
@@ -487,6 +489,7 @@ WS_API cudaError_t cudaStreamQuery_ptsz(void* stream) {
   return cudaStreamQuery(const_cast<void*>(canonical_stream(stream, true)));
 }
 
+// caveat: nothing to wait for outside a capture (work has completed); forks and joins captures
 WS_API cudaError_t cudaStreamWaitEvent(void* stream, void* event, unsigned flags) {
   return call("cudaStreamWaitEvent", [&](Runtime& rt) {
     if (cudaError_t e = rt.check_stream(stream); e != kSuccess) return e;
@@ -500,6 +503,7 @@ WS_API cudaError_t cudaStreamWaitEvent_ptsz(void* stream, void* event, unsigned 
   return cudaStreamWaitEvent(const_cast<void*>(canonical_stream(stream, true)), event, flags);
 }
 
+// caveat: records the host's wall clock when issued (work before it has already run)
 WS_API cudaError_t cudaEventRecordWithFlags(void* event, void* stream, unsigned flags) {
   return call("cudaEventRecord", [&](Runtime& rt) {
     auto* ev = static_cast<Event*>(event);
@@ -532,6 +536,7 @@ WS_API cudaError_t cudaEventRecordWithFlags_ptsz(void* event, void* stream, unsi
   return cudaEventRecordWithFlags(event, const_cast<void*>(canonical_stream(stream, true)), flags);
 }
 
+// caveat: the function runs at once, on the calling thread (during capture: a host node)
 WS_API cudaError_t cudaLaunchHostFunc(void* stream, HostFn fn, void* data) {
   return call("cudaLaunchHostFunc", [&](Runtime& rt) {
     if (fn == nullptr) return kErrInvalidValue;

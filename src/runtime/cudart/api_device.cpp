@@ -295,6 +295,7 @@ WS_API cudaError_t cudaChooseDevice(int* dev, const void*) {
   return kSuccess;
 }
 
+// caveat: flags are kept and reported; scheduling flags change nothing
 WS_API cudaError_t cudaSetDeviceFlags(unsigned flags) {
   return call("cudaSetDeviceFlags", [&](Runtime& rt) {
     rt.device_flags = flags;
@@ -327,6 +328,7 @@ WS_API cudaError_t cudaDeviceGetAttribute(int* value, int attr, int dev) {
   });
 }
 
+// caveat: a made-up bus id 0000:00:00.0
 WS_API cudaError_t cudaDeviceGetPCIBusId(char* id, int len, int dev) {
   return call("cudaDeviceGetPCIBusId", [&](Runtime&) {
     if (id == nullptr || len <= 0) return kErrInvalidValue;
@@ -337,10 +339,12 @@ WS_API cudaError_t cudaDeviceGetPCIBusId(char* id, int len, int dev) {
   });
 }
 
+// caveat: returns at once (work has completed); cudaErrorStreamCaptureUnsupported while a stream captures
 WS_API cudaError_t cudaDeviceSynchronize() {
   return call("cudaDeviceSynchronize", [&](Runtime& rt) { return device_sync_check(rt); });
 }
 
+// caveat: frees everything; graphs and captures that name freed streams or events are not cleaned up
 WS_API cudaError_t cudaDeviceReset() {
   return call("cudaDeviceReset", true, [&](Runtime& rt) {
     rt.reset_device();
@@ -365,6 +369,7 @@ WS_API cudaError_t cudaDeviceGetLimit(std::size_t* value, int limit) {
   });
 }
 
+// caveat: stack, printf FIFO and malloc heap sizes are kept; the other limits are accepted and not modelled
 WS_API cudaError_t cudaDeviceSetLimit(int limit, std::size_t value) {
   return call("cudaDeviceSetLimit", [&](Runtime& rt) {
     switch (limit) {
@@ -382,12 +387,14 @@ WS_API cudaError_t cudaDeviceGetCacheConfig(int* config) {
   *config = 0;  // cudaFuncCachePreferNone
   return kSuccess;
 }
+// caveat: accepted; the L1/shared split is not modelled from it
 WS_API cudaError_t cudaDeviceSetCacheConfig(int) { return kSuccess; }
 WS_API cudaError_t cudaDeviceGetSharedMemConfig(int* config) {
   if (config == nullptr) return last_error() = kErrInvalidValue;
   *config = 1;  // cudaSharedMemBankSizeFourByte
   return kSuccess;
 }
+// caveat: accepted; banks are always 4 bytes
 WS_API cudaError_t cudaDeviceSetSharedMemConfig(int) { return kSuccess; }
 
 WS_API cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest) {
@@ -396,13 +403,16 @@ WS_API cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest) {
   return kSuccess;
 }
 
+// caveat: one device: never
 WS_API cudaError_t cudaDeviceCanAccessPeer(int* can, int, int) {
   if (can == nullptr) return last_error() = kErrInvalidValue;
   *can = 0;
   return kSuccess;
 }
 
+// caveat: nothing to start: warpscope records every launch
 WS_API cudaError_t cudaProfilerStart() { return kSuccess; }
+// caveat: nothing to stop: warpscope records every launch
 WS_API cudaError_t cudaProfilerStop() { return kSuccess; }
 
 // ---- Function attributes and occupancy ----------------------------------------------------------
@@ -481,12 +491,14 @@ WS_API cudaError_t cudaFuncSetAttribute(const void* func, int attr, int value) {
   });
 }
 
+// caveat: accepted; the L1/shared split is not modelled from it
 WS_API cudaError_t cudaFuncSetCacheConfig(const void* func, int) {
   return call("cudaFuncSetCacheConfig", [&](Runtime& rt) {
     return rt.find_kernel(func) == nullptr ? kErrInvalidResourceHandle : kSuccess;
   });
 }
 
+// caveat: accepted; banks are always 4 bytes
 WS_API cudaError_t cudaFuncSetSharedMemConfig(const void* func, int) {
   return call("cudaFuncSetSharedMemConfig", [&](Runtime& rt) {
     return rt.find_kernel(func) == nullptr ? kErrInvalidResourceHandle : kSuccess;

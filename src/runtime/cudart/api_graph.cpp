@@ -319,6 +319,7 @@ WS_API cudaError_t cudaGraphKernelNodeSetParams(void* node, const KernelNodePara
   });
 }
 
+// caveat: pointers only: copies with CUDA arrays return cudaErrorNotSupported
 WS_API cudaError_t cudaGraphAddMemcpyNode(void** node, void* graph, const NodeHandle* deps, std::size_t n,
                                           const Memcpy3DParms* params) {
   return call("cudaGraphAddMemcpyNode", [&](Runtime& rt) {
@@ -735,6 +736,7 @@ WS_API cudaError_t cudaGraphNodeFindInClone(void** node, void* original, void* c
   });
 }
 
+// caveat: warpscope's own DOT (node kinds, kernel names, edges), not NVIDIA's layout
 WS_API cudaError_t cudaGraphDebugDotPrint(void* graph, const char* path, unsigned) {
   return call("cudaGraphDebugDotPrint", [&](Runtime&) {
     if (!Graphs::get().valid(as_graph(graph)) || path == nullptr) return kErrInvalidValue;
@@ -757,6 +759,7 @@ WS_API cudaError_t cudaGraphInstantiateWithFlags(void** exec, void* graph, unsig
   return instantiate_call(exec, graph, flags, nullptr);
 }
 
+// caveat: cudaGraphInstantiateFlagDeviceLaunch is accepted, but kernels cannot launch graphs
 WS_API cudaError_t cudaGraphInstantiateWithParams(void** exec, void* graph, GraphInstantiateParams* params) {
   if (params == nullptr) return call("cudaGraphInstantiateWithParams", [](Runtime&) { return kErrInvalidValue; });
   return instantiate_call(exec, graph, params->flags, params);
@@ -917,6 +920,7 @@ WS_API cudaError_t cudaGraphNodeGetEnabled(void* exec, void* node, unsigned* ena
   });
 }
 
+// caveat: pairs the nodes of the two graphs by creation order (the same graph built or captured again)
 WS_API cudaError_t cudaGraphExecUpdate(void* exec, void* graph, GraphExecUpdateResultInfo* info) {
   return call("cudaGraphExecUpdate", [&](Runtime& rt) {
     Graphs& gs = Graphs::get();
@@ -938,6 +942,7 @@ WS_API cudaError_t cudaGraphExecUpdate(void* exec, void* graph, GraphExecUpdateR
   });
 }
 
+// caveat: nothing to upload: the graph runs from host memory
 WS_API cudaError_t cudaGraphUpload(void* exec, void* stream) {
   return call("cudaGraphUpload", [&](Runtime& rt) {
     if (!Graphs::get().valid(as_exec(exec))) return kErrInvalidValue;
@@ -945,10 +950,12 @@ WS_API cudaError_t cudaGraphUpload(void* exec, void* stream) {
   });
 }
 
+// caveat: nothing to upload: the graph runs from host memory
 WS_API cudaError_t cudaGraphUpload_ptsz(void* exec, void* stream) {
   return cudaGraphUpload(exec, const_cast<void*>(canonical_stream(stream, true)));
 }
 
+// caveat: runs the nodes one at a time in a topological order (creation order among ready nodes)
 WS_API cudaError_t cudaGraphLaunch(void* exec, void* stream) {
   return call("cudaGraphLaunch", [&](Runtime& rt) {
     Graphs& gs = Graphs::get();
@@ -965,6 +972,7 @@ WS_API cudaError_t cudaGraphLaunch(void* exec, void* stream) {
   });
 }
 
+// caveat: runs the nodes one at a time in a topological order (creation order among ready nodes)
 WS_API cudaError_t cudaGraphLaunch_ptsz(void* exec, void* stream) {
   return cudaGraphLaunch(exec, const_cast<void*>(canonical_stream(stream, true)));
 }
@@ -991,6 +999,7 @@ WS_API cudaError_t cudaUserObjectRetain(void* object, unsigned count) {
   });
 }
 
+// caveat: the destructor runs at once, on the calling thread, when the last reference goes
 WS_API cudaError_t cudaUserObjectRelease(void* object, unsigned count) {
   return call("cudaUserObjectRelease", [&](Runtime&) {
     auto* o = static_cast<UserObject*>(object);
@@ -1013,6 +1022,7 @@ WS_API cudaError_t cudaGraphRetainUserObject(void* graph, void* object, unsigned
   });
 }
 
+// caveat: the destructor runs at once, on the calling thread, when the last reference goes
 WS_API cudaError_t cudaGraphReleaseUserObject(void* graph, void* object, unsigned count) {
   return call("cudaGraphReleaseUserObject", [&](Runtime&) {
     Graphs& gs = Graphs::get();
@@ -1028,6 +1038,7 @@ WS_API cudaError_t cudaGraphReleaseUserObject(void* graph, void* object, unsigne
 
 // ---- Graph memory: no graph allocates device memory here (memory nodes are not supported). ---
 
+// caveat: always 0: graph memory nodes are not supported, so graphs own no memory
 WS_API cudaError_t cudaDeviceGetGraphMemAttribute(int device, int attr, void* value) {
   return call("cudaDeviceGetGraphMemAttribute", [&](Runtime&) {
     if (device != 0) return kErrInvalidDevice;
@@ -1048,6 +1059,7 @@ WS_API cudaError_t cudaDeviceSetGraphMemAttribute(int device, int attr, void* va
   });
 }
 
+// caveat: nothing to trim: graphs own no memory
 WS_API cudaError_t cudaDeviceGraphMemTrim(int device) {
   return call("cudaDeviceGraphMemTrim", [&](Runtime&) { return device == 0 ? kSuccess : kErrInvalidDevice; });
 }

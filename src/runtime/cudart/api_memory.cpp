@@ -94,6 +94,7 @@ WS_API cudaError_t cudaMalloc(void** ptr, std::size_t bytes) {
   });
 }
 
+// caveat: allocates at once, from no pool (memory pools are not modelled); not capturable (no graph memory nodes)
 WS_API cudaError_t cudaMallocAsync(void** ptr, std::size_t bytes, void* stream) {
   return call("cudaMallocAsync", [&](Runtime& rt) {
     if (cudaError_t e = rt.check_stream(stream); e != kSuccess) return e;
@@ -123,6 +124,7 @@ WS_API cudaError_t cudaFree(void* ptr) {
   });
 }
 
+// caveat: frees at once; not capturable (no graph memory nodes)
 WS_API cudaError_t cudaFreeAsync(void* ptr, void* stream) {
   return call("cudaFreeAsync", [&](Runtime& rt) {
     if (cudaError_t e = rt.check_stream(stream); e != kSuccess) return e;
@@ -133,6 +135,7 @@ WS_API cudaError_t cudaFreeAsync(void* ptr, void* stream) {
 
 WS_API cudaError_t cudaFreeAsync_ptsz(void* ptr, void* stream) { return cudaFreeAsync(ptr, const_cast<void*>(canonical_stream(stream, true))); }
 
+// caveat: pinned memory is ordinary host memory; only cudaHostAllocMapped memory is visible to kernels
 WS_API cudaError_t cudaHostAlloc(void** ptr, std::size_t bytes, unsigned flags) {
   return call("cudaHostAlloc", [&](Runtime& rt) {
     if (ptr == nullptr || flags > 0xf) return kErrInvalidValue;
@@ -156,6 +159,7 @@ WS_API cudaError_t cudaHostAlloc(void** ptr, std::size_t bytes, unsigned flags) 
   });
 }
 
+// caveat: ordinary host memory, not visible to kernels
 WS_API cudaError_t cudaMallocHost(void** ptr, std::size_t bytes) { return cudaHostAlloc(ptr, bytes, 0); }
 
 WS_API cudaError_t cudaFreeHost(void* ptr) {
@@ -195,12 +199,17 @@ WS_API cudaError_t cudaHostGetFlags(unsigned* flags, void* hptr) {
   });
 }
 
+// caveat: accepted; registered host memory is not visible to kernels (only mapped cudaHostAlloc and managed memory
+//   are)
 WS_API cudaError_t cudaHostRegister(void*, std::size_t, unsigned) {
   // Page-locking changes nothing here; kernels cannot reach registered memory (docs/runtime.md).
   return kSuccess;
 }
+// caveat: accepted (cudaHostRegister changes nothing)
 WS_API cudaError_t cudaHostUnregister(void*) { return kSuccess; }
 
+// caveat: host pages at the device address, copied to the device before and back after every launch; allocations are
+//   rounded to pages
 WS_API cudaError_t cudaMallocManaged(void** ptr, std::size_t bytes, unsigned flags) {
   return call("cudaMallocManaged", [&](Runtime& rt) {
     if (ptr == nullptr || (flags != 1 && flags != 2)) return kErrInvalidValue;
@@ -216,8 +225,11 @@ WS_API cudaError_t cudaMallocManaged(void** ptr, std::size_t bytes, unsigned fla
   });
 }
 
+// caveat: a hint with nothing to do: managed memory is copied in before and out after every launch
 WS_API cudaError_t cudaMemPrefetchAsync(const void*, std::size_t, int, unsigned, void*) { return kSuccess; }
+// caveat: a hint with nothing to do: managed memory is copied in before and out after every launch
 WS_API cudaError_t cudaMemAdvise(const void*, std::size_t, int, int) { return kSuccess; }
+// caveat: accepted: managed memory is visible to every stream
 WS_API cudaError_t cudaStreamAttachMemAsync(void*, void*, std::size_t, unsigned) { return kSuccess; }
 
 WS_API cudaError_t cudaMallocPitch(void** ptr, std::size_t* pitch, std::size_t width, std::size_t height) {
@@ -241,6 +253,7 @@ WS_API cudaError_t cudaMallocPitch(void** ptr, std::size_t* pitch, std::size_t w
   });
 }
 
+// caveat: free memory is the H100's total minus 527 MiB of context minus warpscope's allocations
 WS_API cudaError_t cudaMemGetInfo(std::size_t* free_bytes, std::size_t* total) {
   return call("cudaMemGetInfo", [&](Runtime& rt) {
     if (free_bytes == nullptr || total == nullptr) return kErrInvalidValue;
@@ -283,6 +296,7 @@ WS_API cudaError_t cudaMemcpyAsync_ptsz(void* dst, const void* src, std::size_t 
   return cudaMemcpyAsync(dst, src, bytes, kind, const_cast<void*>(canonical_stream(stream, true)));
 }
 
+// caveat: one device: both must be device 0
 WS_API cudaError_t cudaMemcpyPeer(void* dst, int dst_dev, const void* src, int src_dev, std::size_t bytes) {
   return call("cudaMemcpyPeer", [&](Runtime& rt) {
     if (dst_dev != 0 || src_dev != 0) return kErrInvalidDevice;

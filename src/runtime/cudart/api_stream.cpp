@@ -17,6 +17,7 @@ constexpr unsigned kEventDisableTiming = 0x02;
 
 }  // namespace
 
+// caveat: priorities are kept and reported, not scheduled (everything runs in issue order)
 WS_API cudaError_t cudaStreamCreateWithPriority(void** stream, unsigned flags, int priority) {
   return call("cudaStreamCreate", [&](Runtime& rt) {
     if (stream == nullptr || flags > 1) return kErrInvalidValue;
@@ -88,6 +89,7 @@ WS_API cudaError_t cudaStreamGetDevice_ptsz(void* stream, int* device) { return 
 
 using StreamCallback = void (*)(void*, cudaError_t, void*);
 
+// caveat: the callback runs at once, on the calling thread; not capturable (as on CUDA: use cudaLaunchHostFunc)
 WS_API cudaError_t cudaStreamAddCallback(void* stream, StreamCallback cb, void* data, unsigned flags) {
   return call("cudaStreamAddCallback", [&](Runtime& rt) {
     if (cb == nullptr || flags != 0) return kErrInvalidValue;
@@ -129,6 +131,7 @@ WS_API cudaError_t cudaEventDestroy(void* event) {
   });
 }
 
+// caveat: returns at once: work runs to completion when issued
 WS_API cudaError_t cudaEventSynchronize(void* event) {
   return call("cudaEventSynchronize", [&](Runtime& rt) {
     if (!rt.events.count(as_event(event))) return kErrInvalidResourceHandle;
@@ -136,6 +139,7 @@ WS_API cudaError_t cudaEventSynchronize(void* event) {
   });
 }
 
+// caveat: cudaSuccess at once for a recorded event: work runs to completion when issued
 WS_API cudaError_t cudaEventQuery(void* event) {
   return call("cudaEventQuery", [&](Runtime& rt) {
     if (!rt.events.count(as_event(event))) return kErrInvalidResourceHandle;
@@ -143,6 +147,7 @@ WS_API cudaError_t cudaEventQuery(void* event) {
   });
 }
 
+// caveat: the emulator's wall time between the records, not GPU time (the report says so)
 WS_API cudaError_t cudaEventElapsedTime(float* ms, void* start, void* end) {
   return call("cudaEventElapsedTime", [&](Runtime& rt) {
     if (ms == nullptr) return kErrInvalidValue;
