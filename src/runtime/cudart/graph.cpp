@@ -351,6 +351,97 @@ cudaError_t check_memset_params(Runtime& rt, const MemsetParams& p) {
   return kSuccess;
 }
 
+namespace {
+cudaError_t symbol_range(Runtime& rt, const void* symbol, std::size_t count, std::size_t offset, char** addr) {
+  VarRec* v = rt.find_var(symbol);
+  if (v == nullptr) return kErrInvalidSymbol;
+  if (cudaError_t e = rt.ensure_loaded(*v->module); e != kSuccess) return e;
+  const std::size_t size = rt.device().symbol_size(*v->module->module, v->name);
+  if (offset > size || count > size - offset) return kErrInvalidValue;
+  *addr = reinterpret_cast<char*>(rt.device().symbol_address(*v->module->module, v->name)) + offset;
+  return kSuccess;
+}
+}  // namespace
+
+cudaError_t to_symbol(Runtime& rt, const void* symbol, const void* src, std::size_t count, std::size_t offset, int kind,
+                      Memcpy3DParms* p) {
+  if (kind != kHostToDevice && kind != kDeviceToDevice && kind != kDefault) return kErrInvalidMemcpyDirection;
+  char* addr = nullptr;
+  if (cudaError_t e = symbol_range(rt, symbol, count, offset, &addr); e != kSuccess) return e;
+  *p = linear_copy(addr, src, count, kind);
+  return kSuccess;
+}
+
+cudaError_t from_symbol(Runtime& rt, void* dst, const void* symbol, std::size_t count, std::size_t offset, int kind,
+                        Memcpy3DParms* p) {
+  if (kind != kDeviceToHost && kind != kDeviceToDevice && kind != kDefault) return kErrInvalidMemcpyDirection;
+  char* addr = nullptr;
+  if (cudaError_t e = symbol_range(rt, symbol, count, offset, &addr); e != kSuccess) return e;
+  *p = linear_copy(dst, addr, count, kind);
+  return kSuccess;
+}
+
+/// Fills a node of `type` from the generic cudaGraphNodeParams.
+cudaError_t node_from_params(Runtime& rt, const GraphNodeParams& p, Node* n) {
+  n->type = static_cast<NodeType>(p.type);
+  switch (n->type) {
+    case NodeType::kKernel: return make_kernel_call(rt, p.kernel, &n->kernel);
+    case NodeType::kMemcpy:
+      if (cudaError_t e = check_copy_params(rt, p.memcpy.copyParams); e != kSuccess) return e;
+      n->copy = p.memcpy.copyParams;
+      return kSuccess;
+    case NodeType::kMemset:
+      if (cudaError_t e = check_memset_params(rt, p.memset); e != kSuccess) return e;
+      n->memset = p.memset;
+      return kSuccess;
+    case NodeType::kHost:
+      if (p.host.fn == nullptr) return kErrInvalidValue;
+      n->host = p.host;
+      return kSuccess;
+    case NodeType::kEmpty: return kSuccess;
+    case NodeType::kWaitEvent:
+    case NodeType::kEventRecord: {
+      void* ev = n->type == NodeType::kWaitEvent ? p.eventWait.event : p.eventRecord.event;
+      if (!rt.events.count(static_cast<Event*>(ev))) return kErrInvalidResourceHandle;
+      n->event = ev;
+      return kSuccess;
+    }
+    case NodeType::kGraph: {
+      Graphs& gs = Graphs::get();
+      Graph* child = static_cast<Graph*>(p.graph.graph);
+      if (!gs.valid(child) || child->owner != nullptr) return kErrInvalidValue;
+      if (p.graph.ownership == 1) {  // cudaGraphChildGraphOwnershipMove: the node takes the graph
+        n->child.reset(child);
+      } else if (p.graph.ownership == 0) {
+        n->child = gs.copy_graph(*child, true, nullptr);
+      } else {
+        return kErrInvalidValue;
+      }
+      return kSuccess;
+    }
+    default:
+      rt.note(fmt::format("graph nodes of type {} ({}) are not supported by warpscope's runtime", p.type,
+                          node_type_name(n->type)));
+      return kErrNotSupported;
+  }
+}
+
+/// Sets the parameters of an existing node (of a graph or of an instantiated graph) to those of
+/// `fresh`, a node of the same type made from the new parameters.
+cudaError_t assign_params(Node* n, Node& fresh) {
+  if (n->type != fresh.type) return kErrInvalidValue;
+  switch (n->type) {
+    case NodeType::kKernel: n->kernel = fresh.kernel; break;
+    case NodeType::kMemcpy: n->copy = fresh.copy; break;
+    case NodeType::kMemset: n->memset = fresh.memset; break;
+    case NodeType::kHost: n->host = fresh.host; break;
+    case NodeType::kWaitEvent:
+    case NodeType::kEventRecord: n->event = fresh.event; break;
+    default: return kErrInvalidValue;
+  }
+  return kSuccess;
+}
+
 cudaError_t run_graph(Runtime& rt, const std::vector<Node*>& order, const void* stream) {
   for (Node* n : order) {
     if (!n->enabled) continue;

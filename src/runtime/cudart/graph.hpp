@@ -294,6 +294,18 @@ cudaError_t make_kernel_call(Runtime& rt, const KernelNodeParams& p, KernelCall*
 cudaError_t check_copy_params(Runtime& rt, const Memcpy3DParms& p);
 cudaError_t check_memset_params(Runtime& rt, const MemsetParams& p);
 
+/// A copy of `count` bytes to (from) a __device__/__constant__ variable, at `offset`, as
+/// cudaMemcpy3DParms: cudaErrorInvalidSymbol, cudaErrorInvalidValue (out of the variable) or
+/// cudaErrorInvalidMemcpyDirection as cudaMemcpyToSymbol (FromSymbol) says.
+cudaError_t to_symbol(Runtime& rt, const void* symbol, const void* src, std::size_t count, std::size_t offset,
+                      int kind, Memcpy3DParms* p);
+cudaError_t from_symbol(Runtime& rt, void* dst, const void* symbol, std::size_t count, std::size_t offset, int kind,
+                        Memcpy3DParms* p);
+/// Fills node `n` from the generic cudaGraphNodeParams (its type included).
+cudaError_t node_from_params(Runtime& rt, const GraphNodeParams& p, Node* n);
+/// Gives node `n` the parameters of `fresh`, a node of the same type (not a child graph node).
+cudaError_t assign_params(Node* n, Node& fresh);
+
 /// Runs the nodes of an instantiated graph in order, on `stream`.
 cudaError_t run_graph(Runtime& rt, const std::vector<Node*>& order, const void* stream);
 
