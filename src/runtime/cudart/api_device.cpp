@@ -353,6 +353,15 @@ WS_API cudaError_t cudaDeviceReset() {
   });
 }
 
+namespace {
+/// cudaLimitDevRuntimeSyncDepth, DevRuntimePendingLaunchCount, MaxL2FetchGranularity and
+/// PersistingL2CacheSize: kept and reported (an H100's defaults), not modelled.
+std::size_t* other_limits() {
+  static std::size_t limits[4] = {2, 2048, 32, 0};
+  return limits;
+}
+}  // namespace
+
 WS_API cudaError_t cudaDeviceGetLimit(std::size_t* value, int limit) {
   return call("cudaDeviceGetLimit", [&](Runtime& rt) {
     if (value == nullptr) return kErrInvalidValue;
@@ -360,23 +369,20 @@ WS_API cudaError_t cudaDeviceGetLimit(std::size_t* value, int limit) {
       case 0: *value = rt.limit_stack; return kSuccess;        // cudaLimitStackSize
       case 1: *value = rt.limit_printf_fifo; return kSuccess;  // cudaLimitPrintfFifoSize
       case 2: *value = rt.limit_malloc_heap; return kSuccess;  // cudaLimitMallocHeapSize
-      case 3: *value = 2; return kSuccess;                     // cudaLimitDevRuntimeSyncDepth
-      case 4: *value = 2048; return kSuccess;                  // cudaLimitDevRuntimePendingLaunchCount
-      case 5: *value = 32; return kSuccess;                    // cudaLimitMaxL2FetchGranularity
-      case 6: *value = 0; return kSuccess;                     // cudaLimitPersistingL2CacheSize
+      case 3: case 4: case 5: case 6: *value = other_limits()[limit - 3]; return kSuccess;
       default: return kErrInvalidValue;
     }
   });
 }
 
-// caveat: stack, printf FIFO and malloc heap sizes are kept; the other limits are accepted and not modelled
+// caveat: every limit is kept and reported; the stack, printf-FIFO, device-runtime and L2 limits are not enforced
 WS_API cudaError_t cudaDeviceSetLimit(int limit, std::size_t value) {
   return call("cudaDeviceSetLimit", [&](Runtime& rt) {
     switch (limit) {
       case 0: rt.limit_stack = value; return kSuccess;
       case 1: rt.limit_printf_fifo = value; return kSuccess;
       case 2: rt.limit_malloc_heap = value; return kSuccess;
-      case 3: case 4: case 5: case 6: return kSuccess;
+      case 3: case 4: case 5: case 6: other_limits()[limit - 3] = value; return kSuccess;
       default: return kErrInvalidValue;
     }
   });
