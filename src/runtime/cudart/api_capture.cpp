@@ -297,6 +297,15 @@ void forget_stream(const void* stream) {
   }
 }
 
+void reset_captures() {
+  Graphs& gs = Graphs::get();
+  for (auto& c : gs.captures)
+    if (c->owns_graph) gs.destroy_graph(c->graph);
+  gs.capturing.clear();
+  gs.event_captures.clear();
+  gs.captures.clear();
+}
+
 }  // namespace warpscope::cudart
 
 WS_API cudaError_t cudaStreamBeginCapture(void* stream, int mode) {

@@ -344,7 +344,7 @@ WS_API cudaError_t cudaDeviceSynchronize() {
   return call("cudaDeviceSynchronize", [&](Runtime& rt) { return device_sync_check(rt); });
 }
 
-// caveat: frees everything; graphs and captures that name freed streams or events are not cleaned up
+// caveat: frees everything and ends every capture; graphs stay (their nodes may name freed memory or events)
 WS_API cudaError_t cudaDeviceReset() {
   return call("cudaDeviceReset", true, [&](Runtime& rt) {
     rt.reset_device();

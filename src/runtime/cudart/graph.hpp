@@ -356,5 +356,7 @@ bool event_captured(const void* event);
 void forget_event(const void* event);
 /// The stream is destroyed: ends its part in any capture.
 void forget_stream(const void* stream);
+/// cudaDeviceReset: every capture ends (its streams and events are gone); graphs stay valid.
+void reset_captures();
 
 }  // namespace warpscope::cudart
