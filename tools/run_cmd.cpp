@@ -171,6 +171,10 @@ BinaryCheck check_binary(const std::string& path, const arch::Profile& profile) 
     return c;
   }
   if (!fatbin_section) return c;
+  // A program with no kernels of its own (host code compiled by nvcc, e.g. one that only calls a
+  // library) still gets a fatbinary from the device link, with an empty cubin and no PTX; it is
+  // never registered, since nothing imports __cudaRegisterFatBinary: nothing to check.
+  if (c.kind == BinaryCheck::Kind::kShared && !elf->has_symbol("__cudaRegisterFatBinary")) return c;
   try {
     const auto fbs = fb::parse_all(elf->section_bytes(*fatbin_section), path + ":.nv_fatbin");
     std::string why;

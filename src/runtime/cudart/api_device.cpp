@@ -5,6 +5,7 @@
 
 #include "analysis/occupancy.hpp"
 #include "runtime/cudart/api.hpp"
+#include "runtime/cudart/graph.hpp"
 
 namespace warpscope::cudart {
 namespace {
@@ -294,6 +295,7 @@ WS_API cudaError_t cudaChooseDevice(int* dev, const void*) {
   return kSuccess;
 }
 
+// caveat: flags are kept and reported; scheduling flags change nothing
 WS_API cudaError_t cudaSetDeviceFlags(unsigned flags) {
   return call("cudaSetDeviceFlags", [&](Runtime& rt) {
     rt.device_flags = flags;
@@ -326,6 +328,7 @@ WS_API cudaError_t cudaDeviceGetAttribute(int* value, int attr, int dev) {
   });
 }
 
+// caveat: a made-up bus id 0000:00:00.0
 WS_API cudaError_t cudaDeviceGetPCIBusId(char* id, int len, int dev) {
   return call("cudaDeviceGetPCIBusId", [&](Runtime&) {
     if (id == nullptr || len <= 0) return kErrInvalidValue;
@@ -336,10 +339,12 @@ WS_API cudaError_t cudaDeviceGetPCIBusId(char* id, int len, int dev) {
   });
 }
 
+// caveat: returns at once (work has completed); cudaErrorStreamCaptureUnsupported while a stream captures
 WS_API cudaError_t cudaDeviceSynchronize() {
-  return call("cudaDeviceSynchronize", [&](Runtime&) { return kSuccess; });
+  return call("cudaDeviceSynchronize", [&](Runtime& rt) { return device_sync_check(rt); });
 }
 
+// caveat: frees everything and ends every capture; graphs stay (their nodes may name freed memory or events)
 WS_API cudaError_t cudaDeviceReset() {
   return call("cudaDeviceReset", true, [&](Runtime& rt) {
     rt.reset_device();
@@ -348,6 +353,15 @@ WS_API cudaError_t cudaDeviceReset() {
   });
 }
 
+namespace {
+/// cudaLimitDevRuntimeSyncDepth, DevRuntimePendingLaunchCount, MaxL2FetchGranularity and
+/// PersistingL2CacheSize: kept and reported (an H100's defaults), not modelled.
+std::size_t* other_limits() {
+  static std::size_t limits[4] = {2, 2048, 32, 0};
+  return limits;
+}
+}  // namespace
+
 WS_API cudaError_t cudaDeviceGetLimit(std::size_t* value, int limit) {
   return call("cudaDeviceGetLimit", [&](Runtime& rt) {
     if (value == nullptr) return kErrInvalidValue;
@@ -355,22 +369,20 @@ WS_API cudaError_t cudaDeviceGetLimit(std::size_t* value, int limit) {
       case 0: *value = rt.limit_stack; return kSuccess;        // cudaLimitStackSize
       case 1: *value = rt.limit_printf_fifo; return kSuccess;  // cudaLimitPrintfFifoSize
       case 2: *value = rt.limit_malloc_heap; return kSuccess;  // cudaLimitMallocHeapSize
-      case 3: *value = 2; return kSuccess;                     // cudaLimitDevRuntimeSyncDepth
-      case 4: *value = 2048; return kSuccess;                  // cudaLimitDevRuntimePendingLaunchCount
-      case 5: *value = 32; return kSuccess;                    // cudaLimitMaxL2FetchGranularity
-      case 6: *value = 0; return kSuccess;                     // cudaLimitPersistingL2CacheSize
+      case 3: case 4: case 5: case 6: *value = other_limits()[limit - 3]; return kSuccess;
       default: return kErrInvalidValue;
     }
   });
 }
 
+// caveat: every limit is kept and reported; the stack, printf-FIFO, device-runtime and L2 limits are not enforced
 WS_API cudaError_t cudaDeviceSetLimit(int limit, std::size_t value) {
   return call("cudaDeviceSetLimit", [&](Runtime& rt) {
     switch (limit) {
       case 0: rt.limit_stack = value; return kSuccess;
       case 1: rt.limit_printf_fifo = value; return kSuccess;
       case 2: rt.limit_malloc_heap = value; return kSuccess;
-      case 3: case 4: case 5: case 6: return kSuccess;
+      case 3: case 4: case 5: case 6: other_limits()[limit - 3] = value; return kSuccess;
       default: return kErrInvalidValue;
     }
   });
@@ -381,12 +393,14 @@ WS_API cudaError_t cudaDeviceGetCacheConfig(int* config) {
   *config = 0;  // cudaFuncCachePreferNone
   return kSuccess;
 }
+// caveat: accepted; the L1/shared split is not modelled from it
 WS_API cudaError_t cudaDeviceSetCacheConfig(int) { return kSuccess; }
 WS_API cudaError_t cudaDeviceGetSharedMemConfig(int* config) {
   if (config == nullptr) return last_error() = kErrInvalidValue;
   *config = 1;  // cudaSharedMemBankSizeFourByte
   return kSuccess;
 }
+// caveat: accepted; banks are always 4 bytes
 WS_API cudaError_t cudaDeviceSetSharedMemConfig(int) { return kSuccess; }
 
 WS_API cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest) {
@@ -395,13 +409,16 @@ WS_API cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest) {
   return kSuccess;
 }
 
+// caveat: one device: never
 WS_API cudaError_t cudaDeviceCanAccessPeer(int* can, int, int) {
   if (can == nullptr) return last_error() = kErrInvalidValue;
   *can = 0;
   return kSuccess;
 }
 
+// caveat: nothing to start: warpscope records every launch
 WS_API cudaError_t cudaProfilerStart() { return kSuccess; }
+// caveat: nothing to stop: warpscope records every launch
 WS_API cudaError_t cudaProfilerStop() { return kSuccess; }
 
 // ---- Function attributes and occupancy ----------------------------------------------------------
@@ -480,12 +497,14 @@ WS_API cudaError_t cudaFuncSetAttribute(const void* func, int attr, int value) {
   });
 }
 
+// caveat: accepted; the L1/shared split is not modelled from it
 WS_API cudaError_t cudaFuncSetCacheConfig(const void* func, int) {
   return call("cudaFuncSetCacheConfig", [&](Runtime& rt) {
     return rt.find_kernel(func) == nullptr ? kErrInvalidResourceHandle : kSuccess;
   });
 }
 
+// caveat: accepted; banks are always 4 bytes
 WS_API cudaError_t cudaFuncSetSharedMemConfig(const void* func, int) {
   return call("cudaFuncSetSharedMemConfig", [&](Runtime& rt) {
     return rt.find_kernel(func) == nullptr ? kErrInvalidResourceHandle : kSuccess;

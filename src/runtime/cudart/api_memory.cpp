@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "runtime/cudart/api.hpp"
+#include "runtime/cudart/graph.hpp"
 
 using namespace warpscope::cudart;  // NOLINT: the C entry points below
 using warpscope::DevicePtr;
@@ -33,11 +34,50 @@ cudaError_t copy_2d(Runtime& rt, void* dst, std::size_t dpitch, const void* src,
   return kSuccess;
 }
 
+cudaError_t copy_to_symbol(Runtime& rt, const void* symbol, const void* src, std::size_t bytes, std::size_t offset,
+                           int kind, const void* stream) {
+  if (kind != kHostToDevice && kind != kDeviceToDevice && kind != kDefault) return kErrInvalidMemcpyDirection;
+  DevicePtr addr = 0;
+  std::size_t size = 0;
+  if (cudaError_t e = symbol_address(rt, symbol, &addr, &size); e != kSuccess) return e;
+  if (offset > size || bytes > size - offset) return kErrInvalidValue;
+  if (stream != nullptr) return capture_copy(rt, stream, linear_copy(reinterpret_cast<void*>(addr + offset), src, bytes, kind));
+  return rt.copy(reinterpret_cast<void*>(addr + offset), src, bytes, kind);
+}
+
+cudaError_t copy_from_symbol(Runtime& rt, void* dst, const void* symbol, std::size_t bytes, std::size_t offset,
+                             int kind, const void* stream) {
+  if (kind != kDeviceToHost && kind != kDeviceToDevice && kind != kDefault) return kErrInvalidMemcpyDirection;
+  DevicePtr addr = 0;
+  std::size_t size = 0;
+  if (cudaError_t e = symbol_address(rt, symbol, &addr, &size); e != kSuccess) return e;
+  if (offset > size || bytes > size - offset) return kErrInvalidValue;
+  if (stream != nullptr) return capture_copy(rt, stream, linear_copy(dst, reinterpret_cast<const void*>(addr + offset), bytes, kind));
+  return rt.copy(dst, reinterpret_cast<const void*>(addr + offset), bytes, kind);
+}
+
+cudaError_t set_2d(Runtime& rt, void* dst, std::size_t pitch, int value, std::size_t width, std::size_t height) {
+  if (width == 0 || height == 0) return kSuccess;
+  if (width > pitch) return kErrInvalidValue;
+  for (std::size_t row = 0; row < height; ++row) {
+    if (cudaError_t e = rt.set(static_cast<char*>(dst) + row * pitch, value, width); e != kSuccess) return e;
+  }
+  return kSuccess;
+}
+
+/// Graph memory (cudaMallocAsync / cudaFreeAsync captured as allocation nodes) is not supported.
+cudaError_t no_memory_nodes(Runtime& rt, const char* api) {
+  rt.note(fmt::format("{} on a capturing stream would be a graph memory node, which warpscope's runtime does not "
+                      "support; allocate before the capture", api));
+  return kErrNotSupported;
+}
+
 }  // namespace
 
 WS_API cudaError_t cudaMalloc(void** ptr, std::size_t bytes) {
   return call("cudaMalloc", [&](Runtime& rt) {
     if (ptr == nullptr) return kErrInvalidValue;
+    if (cudaError_t e = unsafe_call(rt, "cudaMalloc"); e != kSuccess) return e;
     if (bytes == 0) {
       *ptr = nullptr;
       return kSuccess;
@@ -54,19 +94,22 @@ WS_API cudaError_t cudaMalloc(void** ptr, std::size_t bytes) {
   });
 }
 
+// caveat: allocates at once, from no pool (memory pools are not modelled); not capturable (no graph memory nodes)
 WS_API cudaError_t cudaMallocAsync(void** ptr, std::size_t bytes, void* stream) {
   return call("cudaMallocAsync", [&](Runtime& rt) {
     if (cudaError_t e = rt.check_stream(stream); e != kSuccess) return e;
+    if (capture_of(stream) != nullptr) return no_memory_nodes(rt, "cudaMallocAsync");
     return cudaMalloc(ptr, bytes);
   });
 }
 
 WS_API cudaError_t cudaMallocAsync_ptsz(void** ptr, std::size_t bytes, void* stream) {
-  return cudaMallocAsync(ptr, bytes, stream);
+  return cudaMallocAsync(ptr, bytes, const_cast<void*>(canonical_stream(stream, true)));
 }
 
 WS_API cudaError_t cudaFree(void* ptr) {
   return call("cudaFree", [&](Runtime& rt) {
+    if (cudaError_t e = unsafe_call(rt, "cudaFree"); e != kSuccess) return e;
     if (ptr == nullptr) return kSuccess;
     const auto p = reinterpret_cast<std::uintptr_t>(ptr);
     auto it = rt.allocations.find(p);
@@ -81,18 +124,22 @@ WS_API cudaError_t cudaFree(void* ptr) {
   });
 }
 
+// caveat: frees at once; not capturable (no graph memory nodes)
 WS_API cudaError_t cudaFreeAsync(void* ptr, void* stream) {
   return call("cudaFreeAsync", [&](Runtime& rt) {
     if (cudaError_t e = rt.check_stream(stream); e != kSuccess) return e;
+    if (capture_of(stream) != nullptr) return no_memory_nodes(rt, "cudaFreeAsync");
     return cudaFree(ptr);
   });
 }
 
-WS_API cudaError_t cudaFreeAsync_ptsz(void* ptr, void* stream) { return cudaFreeAsync(ptr, stream); }
+WS_API cudaError_t cudaFreeAsync_ptsz(void* ptr, void* stream) { return cudaFreeAsync(ptr, const_cast<void*>(canonical_stream(stream, true))); }
 
+// caveat: pinned memory is ordinary host memory; only cudaHostAllocMapped memory is visible to kernels
 WS_API cudaError_t cudaHostAlloc(void** ptr, std::size_t bytes, unsigned flags) {
   return call("cudaHostAlloc", [&](Runtime& rt) {
     if (ptr == nullptr || flags > 0xf) return kErrInvalidValue;
+    if (cudaError_t e = unsafe_call(rt, "cudaHostAlloc"); e != kSuccess) return e;
     if (flags & kHostAllocMapped) {
       // Mapped pinned memory: the same address works in kernels (zero-copy).
       void* p = rt.allocate_host_visible(bytes, false, flags);
@@ -112,10 +159,12 @@ WS_API cudaError_t cudaHostAlloc(void** ptr, std::size_t bytes, unsigned flags) 
   });
 }
 
+// caveat: ordinary host memory, not visible to kernels
 WS_API cudaError_t cudaMallocHost(void** ptr, std::size_t bytes) { return cudaHostAlloc(ptr, bytes, 0); }
 
 WS_API cudaError_t cudaFreeHost(void* ptr) {
   return call("cudaFreeHost", [&](Runtime& rt) {
+    if (cudaError_t e = unsafe_call(rt, "cudaFreeHost"); e != kSuccess) return e;
     if (ptr == nullptr) return kSuccess;
     auto h = rt.host_allocs.find(reinterpret_cast<std::uintptr_t>(ptr));
     if (h == rt.host_allocs.end() || h->second.managed) return kErrInvalidValue;
@@ -150,15 +199,21 @@ WS_API cudaError_t cudaHostGetFlags(unsigned* flags, void* hptr) {
   });
 }
 
+// caveat: accepted; registered host memory is not visible to kernels (only mapped cudaHostAlloc and managed memory
+//   are)
 WS_API cudaError_t cudaHostRegister(void*, std::size_t, unsigned) {
   // Page-locking changes nothing here; kernels cannot reach registered memory (docs/runtime.md).
   return kSuccess;
 }
+// caveat: accepted (cudaHostRegister changes nothing)
 WS_API cudaError_t cudaHostUnregister(void*) { return kSuccess; }
 
+// caveat: host pages at the device address, copied to the device before and back after every launch; allocations are
+//   rounded to pages
 WS_API cudaError_t cudaMallocManaged(void** ptr, std::size_t bytes, unsigned flags) {
   return call("cudaMallocManaged", [&](Runtime& rt) {
     if (ptr == nullptr || (flags != 1 && flags != 2)) return kErrInvalidValue;
+    if (cudaError_t e = unsafe_call(rt, "cudaMallocManaged"); e != kSuccess) return e;
     if (bytes == 0) {  // success and a null pointer, as on an H100 (measured)
       *ptr = nullptr;
       return kSuccess;
@@ -170,13 +225,17 @@ WS_API cudaError_t cudaMallocManaged(void** ptr, std::size_t bytes, unsigned fla
   });
 }
 
+// caveat: a hint with nothing to do: managed memory is copied in before and out after every launch
 WS_API cudaError_t cudaMemPrefetchAsync(const void*, std::size_t, int, unsigned, void*) { return kSuccess; }
+// caveat: a hint with nothing to do: managed memory is copied in before and out after every launch
 WS_API cudaError_t cudaMemAdvise(const void*, std::size_t, int, int) { return kSuccess; }
+// caveat: accepted: managed memory is visible to every stream
 WS_API cudaError_t cudaStreamAttachMemAsync(void*, void*, std::size_t, unsigned) { return kSuccess; }
 
 WS_API cudaError_t cudaMallocPitch(void** ptr, std::size_t* pitch, std::size_t width, std::size_t height) {
   return call("cudaMallocPitch", [&](Runtime& rt) {
     if (ptr == nullptr || pitch == nullptr) return kErrInvalidValue;
+    if (cudaError_t e = unsafe_call(rt, "cudaMallocPitch"); e != kSuccess) return e;
     const std::size_t p = pitch_for(width);
     *pitch = p;
     if (width == 0 || height == 0) {
@@ -194,6 +253,7 @@ WS_API cudaError_t cudaMallocPitch(void** ptr, std::size_t* pitch, std::size_t w
   });
 }
 
+// caveat: free memory is the H100's total minus 527 MiB of context minus warpscope's allocations
 WS_API cudaError_t cudaMemGetInfo(std::size_t* free_bytes, std::size_t* total) {
   return call("cudaMemGetInfo", [&](Runtime& rt) {
     if (free_bytes == nullptr || total == nullptr) return kErrInvalidValue;
@@ -213,7 +273,10 @@ WS_API cudaError_t cudaMemGetInfo(std::size_t* free_bytes, std::size_t* total) {
 // ---- Copies ---------------------------------------------------------------------------------
 
 WS_API cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, int kind) {
-  return call("cudaMemcpy", [&](Runtime& rt) { return rt.copy(dst, src, bytes, kind); });
+  return call("cudaMemcpy", [&](Runtime& rt) {
+    if (cudaError_t e = sync_check(rt, "cudaMemcpy"); e != kSuccess) return e;
+    return rt.copy(dst, src, bytes, kind);
+  });
 }
 
 WS_API cudaError_t cudaMemcpy_ptds(void* dst, const void* src, std::size_t bytes, int kind) {
@@ -222,25 +285,32 @@ WS_API cudaError_t cudaMemcpy_ptds(void* dst, const void* src, std::size_t bytes
 
 WS_API cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, int kind, void* stream) {
   return call("cudaMemcpyAsync", [&](Runtime& rt) {
-    if (cudaError_t e = rt.check_stream(stream); e != kSuccess) return e;
+    bool captured = false;
+    if (cudaError_t e = async_check(rt, stream, &captured); e != kSuccess) return e;
+    if (captured) return capture_copy(rt, stream, linear_copy(dst, src, bytes, kind));
     return rt.copy(dst, src, bytes, kind);
   });
 }
 
 WS_API cudaError_t cudaMemcpyAsync_ptsz(void* dst, const void* src, std::size_t bytes, int kind, void* stream) {
-  return cudaMemcpyAsync(dst, src, bytes, kind, stream);
+  return cudaMemcpyAsync(dst, src, bytes, kind, const_cast<void*>(canonical_stream(stream, true)));
 }
 
+// caveat: one device: both must be device 0
 WS_API cudaError_t cudaMemcpyPeer(void* dst, int dst_dev, const void* src, int src_dev, std::size_t bytes) {
   return call("cudaMemcpyPeer", [&](Runtime& rt) {
     if (dst_dev != 0 || src_dev != 0) return kErrInvalidDevice;
+    if (cudaError_t e = sync_check(rt, "cudaMemcpyPeer"); e != kSuccess) return e;
     return rt.copy(dst, src, bytes, kDeviceToDevice);
   });
 }
 
 WS_API cudaError_t cudaMemcpy2D(void* dst, std::size_t dpitch, const void* src, std::size_t spitch,
                                 std::size_t width, std::size_t height, int kind) {
-  return call("cudaMemcpy2D", [&](Runtime& rt) { return copy_2d(rt, dst, dpitch, src, spitch, width, height, kind); });
+  return call("cudaMemcpy2D", [&](Runtime& rt) {
+    if (cudaError_t e = sync_check(rt, "cudaMemcpy2D"); e != kSuccess) return e;
+    return copy_2d(rt, dst, dpitch, src, spitch, width, height, kind);
+  });
 }
 
 WS_API cudaError_t cudaMemcpy2D_ptds(void* dst, std::size_t dpitch, const void* src, std::size_t spitch,
@@ -251,25 +321,23 @@ WS_API cudaError_t cudaMemcpy2D_ptds(void* dst, std::size_t dpitch, const void* 
 WS_API cudaError_t cudaMemcpy2DAsync(void* dst, std::size_t dpitch, const void* src, std::size_t spitch,
                                      std::size_t width, std::size_t height, int kind, void* stream) {
   return call("cudaMemcpy2DAsync", [&](Runtime& rt) {
-    if (cudaError_t e = rt.check_stream(stream); e != kSuccess) return e;
+    bool captured = false;
+    if (cudaError_t e = async_check(rt, stream, &captured); e != kSuccess) return e;
+    if (captured) return capture_copy(rt, stream, pitched_copy(dst, dpitch, src, spitch, width, height, kind));
     return copy_2d(rt, dst, dpitch, src, spitch, width, height, kind);
   });
 }
 
 WS_API cudaError_t cudaMemcpy2DAsync_ptsz(void* dst, std::size_t dpitch, const void* src, std::size_t spitch,
                                           std::size_t width, std::size_t height, int kind, void* stream) {
-  return cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, stream);
+  return cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, const_cast<void*>(canonical_stream(stream, true)));
 }
 
 WS_API cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, std::size_t bytes, std::size_t offset,
                                       int kind) {
   return call("cudaMemcpyToSymbol", [&](Runtime& rt) {
-    if (kind != kHostToDevice && kind != kDeviceToDevice && kind != kDefault) return kErrInvalidMemcpyDirection;
-    DevicePtr addr = 0;
-    std::size_t size = 0;
-    if (cudaError_t e = symbol_address(rt, symbol, &addr, &size); e != kSuccess) return e;
-    if (offset > size || bytes > size - offset) return kErrInvalidValue;
-    return rt.copy(reinterpret_cast<void*>(addr + offset), src, bytes, kind == kDefault ? kDefault : kind);
+    if (cudaError_t e = sync_check(rt, "cudaMemcpyToSymbol"); e != kSuccess) return e;
+    return copy_to_symbol(rt, symbol, src, bytes, offset, kind, nullptr);
   });
 }
 
@@ -281,25 +349,22 @@ WS_API cudaError_t cudaMemcpyToSymbol_ptds(const void* symbol, const void* src, 
 WS_API cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, std::size_t bytes,
                                            std::size_t offset, int kind, void* stream) {
   return call("cudaMemcpyToSymbolAsync", [&](Runtime& rt) {
-    if (cudaError_t e = rt.check_stream(stream); e != kSuccess) return e;
-    return cudaMemcpyToSymbol(symbol, src, bytes, offset, kind);
+    bool captured = false;
+    if (cudaError_t e = async_check(rt, stream, &captured); e != kSuccess) return e;
+    return copy_to_symbol(rt, symbol, src, bytes, offset, kind, captured ? stream : nullptr);
   });
 }
 
 WS_API cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void* symbol, const void* src, std::size_t bytes,
                                                 std::size_t offset, int kind, void* stream) {
-  return cudaMemcpyToSymbolAsync(symbol, src, bytes, offset, kind, stream);
+  return cudaMemcpyToSymbolAsync(symbol, src, bytes, offset, kind, const_cast<void*>(canonical_stream(stream, true)));
 }
 
 WS_API cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, std::size_t bytes, std::size_t offset,
                                         int kind) {
   return call("cudaMemcpyFromSymbol", [&](Runtime& rt) {
-    if (kind != kDeviceToHost && kind != kDeviceToDevice && kind != kDefault) return kErrInvalidMemcpyDirection;
-    DevicePtr addr = 0;
-    std::size_t size = 0;
-    if (cudaError_t e = symbol_address(rt, symbol, &addr, &size); e != kSuccess) return e;
-    if (offset > size || bytes > size - offset) return kErrInvalidValue;
-    return rt.copy(dst, reinterpret_cast<const void*>(addr + offset), bytes, kind);
+    if (cudaError_t e = sync_check(rt, "cudaMemcpyFromSymbol"); e != kSuccess) return e;
+    return copy_from_symbol(rt, dst, symbol, bytes, offset, kind, nullptr);
   });
 }
 
@@ -311,14 +376,15 @@ WS_API cudaError_t cudaMemcpyFromSymbol_ptds(void* dst, const void* symbol, std:
 WS_API cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, std::size_t bytes,
                                              std::size_t offset, int kind, void* stream) {
   return call("cudaMemcpyFromSymbolAsync", [&](Runtime& rt) {
-    if (cudaError_t e = rt.check_stream(stream); e != kSuccess) return e;
-    return cudaMemcpyFromSymbol(dst, symbol, bytes, offset, kind);
+    bool captured = false;
+    if (cudaError_t e = async_check(rt, stream, &captured); e != kSuccess) return e;
+    return copy_from_symbol(rt, dst, symbol, bytes, offset, kind, captured ? stream : nullptr);
   });
 }
 
 WS_API cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void* dst, const void* symbol, std::size_t bytes,
                                                   std::size_t offset, int kind, void* stream) {
-  return cudaMemcpyFromSymbolAsync(dst, symbol, bytes, offset, kind, stream);
+  return cudaMemcpyFromSymbolAsync(dst, symbol, bytes, offset, kind, const_cast<void*>(canonical_stream(stream, true)));
 }
 
 WS_API cudaError_t cudaGetSymbolAddress(void** ptr, const void* symbol) {
@@ -343,30 +409,31 @@ WS_API cudaError_t cudaGetSymbolSize(std::size_t* size, const void* symbol) {
 // ---- Memset ---------------------------------------------------------------------------------
 
 WS_API cudaError_t cudaMemset(void* dst, int value, std::size_t bytes) {
-  return call("cudaMemset", [&](Runtime& rt) { return rt.set(dst, value, bytes); });
+  return call("cudaMemset", [&](Runtime& rt) {
+    if (cudaError_t e = sync_check(rt, "cudaMemset"); e != kSuccess) return e;
+    return rt.set(dst, value, bytes);
+  });
 }
 
 WS_API cudaError_t cudaMemset_ptds(void* dst, int value, std::size_t bytes) { return cudaMemset(dst, value, bytes); }
 
 WS_API cudaError_t cudaMemsetAsync(void* dst, int value, std::size_t bytes, void* stream) {
   return call("cudaMemsetAsync", [&](Runtime& rt) {
-    if (cudaError_t e = rt.check_stream(stream); e != kSuccess) return e;
+    bool captured = false;
+    if (cudaError_t e = async_check(rt, stream, &captured); e != kSuccess) return e;
+    if (captured) return capture_memset(rt, stream, MemsetParams{dst, bytes, static_cast<unsigned>(value), 1, bytes, 1});
     return rt.set(dst, value, bytes);
   });
 }
 
 WS_API cudaError_t cudaMemsetAsync_ptsz(void* dst, int value, std::size_t bytes, void* stream) {
-  return cudaMemsetAsync(dst, value, bytes, stream);
+  return cudaMemsetAsync(dst, value, bytes, const_cast<void*>(canonical_stream(stream, true)));
 }
 
 WS_API cudaError_t cudaMemset2D(void* dst, std::size_t pitch, int value, std::size_t width, std::size_t height) {
   return call("cudaMemset2D", [&](Runtime& rt) {
-    if (width == 0 || height == 0) return kSuccess;
-    if (width > pitch) return kErrInvalidValue;
-    for (std::size_t row = 0; row < height; ++row) {
-      if (cudaError_t e = rt.set(static_cast<char*>(dst) + row * pitch, value, width); e != kSuccess) return e;
-    }
-    return kSuccess;
+    if (cudaError_t e = sync_check(rt, "cudaMemset2D"); e != kSuccess) return e;
+    return set_2d(rt, dst, pitch, value, width, height);
   });
 }
 
@@ -378,14 +445,19 @@ WS_API cudaError_t cudaMemset2D_ptds(void* dst, std::size_t pitch, int value, st
 WS_API cudaError_t cudaMemset2DAsync(void* dst, std::size_t pitch, int value, std::size_t width,
                                      std::size_t height, void* stream) {
   return call("cudaMemset2DAsync", [&](Runtime& rt) {
-    if (cudaError_t e = rt.check_stream(stream); e != kSuccess) return e;
-    return cudaMemset2D(dst, pitch, value, width, height);
+    bool captured = false;
+    if (cudaError_t e = async_check(rt, stream, &captured); e != kSuccess) return e;
+    if (captured) {
+      if (width > pitch && height > 1) return kErrInvalidValue;
+      return capture_memset(rt, stream, MemsetParams{dst, pitch, static_cast<unsigned>(value), 1, width, height});
+    }
+    return set_2d(rt, dst, pitch, value, width, height);
   });
 }
 
 WS_API cudaError_t cudaMemset2DAsync_ptsz(void* dst, std::size_t pitch, int value, std::size_t width,
                                           std::size_t height, void* stream) {
-  return cudaMemset2DAsync(dst, pitch, value, width, height, stream);
+  return cudaMemset2DAsync(dst, pitch, value, width, height, const_cast<void*>(canonical_stream(stream, true)));
 }
 
 // ---- Pointer attributes ---------------------------------------------------------------------

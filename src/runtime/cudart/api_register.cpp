@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "runtime/cudart/api.hpp"
+#include "runtime/cudart/graph.hpp"
 
 using namespace warpscope::cudart;  // NOLINT: the C entry points below
 
@@ -159,12 +160,17 @@ WS_API cudaError_t cudaGetFuncBySymbol(void** func, const void* symbol) { return
 
 WS_API cudaError_t __cudaLaunchKernel(const void* kernel, Dim3 grid, Dim3 block, void** args, std::size_t shmem,
                                       void* stream) {
-  return call("cudaLaunchKernel", [&](Runtime& rt) { return rt.launch(kernel, grid, block, args, shmem, stream); });
+  return call("cudaLaunchKernel", [&](Runtime& rt) {
+    bool captured = false;
+    if (cudaError_t e = async_check(rt, stream, &captured); e != kSuccess) return e;
+    if (captured) return capture_launch(rt, stream, kernel, grid, block, args, shmem);
+    return rt.launch(kernel, grid, block, args, shmem, stream);
+  });
 }
 
 WS_API cudaError_t __cudaLaunchKernel_ptsz(const void* kernel, Dim3 grid, Dim3 block, void** args,
                                            std::size_t shmem, void* stream) {
-  return __cudaLaunchKernel(kernel, grid, block, args, shmem, stream);
+  return __cudaLaunchKernel(kernel, grid, block, args, shmem, const_cast<void*>(canonical_stream(stream, true)));
 }
 
 WS_API cudaError_t cudaLaunchKernel(const void* func, Dim3 grid, Dim3 block, void** args, std::size_t shmem,
@@ -174,16 +180,18 @@ WS_API cudaError_t cudaLaunchKernel(const void* func, Dim3 grid, Dim3 block, voi
 
 WS_API cudaError_t cudaLaunchKernel_ptsz(const void* func, Dim3 grid, Dim3 block, void** args, std::size_t shmem,
                                          void* stream) {
-  return __cudaLaunchKernel(func, grid, block, args, shmem, stream);
+  return __cudaLaunchKernel(func, grid, block, args, shmem, const_cast<void*>(canonical_stream(stream, true)));
 }
 
+// caveat: runs the kernel without grid-wide barriers (grid.sync() is not emulated)
 WS_API cudaError_t cudaLaunchCooperativeKernel(const void* func, Dim3 grid, Dim3 block, void** args,
                                                std::size_t shmem, void* stream) {
   // Grid-wide synchronisation is not emulated; a cooperative kernel that never uses it runs as is.
   return __cudaLaunchKernel(func, grid, block, args, shmem, stream);
 }
 
+// caveat: runs the kernel without grid-wide barriers (grid.sync() is not emulated)
 WS_API cudaError_t cudaLaunchCooperativeKernel_ptsz(const void* func, Dim3 grid, Dim3 block, void** args,
                                                     std::size_t shmem, void* stream) {
-  return __cudaLaunchKernel(func, grid, block, args, shmem, stream);
+  return __cudaLaunchKernel(func, grid, block, args, shmem, const_cast<void*>(canonical_stream(stream, true)));
 }

@@ -1,9 +1,10 @@
-// Streams and events. Every operation runs to completion when it is issued, so all streams are
-// in order and always idle; events record the emulator's wall-clock time, and
+// Streams and events (those that stream capture changes are in api_capture.cpp). Every operation
+// runs to completion when it is issued, so all streams are in order and always idle; events record the emulator's wall-clock time, and
 // cudaEventElapsedTime returns emulated-run time, not GPU time (the report says so).
 #include <chrono>
 
 #include "runtime/cudart/api.hpp"
+#include "runtime/cudart/graph.hpp"
 
 using namespace warpscope::cudart;  // NOLINT: the C entry points below
 
@@ -16,6 +17,7 @@ constexpr unsigned kEventDisableTiming = 0x02;
 
 }  // namespace
 
+// caveat: priorities are kept and reported, not scheduled (everything runs in issue order)
 WS_API cudaError_t cudaStreamCreateWithPriority(void** stream, unsigned flags, int priority) {
   return call("cudaStreamCreate", [&](Runtime& rt) {
     if (stream == nullptr || flags > 1) return kErrInvalidValue;
@@ -36,30 +38,11 @@ WS_API cudaError_t cudaStreamDestroy(void* stream) {
   return call("cudaStreamDestroy", [&](Runtime& rt) {
     auto it = rt.streams.find(as_stream(stream));
     if (it == rt.streams.end()) return kErrInvalidResourceHandle;
+    forget_stream(stream);
     delete *it;
     rt.streams.erase(it);
     return kSuccess;
   });
-}
-
-WS_API cudaError_t cudaStreamSynchronize(void* stream) {
-  return call("cudaStreamSynchronize", [&](Runtime& rt) { return rt.check_stream(stream); });
-}
-WS_API cudaError_t cudaStreamSynchronize_ptsz(void* stream) { return cudaStreamSynchronize(stream); }
-
-WS_API cudaError_t cudaStreamQuery(void* stream) {
-  return call("cudaStreamQuery", [&](Runtime& rt) { return rt.check_stream(stream); });
-}
-WS_API cudaError_t cudaStreamQuery_ptsz(void* stream) { return cudaStreamQuery(stream); }
-
-WS_API cudaError_t cudaStreamWaitEvent(void* stream, void* event, unsigned) {
-  return call("cudaStreamWaitEvent", [&](Runtime& rt) {
-    if (cudaError_t e = rt.check_stream(stream); e != kSuccess) return e;
-    return rt.events.count(as_event(event)) ? kSuccess : kErrInvalidResourceHandle;
-  });
-}
-WS_API cudaError_t cudaStreamWaitEvent_ptsz(void* stream, void* event, unsigned flags) {
-  return cudaStreamWaitEvent(stream, event, flags);
 }
 
 WS_API cudaError_t cudaStreamGetFlags(void* stream, unsigned* flags) {
@@ -104,36 +87,17 @@ WS_API cudaError_t cudaStreamGetDevice(void* stream, int* device) {
 }
 WS_API cudaError_t cudaStreamGetDevice_ptsz(void* stream, int* device) { return cudaStreamGetDevice(stream, device); }
 
-WS_API cudaError_t cudaStreamIsCapturing(void* stream, int* status) {
-  return call("cudaStreamIsCapturing", [&](Runtime& rt) {
-    if (status == nullptr) return kErrInvalidValue;
-    *status = 0;  // cudaStreamCaptureStatusNone
-    return rt.check_stream(stream);
-  });
-}
-WS_API cudaError_t cudaStreamIsCapturing_ptsz(void* stream, int* status) {
-  return cudaStreamIsCapturing(stream, status);
-}
-
-using HostFn = void (*)(void*);
 using StreamCallback = void (*)(void*, cudaError_t, void*);
 
-WS_API cudaError_t cudaLaunchHostFunc(void* stream, HostFn fn, void* data) {
-  return call("cudaLaunchHostFunc", [&](Runtime& rt) {
-    if (fn == nullptr) return kErrInvalidValue;
-    if (cudaError_t e = rt.check_stream(stream); e != kSuccess) return e;
-    fn(data);
-    return kSuccess;
-  });
-}
-WS_API cudaError_t cudaLaunchHostFunc_ptsz(void* stream, HostFn fn, void* data) {
-  return cudaLaunchHostFunc(stream, fn, data);
-}
-
+// caveat: the callback runs at once, on the calling thread; not capturable (as on CUDA: use cudaLaunchHostFunc)
 WS_API cudaError_t cudaStreamAddCallback(void* stream, StreamCallback cb, void* data, unsigned flags) {
   return call("cudaStreamAddCallback", [&](Runtime& rt) {
     if (cb == nullptr || flags != 0) return kErrInvalidValue;
     if (cudaError_t e = rt.check_stream(stream); e != kSuccess) return e;
+    if (capture_of(stream) != nullptr) {
+      rt.note("cudaStreamAddCallback cannot be captured into a graph; use cudaLaunchHostFunc");
+      return kErrCaptureUnsupported;
+    }
     cb(stream, kSuccess, data);
     return kSuccess;
   });
@@ -160,40 +124,30 @@ WS_API cudaError_t cudaEventDestroy(void* event) {
   return call("cudaEventDestroy", [&](Runtime& rt) {
     auto it = rt.events.find(as_event(event));
     if (it == rt.events.end()) return kErrInvalidResourceHandle;
+    forget_event(event);
     delete *it;
     rt.events.erase(it);
     return kSuccess;
   });
 }
 
-WS_API cudaError_t cudaEventRecordWithFlags(void* event, void* stream, unsigned) {
-  return call("cudaEventRecord", [&](Runtime& rt) {
-    if (!rt.events.count(as_event(event))) return kErrInvalidResourceHandle;
-    if (cudaError_t e = rt.check_stream(stream); e != kSuccess) return e;
-    as_event(event)->recorded = true;
-    as_event(event)->when = std::chrono::steady_clock::now();
-    return kSuccess;
-  });
-}
-
-WS_API cudaError_t cudaEventRecord(void* event, void* stream) { return cudaEventRecordWithFlags(event, stream, 0); }
-WS_API cudaError_t cudaEventRecord_ptsz(void* event, void* stream) { return cudaEventRecord(event, stream); }
-WS_API cudaError_t cudaEventRecordWithFlags_ptsz(void* event, void* stream, unsigned flags) {
-  return cudaEventRecordWithFlags(event, stream, flags);
-}
-
+// caveat: returns at once: work runs to completion when issued
 WS_API cudaError_t cudaEventSynchronize(void* event) {
   return call("cudaEventSynchronize", [&](Runtime& rt) {
-    return rt.events.count(as_event(event)) ? kSuccess : kErrInvalidResourceHandle;
+    if (!rt.events.count(as_event(event))) return kErrInvalidResourceHandle;
+    return event_captured(event) ? kErrCapturedEvent : kSuccess;  // recorded in a capture: nothing to wait for
   });
 }
 
+// caveat: cudaSuccess at once for a recorded event: work runs to completion when issued
 WS_API cudaError_t cudaEventQuery(void* event) {
   return call("cudaEventQuery", [&](Runtime& rt) {
-    return rt.events.count(as_event(event)) ? kSuccess : kErrInvalidResourceHandle;
+    if (!rt.events.count(as_event(event))) return kErrInvalidResourceHandle;
+    return event_captured(event) ? kErrCapturedEvent : kSuccess;
   });
 }
 
+// caveat: the emulator's wall time between the records, not GPU time (the report says so)
 WS_API cudaError_t cudaEventElapsedTime(float* ms, void* start, void* end) {
   return call("cudaEventElapsedTime", [&](Runtime& rt) {
     if (ms == nullptr) return kErrInvalidValue;

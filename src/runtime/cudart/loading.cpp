@@ -13,6 +13,7 @@
 #include "analysis/sass.hpp"
 #include "common/error.hpp"
 #include "runtime/cudart/runtime.hpp"
+#include "runtime/cudart/closed_library.hpp"
 
 namespace warpscope::cudart {
 namespace fatbin = warpscope::runtime::fatbin;
@@ -300,6 +301,18 @@ cudaError_t Runtime::ensure_loaded(ModuleRec& m) {
       if (e == nullptr && m.linked) {
         without_ptx += fmt::format("{}{}: {}", without_ptx.empty() ? "" : "; ", part.origin, why);
         continue;
+      }
+      if (e == nullptr && !m.linked && std::none_of(fb.entries.begin(), fb.entries.end(),
+                                                    [](const fatbin::Entry& x) { return x.is_ptx(); })) {
+        // A shared library's fatbinary with machine code only: say which library.
+        if (const std::string library = library_of(m.wrapper); !library.empty()) {
+          ClosedLibrary lib;
+          lib.name = library.substr(library.rfind('/') + 1);
+          lib.path = library;
+          for (const auto& entry : fb.entries)
+            if (entry.is_elf()) lib.sm_archs.insert(entry.arch);
+          return failed(kErrNoKernelImageForDevice, fmt::format("{}: {}", m.origin, closed_library_message(lib)));
+        }
       }
       if (e == nullptr) {
         return failed(kErrNoKernelImageForDevice,

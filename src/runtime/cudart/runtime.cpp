@@ -21,6 +21,9 @@
 #include "analysis/launch_resources.hpp"
 #include "analysis/local_index.hpp"
 #include "analysis/ptxas.hpp"
+#include "analysis/sass.hpp"
+#include "runtime/cudart/closed_library.hpp"
+#include "runtime/cudart/graph.hpp"
 
 // Marks a program linked with libwarpscope_cudart_static.a, so that `warpscope run` can tell it
 // from one linked with NVIDIA's static runtime (whose calls cannot be replaced).
@@ -205,6 +208,7 @@ void Runtime::reset_device() {
   host_allocs.clear();
   allocations.clear();
   symbol_ranges.clear();
+  reset_captures();
   for (auto* s : streams) delete s;
   streams.clear();
   for (auto* e : events) delete e;
