@@ -248,6 +248,7 @@ class KernelDecoder final : public DecodeCtx {
         unsupported("a clock register outside mov");
       default: break;
     }
+    if (o.sreg == ptx::SpecialReg::kEnvreg && (o.component == 1 || o.component == 2)) img_->reads_workspace = true;
     const auto key = std::make_pair(static_cast<int>(o.sreg), static_cast<int>(o.component));
     auto it = sregs_.find(key);
     if (it != sregs_.end()) return it->second;
@@ -485,6 +486,7 @@ class KernelDecoder final : public DecodeCtx {
         out.guard_neg = ins.guard->negated ? 1 : 0;
       }
       decode_one(ins, out, fi.begin, ipdom[i]);
+      mark_poll(ins, out);
       img_->code.push_back(out);
       img_->source.push_back(InstSource{f, i});
     }
@@ -495,6 +497,23 @@ class KernelDecoder final : public DecodeCtx {
     img_->code.push_back(ret);
     img_->source.push_back(InstSource{f, n == 0 ? 0 : n - 1});
     fi.end = static_cast<std::uint32_t>(img_->code.size());
+  }
+
+  /// A load or atomic that may observe what other CTAs write while the kernel runs: a strong or
+  /// volatile load (ld.volatile/.relaxed/.acquire, or .cv) of global memory, or an atomic with a
+  /// result. Spin loops poll with these; a weak ld.global may be hoisted by the compiler.
+  static void mark_poll(const ptx::Instruction& ins, Inst& out) {
+    if (out.ctl != Ctl::kNone || out.fn == nullptr) return;
+    const bool global = ins.space == StateSpace::kGlobal || ins.space == StateSpace::kGeneric;
+    if (!global) return;
+    if (ins.op == Opcode::kLd || ins.op == Opcode::kLdu) {
+      const bool strong = ins.order == ptx::MemOrder::kVolatile || ins.order == ptx::MemOrder::kRelaxed ||
+                          ins.order == ptx::MemOrder::kAcquire || ins.order == ptx::MemOrder::kSc ||
+                          ins.cache == ptx::CacheOperator::kCv;
+      if (strong) out.ctl = Ctl::kPoll;
+    } else if (ins.op == Opcode::kAtom && out.mem_op == Op::kAtomic && out.d != kNoSlot) {
+      out.ctl = Ctl::kPoll;
+    }
   }
 
   void decode_one(const ptx::Instruction& ins, Inst& out, std::uint32_t base, std::uint32_t ipdom) {
@@ -540,7 +559,15 @@ class KernelDecoder final : public DecodeCtx {
     if (target.is_declaration) {
       if (target.name == "vprintf") info.builtin = CallInfo::Builtin::kVprintf;
       else if (target.name == "__assertfail") info.builtin = CallInfo::Builtin::kAssertFail;
+      else if (target.name == "malloc") info.builtin = CallInfo::Builtin::kMalloc;
+      else if (target.name == "__cuda_syscall_aligned_malloc") info.builtin = CallInfo::Builtin::kAlignedMalloc;
+      else if (target.name == "free") info.builtin = CallInfo::Builtin::kFree;
       else unsupported(fmt::format("a call to the undefined function `{}`", target.name));
+      if (info.builtin == CallInfo::Builtin::kVprintf) img_->uses_printf = true;
+      if (info.builtin == CallInfo::Builtin::kMalloc || info.builtin == CallInfo::Builtin::kAlignedMalloc ||
+          info.builtin == CallInfo::Builtin::kFree) {
+        img_->uses_heap = true;
+      }
       for (const auto& a : ins.call_args) {
         const ParamRef r = param_ref(a);
         CallInfo::Copy c;

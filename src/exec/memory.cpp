@@ -1,5 +1,6 @@
 #include "exec/memory.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "common/error.hpp"
@@ -11,7 +12,37 @@ GlobalMemory::GlobalMemory(std::uint64_t capacity) : capacity_(capacity) {
 }
 
 GlobalMemory::~GlobalMemory() {
-  for (auto& [base, r] : regions_) std::free(r.host);
+  for (auto& [base, r] : regions_) {
+    if (!r.heap_block) std::free(r.host);
+  }
+  for (auto& [base, r] : reserved_) std::free(r.host);
+}
+
+namespace {
+std::uint64_t round_alloc(std::uint64_t bytes) { return (bytes + kAllocAlign - 1) / kAllocAlign * kAllocAlign; }
+}  // namespace
+
+std::uint64_t GlobalMemory::place(std::uint64_t rounded) const {
+  // First fit over the gaps between live allocations and reservations (addresses are reused
+  // after free, as cudaMalloc's are). Heap blocks lie inside their reservation.
+  std::uint64_t candidate = kHeapBase;
+  for (;;) {
+    std::uint64_t end = candidate;
+    auto overlap = [&](auto& map, auto size_of) {
+      auto it = map.lower_bound(candidate + rounded);
+      if (it == map.begin()) return;
+      --it;
+      const std::uint64_t e = it->first + round_alloc(size_of(it->second));
+      if (e > candidate) end = std::max(end, e);
+    };
+    overlap(regions_, [](const Region& r) { return r.heap_block ? 0 : r.size; });
+    overlap(reserved_, [](const Reservation& r) { return r.bytes; });
+    if (end == candidate) return candidate;
+    candidate = end;
+    if (candidate + rounded > kHeapLimit || candidate + rounded < candidate) {
+      fail(ErrorKind::kUsage, "device address space exhausted");
+    }
+  }
 }
 
 std::uint64_t GlobalMemory::allocate(std::uint64_t bytes, std::string label) {
@@ -21,15 +52,7 @@ std::uint64_t GlobalMemory::allocate(std::uint64_t bytes, std::string label) {
     fail(ErrorKind::kUsage, "out of device memory: cannot allocate {} bytes ({} of {} bytes in use)",
          bytes, used_, capacity_);
   }
-  // First fit over the gaps between live allocations (addresses are reused after free, as
-  // cudaMalloc's are).
-  std::uint64_t candidate = kHeapBase;
-  for (const auto& [base, r] : regions_) {
-    if (base - candidate >= rounded) break;
-    const std::uint64_t end = r.base + (r.size + kAllocAlign - 1) / kAllocAlign * kAllocAlign;
-    candidate = end;
-  }
-  if (candidate + rounded > kHeapLimit) fail(ErrorKind::kUsage, "device address space exhausted");
+  const std::uint64_t candidate = place(rounded);
   auto* host = static_cast<std::uint8_t*>(std::calloc(rounded, 1));
   if (host == nullptr) fail(ErrorKind::kUsage, "host memory exhausted allocating {} bytes", bytes);
   regions_.emplace(candidate, Region{candidate, bytes, host, std::move(label)});
@@ -37,10 +60,41 @@ std::uint64_t GlobalMemory::allocate(std::uint64_t bytes, std::string label) {
   return candidate;
 }
 
+std::uint64_t GlobalMemory::reserve(std::uint64_t bytes, std::uint8_t** host) {
+  const std::uint64_t rounded = round_alloc(std::max<std::uint64_t>(bytes, 1));
+  if (rounded < bytes || used_ + rounded > capacity_ || used_ + rounded < used_) {
+    fail(ErrorKind::kUsage, "out of device memory: cannot reserve {} bytes ({} of {} bytes in use)", bytes, used_,
+         capacity_);
+  }
+  const std::uint64_t base = place(rounded);
+  auto* mem = static_cast<std::uint8_t*>(std::calloc(rounded, 1));
+  if (mem == nullptr) fail(ErrorKind::kUsage, "host memory exhausted reserving {} bytes", bytes);
+  reserved_.emplace(base, Reservation{rounded, mem});
+  used_ += rounded;
+  *host = mem;
+  return base;
+}
+
+void GlobalMemory::add_block(std::uint64_t addr, std::uint64_t bytes, std::uint8_t* host, std::string label) {
+  Region r{addr, bytes, host, std::move(label)};
+  r.heap_block = true;
+  regions_.emplace(addr, std::move(r));
+}
+
+bool GlobalMemory::remove_block(std::uint64_t addr) {
+  auto it = regions_.find(addr);
+  if (it == regions_.end() || !it->second.heap_block) return false;
+  regions_.erase(it);
+  return true;
+}
+
 void GlobalMemory::release(std::uint64_t base) {
   auto it = regions_.find(base);
   if (it == regions_.end()) {
     fail(ErrorKind::kUsage, "free of 0x{:x}, which is not the start of a device allocation", base);
+  }
+  if (it->second.heap_block) {
+    fail(ErrorKind::kUsage, "free of 0x{:x}, which was allocated by device-side malloc (free it in a kernel)", base);
   }
   used_ -= (it->second.size + kAllocAlign - 1) / kAllocAlign * kAllocAlign;
   std::free(it->second.host);

@@ -9,7 +9,9 @@
 //    through two windows, [kSharedWindow, +kWindowBytes) and [kLocalWindow, +kWindowBytes); any
 //    other generic address is a global one (the identity map, as on the hardware).
 //  - The allocation table is changed only between launches (malloc/free are host calls), so
-//    launches read it from several threads without locking.
+//    launches read it from several threads without locking. The one exception is the device heap
+//    (heap.hpp): a range reserved once, whose blocks (device-side malloc) become allocations and
+//    stop being ones while a launch runs; launches of kernels that use it run on one host thread.
 #pragma once
 
 #include <cstddef>
@@ -49,6 +51,7 @@ struct Region {
   std::uint64_t size = 0;
   std::uint8_t* host = nullptr;
   std::string label;  // "" for malloc'ed memory, the symbol name for module variables
+  bool heap_block = false;  // a block of the device heap: its host memory is the heap's
   bool contains(std::uint64_t addr, std::uint64_t bytes) const {
     return addr >= base && addr - base <= size && size - (addr - base) >= bytes;
   }
@@ -67,6 +70,15 @@ class GlobalMemory {
   /// Frees an allocation by its base address; throws kUsage for anything else.
   void release(std::uint64_t base);
 
+  /// Reserves `bytes` (rounded up to 256) of address space with zero-filled host memory behind
+  /// it, counted as used, without making it an allocation: accesses to it fault until add_block
+  /// makes part of it one. Returns the base; `*host` gets the host memory. Throws as allocate().
+  std::uint64_t reserve(std::uint64_t bytes, std::uint8_t** host);
+  /// Makes [addr, addr+bytes) inside a reservation an allocation (a device heap block) backed by
+  /// `host`; remove_block undoes it (false if addr starts no block). release() refuses blocks.
+  void add_block(std::uint64_t addr, std::uint64_t bytes, std::uint8_t* host, std::string label);
+  bool remove_block(std::uint64_t addr);
+
   /// The allocation holding [addr, addr+bytes), or nullptr.
   const Region* find(std::uint64_t addr, std::uint64_t bytes) const;
   /// The allocation nearest to addr (for error messages), or nullptr when there is none.
@@ -79,6 +91,12 @@ class GlobalMemory {
 
  private:
   std::map<std::uint64_t, Region> regions_;  // by base
+  struct Reservation {
+    std::uint64_t bytes = 0;  // rounded
+    std::uint8_t* host = nullptr;
+  };
+  std::map<std::uint64_t, Reservation> reserved_;  // by base
+  std::uint64_t place(std::uint64_t rounded) const;  // first fit over allocations and reservations
   std::uint64_t capacity_;
   std::uint64_t used_ = 0;
 };

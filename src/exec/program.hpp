@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -48,7 +49,13 @@ enum class Ctl : std::uint8_t {
   kTrap,
   kBar,      // bar.sync / barrier.sync / bar.arrive / bar.red: aux = BarKind
   kYield,    // nanosleep: lets the other warps of the CTA run
+  kPoll,     // a load or atomic that may observe other CTAs (ld.volatile/.relaxed/.acquire or .cv,
+             // atom on global memory): computes like kNone; in a cooperative launch the warp
+             // loop compares its result with the warp's previous one to detect a spin (coop.cpp)
 };
+
+/// Control classes that only compute (what run_hooked may wrap, what compiled accesses anchor on).
+inline bool computes_only(Ctl c) { return c == Ctl::kNone || c == Ctl::kPoll; }
 
 enum class BarKind : std::uint8_t { kSync, kArrive, kRed };
 
@@ -99,7 +106,10 @@ struct FuncImage {
 
 /// A call: copy arguments into the callee's frame, run it, copy results back.
 struct CallInfo {
-  enum class Builtin : std::uint8_t { kNone, kVprintf, kAssertFail };
+  // kMalloc: malloc(size); kAlignedMalloc: __cuda_syscall_aligned_malloc(size, align) (behind
+  // __nv_aligned_device_malloc); kFree: free(ptr). operator new/delete are PTX functions that call
+  // malloc/free.
+  enum class Builtin : std::uint8_t { kNone, kVprintf, kAssertFail, kMalloc, kAlignedMalloc, kFree };
   Builtin builtin = Builtin::kNone;
   std::uint32_t callee = 0;  // index into KernelImage::funcs
   struct Copy {
@@ -136,6 +146,9 @@ struct KernelImage {
   std::uint64_t dynamic_shared_offset = 0;  // where the extern .shared array starts
   std::uint64_t local_bytes = 0;        // per-thread stack (deepest call chain's frames)
   bool recursive = false;
+  bool uses_heap = false;       // calls malloc/free (device heap)
+  bool uses_printf = false;     // calls vprintf
+  bool reads_workspace = false; // reads %envreg1/%envreg2: the cooperative grid workspace (this_grid())
   std::vector<ParamInfo> params;
   std::vector<std::uint64_t> param_offsets;
   std::uint64_t param_bytes = 0;
@@ -190,6 +203,33 @@ using HeldRecords = std::vector<Held>;
 /// or as they are where some lane's count has no path, and empties the lists.
 void release_held(const KernelImage& kernel, HeldRecords& held, AccessSink& sink);
 
+class DeviceHeap;
+
+/// Device printf output of a CTA (or a chunk of CTAs): the text, and per printf call where its
+/// text ends and how many bytes of the printf FIFO it takes. launch.cpp delivers the calls in CTA
+/// order and drops those that no longer fit the FIFO (cudaLimitPrintfFifoSize), as a GPU does.
+struct PrintfText {
+  struct Call {
+    std::size_t end = 0;        // offset in text just past this call's output
+    std::uint64_t fifo_bytes = 0;
+  };
+  std::string text;
+  std::vector<Call> calls;
+  void clear() {
+    text.clear();
+    calls.clear();
+  }
+};
+
+/// The printf FIFO of one launch: what has been delivered and what was dropped.
+struct PrintfFifo {
+  std::uint64_t limit = 0;  // bytes (cudaLimitPrintfFifoSize)
+  std::uint64_t used = 0;
+  std::uint64_t dropped = 0;  // printf calls whose output did not fit
+  /// Writes the calls of `t` that still fit to `out`, in order; drops the rest.
+  void deliver(std::ostream& out, const PrintfText& t);
+};
+
 /// What a warp's instructions see while they run. One per worker thread; the warp loop points it
 /// at the current warp's register file and frame.
 struct Ctx {
@@ -213,7 +253,8 @@ struct Ctx {
   std::uint32_t warp_index = 0;
   Dim3 ctaid, ntid, nctaid;
   std::uint64_t* clock = nullptr;  // the warp's instruction counter
-  std::string* printf_out = nullptr;
+  PrintfText* printf_out = nullptr;
+  DeviceHeap* heap = nullptr;      // device malloc/free (launches of kernels with uses_heap)
   std::uint32_t launch_id = 0;
   WarpAccess record;               // the whole-warp paths' record, reused (ops_mem.cpp)
   HeldRecords* held = nullptr;     // the current warp's held records (compiled.cpp)
