@@ -64,10 +64,13 @@ std::string read_c_string(Ctx& x, unsigned lane, std::uint64_t addr, std::size_t
 void PrintfFifo::deliver(std::ostream& out, const PrintfText& t) {
   std::size_t begin = 0;
   for (const PrintfText::Call& c : t.calls) {
+    // A call reserves its bytes by advancing the FIFO's write offset: once one does not fit, the
+    // offset is past the end and every later call is dropped too.
     if (used <= limit && limit - used >= c.fifo_bytes) {
       used += c.fifo_bytes;
       out.write(t.text.data() + begin, static_cast<std::streamsize>(c.end - begin));
     } else {
+      used = limit + 1;
       ++dropped;
     }
     begin = c.end;
