@@ -20,7 +20,6 @@ namespace {
 
 constexpr std::uint64_t kMaxThreadsPerBlock = 1024;
 constexpr std::uint64_t kMaxSharedPerBlock = 227 * 1024;  // H100 opt-in limit
-constexpr std::uint64_t kFunctionAddressBase = 0x7ffd'0000'0000ull;
 // All CTAs of a cooperative launch are resident in the host's memory at once. A GPU allows
 // (blocks per SM) x (SMs) of them: 4224 on an H100 at most.
 constexpr std::uint64_t kMaxCooperativeCtas = 65536;
@@ -173,7 +172,7 @@ Module Device::load_ptx(std::string_view ptx_text, std::string_view origin) {
         if (r.symbol.kind == ptx::SymbolKind::kModuleVar && r.symbol.index < m.variables.size()) {
           target = impl->var_addr[r.symbol.index];
         } else if (r.symbol.kind == ptx::SymbolKind::kFunction) {
-          target = kFunctionAddressBase + std::uint64_t(r.symbol.index) * 16;
+          target = exec::kFunctionAddressBase + std::uint64_t(r.symbol.index) * 16;
         }
         const std::uint64_t value = target + static_cast<std::uint64_t>(r.addend);
         if (r.offset + r.bytes <= v.size) {

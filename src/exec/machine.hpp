@@ -158,7 +158,8 @@ class CtaRunner {
   RunResult run_split(WarpState& w, Split& s);
   void enter_split(WarpState& w, Split& s);
   bool settle(WarpState& w, Split& s);
-  void do_call(WarpState& w, Split& s, const Inst& in, std::uint32_t pc, std::uint32_t m);
+  void do_call(WarpState& w, Split& s, std::uint32_t call, std::uint32_t pc, std::uint32_t m);
+  std::uint32_t indirect_target(const CallInfo& ci, std::uint64_t address, std::uint32_t pc, unsigned lane);
   void do_return(WarpState& w, Split& s, const Entry& frame);
   void builtin_call(WarpState& w, const Inst& in, std::uint32_t pc, std::uint32_t m);
 

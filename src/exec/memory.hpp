@@ -28,6 +28,9 @@ inline constexpr std::uint64_t kLocalWindow = 0x7fff'0000'0000ull;
 inline constexpr std::uint64_t kWindowBytes = 0x1'0000'0000ull;  // 4 GiB each
 inline constexpr std::uint64_t kHeapLimit = kSharedWindow;
 inline constexpr std::uint64_t kAllocAlign = 256;
+/// A function's address (in vtables, function pointers): kFunctionAddressBase + 16 x its index in
+/// the PTX module's function list. No memory lies there.
+inline constexpr std::uint64_t kFunctionAddressBase = 0x7ffd'0000'0000ull;
 
 enum class GenericSpace : std::uint8_t { kGlobal, kShared, kLocal };
 

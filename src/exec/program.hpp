@@ -121,6 +121,11 @@ struct CallInfo {
   };
   std::vector<Copy> args;
   std::vector<Copy> results;
+  // An indirect call (`call %rd, (...), prototype`): the target address is in register slot
+  // Inst::a; `targets` maps each function whose address the module takes and whose parameters
+  // match the call (PTX function index) to the CallInfo of a direct call to it.
+  bool indirect = false;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> targets;
 };
 
 /// A special register that lives in a slot, written when a warp starts.

@@ -70,8 +70,22 @@ bool CtaRunner::settle(WarpState& w, Split& s) {
   return popped;
 }
 
-void CtaRunner::do_call(WarpState& w, Split& s, const Inst& in, std::uint32_t pc, std::uint32_t m) {
-  const CallInfo& ci = k_.calls[in.aux];
+std::uint32_t CtaRunner::indirect_target(const CallInfo& ci, std::uint64_t address, std::uint32_t pc,
+                                         unsigned lane) {
+  if (address >= kFunctionAddressBase && (address - kFunctionAddressBase) % 16 == 0) {
+    const std::uint64_t f = (address - kFunctionAddressBase) / 16;
+    for (const auto& [ir, call] : ci.targets) {
+      if (ir == f) return call;
+    }
+  }
+  lane_fault(x_, pc, ErrorKind::kTrap, lane,
+             fmt::format("indirect call to 0x{:x}, which is not the address of a function of the module with this "
+                         "call's parameters",
+                         address));
+}
+
+void CtaRunner::do_call(WarpState& w, Split& s, std::uint32_t call, std::uint32_t pc, std::uint32_t m) {
+  const CallInfo& ci = k_.calls[call];
   const FuncImage& caller = k_.funcs[cur_func_];
   const FuncImage& callee = k_.funcs[ci.callee];
   const std::uint64_t new_base = x_.frame_base + caller.frame_bytes;
@@ -113,7 +127,7 @@ void CtaRunner::do_call(WarpState& w, Split& s, const Inst& in, std::uint32_t pc
   frame.pc = pc + 1;
   frame.mask = m;
   frame.func = cur_func_;
-  frame.call = in.aux;
+  frame.call = call;
   frame.base = x_.frame_base;
   frame.save = save;
   s.stack.push_back(frame);
@@ -404,7 +418,31 @@ CtaRunner::RunResult CtaRunner::run_split(WarpState& w, Split& s) {
           if (pc == top->rpc && !restack()) goto out;
           break;
         }
-        do_call(w, s, in, pc, m);
+        std::uint32_t call = in.aux;
+        if (k_.calls[call].indirect) {
+          // Lanes calling different functions (or whose guard is false) split as at a branch:
+          // the lanes of the first lane's target call first, then the others run the call again.
+          const std::uint64_t* t = regs + std::size_t(in.a) * kLanes;
+          const unsigned first = static_cast<unsigned>(std::countr_zero(m));
+          std::uint32_t same = 0;
+          for_lanes(m, [&](unsigned l) { same |= t[l] == t[first] ? 1u << l : 0u; });
+          if (same != active) {
+            top->pc = pc + 1;
+            Entry e;
+            e.pc = pc;
+            e.rpc = pc + 1;
+            if (m & ~same) {
+              e.mask = m & ~same;
+              s.stack.push_back(e);
+            }
+            e.mask = same;
+            s.stack.push_back(e);
+            if (!restack()) goto out;
+            break;
+          }
+          call = indirect_target(k_.calls[call], t[first], pc, first);
+        }
+        do_call(w, s, call, pc, m);
         top = &s.stack.back();
         pc = top->pc;
         active = top->mask;

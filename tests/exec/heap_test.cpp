@@ -148,6 +148,16 @@ TEST_F(Heap, AlignedMalloc) {
   }
 }
 
+TEST_F(Heap, VirtualCallsThroughVtablesDivergeByTarget) {
+  Device dev;
+  Module m = dev.load_ptx(ptx_, "heap.ptx");
+  const DevicePtr out = dev.malloc(48 * 4);
+  const KernelArg args[] = {arg(out)};
+  dev.launch(m, "virtual_calls", {1}, {48}, args);
+  const auto v = download<int>(dev, out, 48);
+  for (int t = 0; t < 48; ++t) EXPECT_EQ(v[t], t % 3 == 0 ? t * t : 2 * t) << t;
+}
+
 TEST_F(Heap, FreeOfAPointerNotFromMallocFaults) {
   Device dev;
   Module m = dev.load_ptx(ptx_, "heap.ptx");

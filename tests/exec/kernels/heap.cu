@@ -59,3 +59,27 @@ extern "C" __global__ void aligned(unsigned long long* ptrs) {
 }
 
 extern "C" __global__ void bad_free(int* p) { free(p + 1); }
+
+// Virtual calls (indirect calls through vtables) on objects made with new, with lanes of a warp
+// calling different functions.
+struct Shape {
+  __device__ virtual int area() const = 0;
+  __device__ virtual ~Shape() {}
+};
+struct Square : Shape {
+  int s;
+  __device__ explicit Square(int v) : s(v) {}
+  __device__ int area() const override { return s * s; }
+};
+struct Rect : Shape {
+  int a, b;
+  __device__ Rect(int x, int y) : a(x), b(y) {}
+  __device__ int area() const override { return a * b; }
+};
+
+extern "C" __global__ void virtual_calls(int* out) {
+  const int t = threadIdx.x;
+  Shape* p = t % 3 == 0 ? static_cast<Shape*>(new Square(t)) : static_cast<Shape*>(new Rect(t, 2));
+  out[t] = p->area();
+  delete p;
+}
