@@ -119,9 +119,13 @@ void CtaRunner::init_warps(std::uint32_t linear) {
     w.poll_next = 0;
     w.spinning = false;
     w.spin_pc = kNoPc;
-    // Registers start as zero, constant slots as their values: one copy of a prepared file.
-    w.regs.resize(nregs);
-    std::memcpy(w.regs.data(), regs_template_.data(), nregs * sizeof(std::uint64_t));
+    // Registers start as zero, constant slots as their values: one copy of a prepared file (into
+    // the previous CTA's buffer, or a new one without zeroing it first).
+    if (w.regs.size() == nregs) {
+      std::memcpy(w.regs.data(), regs_template_.data(), nregs * sizeof(std::uint64_t));
+    } else {
+      w.regs.assign(regs_template_.begin(), regs_template_.end());
+    }
     if (k_.local_bytes) w.local.assign(std::size_t(kLanes) * k_.local_bytes, 0);
     std::uint64_t* regs = w.regs.data();
     if (k_.sregs.empty()) continue;
