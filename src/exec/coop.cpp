@@ -3,7 +3,8 @@
 // thread, in CTA order, round after round:
 //
 //  - A turn runs the CTA's warps (round-robin, as cta.cpp does) until the CTA finishes, or a sweep
-//    over its warps makes no progress, or a warp has used its instruction budget (2^20).
+//    over its warps makes no progress, or a warp has used its instruction budget (2^20), or the
+//    CTA has run 2^16 instructions in the turn (after the sweep that reaches it).
 //  - Progress: a warp runs while it is not spinning, arrives at a barrier or is released from
 //    one, or has lanes exit. A warp spins when a poll (Ctl::kPoll: a volatile/relaxed/acquire
 //    load of global memory, or an atomic) returns what it returned the last time the warp ran it,
@@ -57,6 +58,12 @@ CtaRunner::Turn CtaRunner::turn(CtaState& c, AccessSink* sink, bool patient) {
   patient_ = patient;
   budget_hit_ = false;
   bool any = false;
+  auto executed = [&] {
+    std::uint64_t n = 0;
+    for (const WarpState& w : warps_) n += w.instructions;
+    return n;
+  };
+  const std::uint64_t before = executed();
   for (;;) {
     progress_ = false;
     const bool ran = sweep();
@@ -67,7 +74,12 @@ CtaRunner::Turn CtaRunner::turn(CtaState& c, AccessSink* sink, bool patient) {
     }
     if (!ran) deadlock();  // every warp waits at a barrier of this CTA: no other CTA can help
     any = any || progress_;
-    if (!progress_ || budget_hit_) return any ? Turn::kProgress : Turn::kStuck;
+    // The turn also ends after 2^16 instructions of the CTA (a loop with a barrier inside that
+    // waits for another CTA makes progress at every sweep).
+    constexpr std::uint64_t kTurnInstructions = 1u << 16;
+    if (!progress_ || budget_hit_ || executed() - before >= kTurnInstructions) {
+      return any ? Turn::kProgress : Turn::kStuck;
+    }
   }
 }
 

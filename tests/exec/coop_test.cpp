@@ -119,6 +119,15 @@ TEST_F(Coop, LockTakenByEveryBlockThenGridSync) {
   for (int v : download<int>(dev, after, blocks)) EXPECT_EQ(v, blocks * (blocks + 1) / 2);
 }
 
+TEST_F(Coop, WaitLoopWithABarrierLetsOtherBlocksRun) {
+  Device dev;
+  Module m = dev.load_ptx(ptx_, "coop.ptx");
+  const DevicePtr flag = dev.malloc(4), out = dev.malloc(64 * 4);
+  const KernelArg args[] = {arg(flag), arg(out)};
+  dev.launch(m, "barrier_wait_loop", {2}, {64}, args, cooperative());
+  for (int v : download<int>(dev, out, 64)) EXPECT_EQ(v, 7);
+}
+
 TEST_F(Coop, SpinningForeverIsADeadlock) {
   Device dev;
   Module m = dev.load_ptx(ptx_, "coop.ptx");

@@ -88,3 +88,18 @@ extern "C" __global__ void locked_sum(int* lock, int* sum, int* after) {
   grid.sync();
   if (threadIdx.x == 0) after[blockIdx.x] = *reinterpret_cast<volatile int*>(sum);
 }
+
+// Block 0 waits, with a CTA barrier in its wait loop, for a flag block 1 sets: every sweep of
+// block 0 makes progress (barriers), so only the bound on a turn lets block 1 run.
+extern "C" __global__ void barrier_wait_loop(int* flag, int* out) {
+  __shared__ int seen;
+  if (blockIdx.x == 0) {
+    do {
+      if (threadIdx.x == 0) seen = atomicAdd(flag, 0);
+      __syncthreads();
+    } while (seen == 0);
+    out[threadIdx.x] = seen;
+  } else if (threadIdx.x == 0) {
+    atomicExch(flag, 7);
+  }
+}
