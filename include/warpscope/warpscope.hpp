@@ -152,6 +152,8 @@ struct LaunchStats {
   /// their total number of lane accesses. The same for any host thread count.
   std::vector<MemcheckError> memcheck;
   std::uint64_t memcheck_errors = 0;
+  /// Device printf calls whose output was dropped because the launch's printf FIFO was full.
+  std::uint64_t printf_dropped = 0;
 };
 
 /// One PTX module's text and the name messages give it (Device::link_ptx).
@@ -165,6 +167,19 @@ struct DeviceOptions {
   std::ostream* printf_output = nullptr;            // device printf; nullptr: std::cout
   unsigned host_threads = 1;                        // CTAs run in parallel on this many threads
   MemcheckMode memcheck = MemcheckMode::kReport;    // accesses outside every allocation
+  std::uint64_t printf_fifo_bytes = 1 << 20;        // cudaLimitPrintfFifoSize (see Device)
+  std::uint64_t malloc_heap_bytes = 8 << 20;        // cudaLimitMallocHeapSize (see Device)
+};
+
+/// How a kernel is launched (Device::launch).
+struct LaunchOptions {
+  std::size_t dynamic_shared_bytes = 0;
+  /// A cooperative launch (cudaLaunchCooperativeKernel): every CTA is resident at once, so that
+  /// cooperative_groups' grid.sync() works. The CTAs take turns on one host thread, each until
+  /// all its warps wait (docs/exec.md, "Cooperative launches"); a grid where no CTA can make
+  /// progress is Error(kDeadlock). Non-cooperative launches see a null grid workspace, so
+  /// grid.sync() traps there, as CUDA's code does.
+  bool cooperative = false;
 };
 
 class Module {
@@ -235,6 +250,22 @@ class Device {
   /// Runs a kernel to completion. Argument sizes are checked against the PTX parameters.
   LaunchStats launch(const Module& module, std::string_view kernel, Dim3 grid, Dim3 block,
                      std::span<const KernelArg> args, std::size_t dynamic_shared_bytes = 0);
+  LaunchStats launch(const Module& module, std::string_view kernel, Dim3 grid, Dim3 block,
+                     std::span<const KernelArg> args, const LaunchOptions& options);
+
+  /// The device heap of device-side malloc/free/new/delete (cudaLimitMallocHeapSize). It is
+  /// reserved in device memory at the first launch of a kernel that calls malloc or free; its
+  /// size cannot change afterwards (Error(kUsage)), as CUDA refuses it. Exhaustion makes malloc
+  /// return NULL; freeing a pointer that is not a live block is a fault of the launch.
+  void set_malloc_heap_size(std::size_t bytes);
+  std::size_t malloc_heap_size() const;
+  bool heap_created() const;
+  /// The printf FIFO (cudaLimitPrintfFifoSize): output of one launch beyond it is dropped
+  /// (LaunchStats::printf_dropped). Cannot change once a kernel that calls printf has been
+  /// launched (Error(kUsage)), as CUDA refuses it.
+  void set_printf_fifo_size(std::size_t bytes);
+  std::size_t printf_fifo_size() const;
+  bool printf_launched() const;
 
   /// Every warp memory operation of later launches goes to `sink` (nullptr: none). The sink
   /// must outlive the launches.

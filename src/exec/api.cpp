@@ -8,6 +8,7 @@
 #include "common/error.hpp"
 #include "exec/decode.hpp"
 #include "exec/fault.hpp"
+#include "exec/heap.hpp"
 #include "exec/launch.hpp"
 #include "exec/memory.hpp"
 #include "ptx/link.hpp"
@@ -20,14 +21,19 @@ namespace {
 
 constexpr std::uint64_t kMaxThreadsPerBlock = 1024;
 constexpr std::uint64_t kMaxSharedPerBlock = 227 * 1024;  // H100 opt-in limit
-constexpr std::uint64_t kFunctionAddressBase = 0x7ffd'0000'0000ull;
+// All CTAs of a cooperative launch are resident in the host's memory at once. A GPU allows
+// (blocks per SM) x (SMs) of them: 4224 on an H100 at most.
+constexpr std::uint64_t kMaxCooperativeCtas = 65536;
 
 }  // namespace
 
 struct Device::Impl {
   explicit Impl(DeviceOptions o) : options(o), memory(o.global_memory_bytes) {}
+  ~Impl() { heap.reset(); }  // its blocks are allocations of `memory`
   DeviceOptions options;
   exec::GlobalMemory memory;
+  std::unique_ptr<exec::DeviceHeap> heap;  // created at the first launch of a kernel that uses it
+  bool printf_launched = false;
   AccessSink* sink = nullptr;
   std::uint32_t launches = 0;
 };
@@ -104,7 +110,7 @@ std::vector<InstructionInfo> Module::instructions(std::string_view kernel) const
     const exec::Inst& in = k.code[pc];
     if (in.ctl == exec::Ctl::kBra && in.target != exec::kNoPc) info.branch_target = in.target;
     info.guarded = in.guard != exec::kNoSlot;
-    info.plain = in.ctl == exec::Ctl::kNone || in.ctl == exec::Ctl::kWarpSync;
+    info.plain = exec::computes_only(in.ctl) || in.ctl == exec::Ctl::kWarpSync;
     info.exits = in.ctl == exec::Ctl::kRet || in.ctl == exec::Ctl::kExit || in.ctl == exec::Ctl::kTrap;
     info.local_access = in.width != 0 && in.space == Space::kLocal;
     out.push_back(std::move(info));
@@ -186,7 +192,7 @@ Module Device::link_ptx(std::span<const PtxSource> sources, std::string_view ori
         if (r.symbol.kind == ptx::SymbolKind::kModuleVar && r.symbol.index < m.variables.size()) {
           target = impl->var_addr[r.symbol.index];
         } else if (r.symbol.kind == ptx::SymbolKind::kFunction) {
-          target = kFunctionAddressBase + std::uint64_t(r.symbol.index) * 16;
+          target = exec::kFunctionAddressBase + std::uint64_t(r.symbol.index) * 16;
         }
         const std::uint64_t value = target + static_cast<std::uint64_t>(r.addend);
         if (r.offset + r.bytes <= v.size) {
@@ -282,8 +288,34 @@ void Device::copy_from_symbol(void* dst, const Module& module, std::string_view 
   copy_to_host(dst, s.addr + offset, bytes);
 }
 
+void Device::set_malloc_heap_size(std::size_t bytes) {
+  if (impl_->heap) {
+    fail(ErrorKind::kUsage, "the device heap cannot be resized after a kernel that uses malloc or free has been launched");
+  }
+  impl_->options.malloc_heap_bytes = bytes;
+}
+std::size_t Device::malloc_heap_size() const { return impl_->options.malloc_heap_bytes; }
+bool Device::heap_created() const { return impl_->heap != nullptr; }
+
+void Device::set_printf_fifo_size(std::size_t bytes) {
+  if (impl_->printf_launched) {
+    fail(ErrorKind::kUsage, "the printf FIFO cannot be resized after a kernel that uses printf has been launched");
+  }
+  impl_->options.printf_fifo_bytes = bytes;
+}
+std::size_t Device::printf_fifo_size() const { return impl_->options.printf_fifo_bytes; }
+bool Device::printf_launched() const { return impl_->printf_launched; }
+
 LaunchStats Device::launch(const Module& module, std::string_view kernel, Dim3 grid, Dim3 block,
                            std::span<const KernelArg> args, std::size_t dynamic_shared_bytes) {
+  LaunchOptions o;
+  o.dynamic_shared_bytes = dynamic_shared_bytes;
+  return launch(module, kernel, grid, block, args, o);
+}
+
+LaunchStats Device::launch(const Module& module, std::string_view kernel, Dim3 grid, Dim3 block,
+                           std::span<const KernelArg> args, const LaunchOptions& options) {
+  const std::size_t dynamic_shared_bytes = options.dynamic_shared_bytes;
   check_owner(module.impl_ ? module.impl_->owner : nullptr, impl_.get());
   const exec::KernelImage& k = module.impl_->kernel(kernel);
   const std::string name = exec::pretty_kernel(k.name);
@@ -330,9 +362,35 @@ LaunchStats Device::launch(const Module& module, std::string_view kernel, Dim3 g
   req.sink = impl_->sink;
   req.printf_output = impl_->options.printf_output ? impl_->options.printf_output : &std::cout;
   req.host_threads = impl_->options.host_threads;
+  req.printf_fifo_bytes = impl_->options.printf_fifo_bytes;
+  if (k.uses_heap && !impl_->heap) {
+    impl_->heap = std::make_unique<exec::DeviceHeap>(impl_->memory, impl_->options.malloc_heap_bytes);
+  }
+  req.heap = impl_->heap.get();
+  if (k.uses_printf) impl_->printf_launched = true;
+  const std::uint64_t ctas = std::uint64_t(grid.x) * grid.y * grid.z;
+  if (options.cooperative && ctas > kMaxCooperativeCtas) {
+    fail(ErrorKind::kUsage, "cooperative launch of {} with {} blocks: warpscope keeps at most {} blocks of a "
+         "cooperative launch resident", name, ctas, kMaxCooperativeCtas);
+  }
   req.launch_id = ++impl_->launches;
   req.memcheck_strict = impl_->options.memcheck == MemcheckMode::kStrict;
-  LaunchStats stats = exec::run_launch(req);
+  LaunchStats stats;
+  if (options.cooperative) {
+    // The grid workspace of cooperative_groups::this_grid(): grid.sync() counts arrivals in the
+    // 32-bit word at +4. A fresh zeroed one per launch, freed when it ends.
+    req.cooperative = true;
+    req.grid_workspace = impl_->memory.allocate(16, "grid workspace");
+    try {
+      stats = exec::run_launch(req);
+    } catch (...) {
+      impl_->memory.release(req.grid_workspace);
+      throw;
+    }
+    impl_->memory.release(req.grid_workspace);
+  } else {
+    stats = exec::run_launch(req);
+  }
   // A compiled access runs exactly when its anchor does, with the same lanes.
   if (!k.compiled.empty()) {
     stats.pc_instructions.resize(k.code.size(), 0);

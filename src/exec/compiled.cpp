@@ -201,7 +201,7 @@ void set_compiled_accesses(KernelImage& k, std::vector<CompiledAccess> accesses)
            k.name, c.anchor, k.code.size());
     }
     const Inst& in = k.code[c.anchor];
-    if ((in.ctl != Ctl::kNone && in.ctl != Ctl::kWarpSync) || in.guard != kNoSlot || in.fn == nullptr) {
+    if ((!computes_only(in.ctl) && in.ctl != Ctl::kWarpSync) || in.guard != kNoSlot || in.fn == nullptr) {
       fail(ErrorKind::kUsage, "compiled access '{}' of {}: anchor {} ({}) is guarded or is not a plain instruction",
            c.text, k.name, c.anchor, k.where(c.anchor));
     }
@@ -215,7 +215,7 @@ void set_compiled_accesses(KernelImage& k, std::vector<CompiledAccess> accesses)
 
 void set_record_widths(KernelImage& k, std::vector<Module::RecordWidth> widths) {
   for (const Module::RecordWidth& w : widths) {
-    if (w.pc >= k.code.size() || k.code[w.pc].width == 0 || k.code[w.pc].ctl != Ctl::kNone) {
+    if (w.pc >= k.code.size() || k.code[w.pc].width == 0 || !computes_only(k.code[w.pc].ctl)) {
       fail(ErrorKind::kUsage, "record width for {} pc {}: not a memory instruction", k.name, w.pc);
     }
     if (w.width != 0 && !valid_width(w.width)) fail(ErrorKind::kUsage, "record width {} bytes for {} pc {}", w.width, k.name, w.pc);
@@ -228,7 +228,7 @@ void set_lane_groupings(KernelImage& k, std::vector<LaneGrouping> groupings) {
   std::vector<bool> seen(k.code.size(), false);
   for (const LaneGrouping& g : groupings) {
     if (g.pc >= k.code.size() || k.code[g.pc].width == 0 || k.code[g.pc].space != Space::kLocal ||
-        k.code[g.pc].mem_op != Op::kLoad || k.code[g.pc].ctl != Ctl::kNone) {
+        k.code[g.pc].mem_op != Op::kLoad || !computes_only(k.code[g.pc].ctl)) {
       fail(ErrorKind::kUsage, "lane grouping '{}' of {}: pc {} is not a load from .local", g.text, k.name, g.pc);
     }
     if (seen[g.pc]) fail(ErrorKind::kUsage, "lane grouping '{}' of {}: pc {} has two groupings", g.text, k.name, g.pc);

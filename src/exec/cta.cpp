@@ -37,6 +37,8 @@ CtaRunner::CtaRunner(const LaunchConfig& cfg) : cfg_(cfg), k_(*cfg.kernel) {
   x_.ntid = cfg.block;
   x_.nctaid = cfg.grid;
   x_.memcheck = cfg.memcheck_strict ? nullptr : &memcheck_;
+  x_.heap = cfg.heap;
+  coop_ = cfg.cooperative;
 }
 
 namespace {
@@ -93,9 +95,17 @@ void CtaRunner::init_warps(std::uint32_t linear) {
     w.thread_instructions = 0;
     w.clock = ClockState{};
     w.saved.clear();
-    // Registers start as zero, constant slots as their values: one copy of a prepared file.
-    w.regs.resize(nregs);
-    std::memcpy(w.regs.data(), regs_template_.data(), nregs * sizeof(std::uint64_t));
+    w.polls.fill(WarpState::PollSeen{});
+    w.poll_next = 0;
+    w.spinning = false;
+    w.spin_pc = kNoPc;
+    // Registers start as zero, constant slots as their values: one copy of a prepared file (into
+    // the previous CTA's buffer, or a new one without zeroing it first).
+    if (w.regs.size() == nregs) {
+      std::memcpy(w.regs.data(), regs_template_.data(), nregs * sizeof(std::uint64_t));
+    } else {
+      w.regs.assign(regs_template_.begin(), regs_template_.end());
+    }
     if (k_.local_bytes) w.local.assign(std::size_t(kLanes) * k_.local_bytes, 0);
     std::uint64_t* regs = w.regs.data();
     if (k_.sregs.empty()) continue;
@@ -157,43 +167,69 @@ void CtaRunner::init_warps(std::uint32_t linear) {
         case ptx::SpecialReg::kNclusterid: fill(nctaid[c]); break;
         case ptx::SpecialReg::kClusterNctaid:
         case ptx::SpecialReg::kClusterNctarank: fill(1); break;
+        // The grid workspace of a cooperative launch: %envreg1 its high half, %envreg2 its low
+        // half (nvcc 13's this_grid() joins them with bfi and traps on 0).
+        case ptx::SpecialReg::kEnvreg:
+          fill(sr.component == 1 ? cfg_.grid_workspace >> 32
+               : sr.component == 2 ? cfg_.grid_workspace & 0xffffffffu : 0);
+          break;
         default: fill(0); break;
       }
     }
   }
 }
 
-void CtaRunner::run(std::uint32_t linear, AccessSink* sink, std::string* printf_out) {
+void CtaRunner::enter_cta(std::uint32_t linear, AccessSink* sink, PrintfText* printf_out) {
   const Dim3 g = cfg_.grid;
   x_.cta_linear = linear;
   x_.ctaid = Dim3{linear % g.x, (linear / g.x) % g.y, linear / (g.x * g.y)};
   x_.sink = sink;
   x_.printf_out = printf_out;
+  x_.shared = shared_.data();
+  x_.shared_size = shared_.size();
+}
+
+void CtaRunner::begin_cta(std::uint32_t linear, AccessSink* sink, PrintfText* printf_out) {
   const std::uint64_t shared_bytes =
       cfg_.dynamic_shared > 0 ? k_.dynamic_shared_offset + cfg_.dynamic_shared : k_.static_shared;
   shared_.assign(shared_bytes, 0);
-  x_.shared = shared_.data();
-  x_.shared_size = shared_bytes;
+  enter_cta(linear, sink, printf_out);
   bars_.fill(BarrierState{});
   bars_pending_ = 0;
   barrier_activity_ = false;
   init_warps(linear);
+}
 
-  for (;;) {
-    bool progress = false;
-    for (WarpState& w : warps_) {
-      if (w.done()) continue;
-      if (run_warp(w)) progress = true;
-      if (released_) break;  // after a barrier completes, warps resume in warp order
-    }
-    released_ = false;
-    if (std::all_of(warps_.begin(), warps_.end(), [](const WarpState& w) { return w.done(); })) break;
-    if (!progress) deadlock();
+bool CtaRunner::sweep() {
+  bool ran = false;
+  for (WarpState& w : warps_) {
+    if (w.done()) continue;
+    if (run_warp(w)) ran = true;
+    if (released_) break;  // after a barrier completes, warps resume in warp order
   }
+  released_ = false;
+  return ran;
+}
+
+bool CtaRunner::all_done() const {
+  return std::all_of(warps_.begin(), warps_.end(), [](const WarpState& w) { return w.done(); });
+}
+
+void CtaRunner::end_cta() {
   for (const WarpState& w : warps_) {
     instructions_ += w.instructions;
     thread_instructions_ += w.thread_instructions;
   }
+}
+
+void CtaRunner::run(std::uint32_t linear, AccessSink* sink, PrintfText* printf_out) {
+  begin_cta(linear, sink, printf_out);
+  for (;;) {
+    const bool ran = sweep();
+    if (all_done()) break;
+    if (!ran) deadlock();
+  }
+  end_cta();
 }
 
 bool CtaRunner::run_warp(WarpState& w) {
@@ -236,7 +272,13 @@ bool CtaRunner::run_warp(WarpState& w) {
         continue;
       }
     }
+    if (!w.spinning) progress_ = true;
+    const std::uint32_t live_before = w.live;
     const RunResult r = run_split(w, w.splits[i]);
+    if (w.live != live_before) {
+      progress_ = true;
+      w.spinning = false;
+    }
     if (w.done() && x_.sink != nullptr && !k_.groupings.empty()) release_held(k_, w.held, *x_.sink);
     bool yield = false;
     switch (r) {
@@ -280,6 +322,8 @@ bool CtaRunner::run_warp(WarpState& w) {
 }
 
 void CtaRunner::on_blocked(WarpState& w, std::size_t i) {
+  progress_ = true;
+  w.spinning = false;
   Split& s = w.splits[i];
   const std::uint32_t id = s.bar_id;
   const Inst& in = k_.code[s.bar_pc];
@@ -351,6 +395,7 @@ void CtaRunner::release(std::uint32_t id) {
   bars_[id] = BarrierState{};
   bars_pending_ &= ~(1u << id);
   released_ = true;
+  progress_ = true;
   for (WarpState& w : warps_) {
     for (Split& s : w.splits) {
       if (s.state != SplitState::kBarrier || s.bar_id != id) continue;

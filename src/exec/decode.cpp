@@ -6,6 +6,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -83,7 +84,6 @@ std::uint64_t param_align(const ptx::Param& p) {
   return e ? e : 1;
 }
 
-constexpr std::uint64_t kFunctionAddressBase = 0x7ffd'0000'0000ull;
 constexpr std::uint64_t kRecursiveStackBytes = 16 * 1024;
 
 class KernelDecoder final : public DecodeCtx {
@@ -251,6 +251,7 @@ class KernelDecoder final : public DecodeCtx {
         unsupported("a clock register outside mov");
       default: break;
     }
+    if (o.sreg == ptx::SpecialReg::kEnvreg && (o.component == 1 || o.component == 2)) img_->reads_workspace = true;
     const auto key = std::make_pair(static_cast<int>(o.sreg), static_cast<int>(o.component));
     auto it = sregs_.find(key);
     if (it != sregs_.end()) return it->second;
@@ -355,6 +356,17 @@ class KernelDecoder final : public DecodeCtx {
         for (const auto& o : ins.operands) note_operand(fn, o);
         if (ins.op != Opcode::kCall || ins.operands.empty()) continue;
         const ptx::Operand& c = ins.operands[0];
+        if (c.kind == OperandKind::kReg) {
+          // An indirect call may reach any function whose address the module takes.
+          for (std::uint32_t f : address_taken()) {
+            edges[ir].insert(f);
+            if (!func_of_ir_.count(f)) {
+              add_function(f);
+              queue.push_back(f);
+            }
+          }
+          continue;
+        }
         if (c.kind != OperandKind::kSymbol || c.symbol.kind != SymbolKind::kFunction) continue;
         const ptx::Function& callee = module_->functions[c.symbol.index];
         if (callee.is_declaration) continue;
@@ -378,6 +390,36 @@ class KernelDecoder final : public DecodeCtx {
     };
     img_->recursive = cyclic(kernel_);
     edges_ = std::move(edges);
+  }
+
+  /// Functions with a body whose address the module takes: in a variable's initializer (a
+  /// vtable) or as an operand other than a call's target.
+  const std::vector<std::uint32_t>& address_taken() {
+    if (address_taken_) return *address_taken_;
+    std::set<std::uint32_t> found;
+    for (const ptx::Variable& v : module_->variables) {
+      for (const ptx::Relocation& r : v.relocations) {
+        if (r.symbol.kind == SymbolKind::kFunction) found.insert(r.symbol.index);
+      }
+    }
+    for (const ptx::Function& fn : module_->functions) {
+      for (const ptx::Instruction& ins : fn.instructions) {
+        for (std::size_t i = 0; i < ins.operands.size(); ++i) {
+          const ptx::Operand& o = ins.operands[i];
+          if (ins.op == Opcode::kCall && i == 0) continue;
+          if (o.kind == OperandKind::kSymbol && o.symbol.kind == SymbolKind::kFunction) found.insert(o.symbol.index);
+        }
+      }
+    }
+    std::vector<std::uint32_t> out;
+    for (std::uint32_t f : found) {
+      if (f < module_->functions.size() && !module_->functions[f].is_declaration &&
+          module_->functions[f].kind == ptx::FunctionKind::kFunc) {
+        out.push_back(f);
+      }
+    }
+    address_taken_ = std::move(out);
+    return *address_taken_;
   }
 
   void add_function(std::uint32_t ir) {
@@ -488,6 +530,7 @@ class KernelDecoder final : public DecodeCtx {
         out.guard_neg = ins.guard->negated ? 1 : 0;
       }
       decode_one(ins, out, fi.begin, ipdom[i]);
+      mark_poll(ins, out);
       img_->code.push_back(out);
       img_->source.push_back(InstSource{f, i});
     }
@@ -498,6 +541,23 @@ class KernelDecoder final : public DecodeCtx {
     img_->code.push_back(ret);
     img_->source.push_back(InstSource{f, n == 0 ? 0 : n - 1});
     fi.end = static_cast<std::uint32_t>(img_->code.size());
+  }
+
+  /// A load or atomic that may observe what other CTAs write while the kernel runs: a strong or
+  /// volatile load (ld.volatile/.relaxed/.acquire, or .cv) of global memory, or an atomic with a
+  /// result. Spin loops poll with these; a weak ld.global may be hoisted by the compiler.
+  static void mark_poll(const ptx::Instruction& ins, Inst& out) {
+    if (out.ctl != Ctl::kNone || out.fn == nullptr) return;
+    const bool global = ins.space == StateSpace::kGlobal || ins.space == StateSpace::kGeneric;
+    if (!global) return;
+    if (ins.op == Opcode::kLd || ins.op == Opcode::kLdu) {
+      const bool strong = ins.order == ptx::MemOrder::kVolatile || ins.order == ptx::MemOrder::kRelaxed ||
+                          ins.order == ptx::MemOrder::kAcquire || ins.order == ptx::MemOrder::kSc ||
+                          ins.cache == ptx::CacheOperator::kCv;
+      if (strong) out.ctl = Ctl::kPoll;
+    } else if (ins.op == Opcode::kAtom && out.mem_op == Op::kAtomic && out.d != kNoSlot) {
+      out.ctl = Ctl::kPoll;
+    }
   }
 
   void decode_one(const ptx::Instruction& ins, Inst& out, std::uint32_t base, std::uint32_t ipdom) {
@@ -532,10 +592,40 @@ class KernelDecoder final : public DecodeCtx {
     unsupported(fmt::format("the interpreter does not implement `{}`", ins.text));
   }
 
+  CallInfo direct_call(const ptx::Instruction& ins, std::uint32_t callee_index) {
+    CallInfo info;
+    info.callee = callee_index;
+    for (std::uint32_t i = 0; i < ins.call_args.size(); ++i) {
+      const ParamRef from = param_ref(ins.call_args[i]);
+      const ParamRef to = callee_param(info.callee, false, i);
+      info.args.push_back(CallInfo::Copy{from.frame_off, from.slot, to.frame_off, to.slot, std::min(from.bytes, to.bytes)});
+    }
+    for (std::uint32_t i = 0; i < ins.call_results.size(); ++i) {
+      const ParamRef into = param_ref(ins.call_results[i]);
+      const ParamRef from = callee_param(info.callee, true, i);
+      info.results.push_back(CallInfo::Copy{into.frame_off, into.slot, from.frame_off, from.slot, std::min(from.bytes, into.bytes)});
+    }
+    return info;
+  }
+
   void decode_call(const ptx::Instruction& ins, Inst& out) {
+    if (!ins.operands.empty() && ins.operands[0].kind == OperandKind::kReg) {
+      // Indirect: one direct call per possible target with the call's parameter counts.
+      CallInfo info;
+      info.indirect = true;
+      out.ctl = Ctl::kCall;
+      out.a = src(ins.operands[0], Type::kU64);
+      for (std::uint32_t f : address_taken()) {
+        const ptx::Function& fn = module_->functions[f];
+        if (fn.params.size() != ins.call_args.size() || fn.returns.size() != ins.call_results.size()) continue;
+        info.targets.emplace_back(f, add_call(direct_call(ins, callee(f))));
+      }
+      out.aux = add_call(std::move(info));
+      return;
+    }
     if (ins.operands.empty() || ins.operands[0].kind != OperandKind::kSymbol ||
         ins.operands[0].symbol.kind != SymbolKind::kFunction) {
-      unsupported("an indirect call");
+      unsupported("a call through something other than a function name or a register");
     }
     const ptx::Function& target = module_->functions[ins.operands[0].symbol.index];
     CallInfo info;
@@ -543,7 +633,15 @@ class KernelDecoder final : public DecodeCtx {
     if (target.is_declaration) {
       if (target.name == "vprintf") info.builtin = CallInfo::Builtin::kVprintf;
       else if (target.name == "__assertfail") info.builtin = CallInfo::Builtin::kAssertFail;
+      else if (target.name == "malloc") info.builtin = CallInfo::Builtin::kMalloc;
+      else if (target.name == "__cuda_syscall_aligned_malloc") info.builtin = CallInfo::Builtin::kAlignedMalloc;
+      else if (target.name == "free") info.builtin = CallInfo::Builtin::kFree;
       else unsupported(fmt::format("a call to the undefined function `{}`", target.name));
+      if (info.builtin == CallInfo::Builtin::kVprintf) img_->uses_printf = true;
+      if (info.builtin == CallInfo::Builtin::kMalloc || info.builtin == CallInfo::Builtin::kAlignedMalloc ||
+          info.builtin == CallInfo::Builtin::kFree) {
+        img_->uses_heap = true;
+      }
       for (const auto& a : ins.call_args) {
         const ParamRef r = param_ref(a);
         CallInfo::Copy c;
@@ -563,18 +661,7 @@ class KernelDecoder final : public DecodeCtx {
       out.aux = add_call(std::move(info));
       return;
     }
-    info.callee = callee(ins.operands[0].symbol.index);
-    for (std::uint32_t i = 0; i < ins.call_args.size(); ++i) {
-      const ParamRef from = param_ref(ins.call_args[i]);
-      const ParamRef to = callee_param(info.callee, false, i);
-      info.args.push_back(CallInfo::Copy{from.frame_off, from.slot, to.frame_off, to.slot, std::min(from.bytes, to.bytes)});
-    }
-    for (std::uint32_t i = 0; i < ins.call_results.size(); ++i) {
-      const ParamRef into = param_ref(ins.call_results[i]);
-      const ParamRef from = callee_param(info.callee, true, i);
-      info.results.push_back(CallInfo::Copy{into.frame_off, into.slot, from.frame_off, from.slot, std::min(from.bytes, into.bytes)});
-    }
-    out.aux = add_call(std::move(info));
+    out.aux = add_call(direct_call(ins, callee(ins.operands[0].symbol.index)));
   }
 
   void decode_barrier(const ptx::Instruction& ins, Inst& out) {
@@ -628,6 +715,7 @@ class KernelDecoder final : public DecodeCtx {
   std::unique_ptr<KernelImage> img_;
   std::map<std::uint32_t, std::uint32_t> func_of_ir_;
   std::map<std::uint32_t, std::set<std::uint32_t>> edges_;
+  std::optional<std::vector<std::uint32_t>> address_taken_;
   std::vector<const ptx::Variable*> shared_vars_;
   std::map<const ptx::Variable*, std::uint64_t> shared_off_;
   std::vector<std::map<std::uint32_t, std::uint64_t>> frame_var_off_;

@@ -10,6 +10,7 @@
 #include <string>
 #include <thread>
 
+#include "common/error.hpp"
 #include "exec/machine.hpp"
 
 namespace warpscope::exec {
@@ -26,7 +27,7 @@ class BufferSink final : public AccessSink {
 struct CtaOutput {
   BufferSink sink;                            // the records, for a sink that is not sharded
   std::unique_ptr<ShardedSink::CtaPart> part;  // or what a sharded sink's shard made of them
-  std::string text;
+  PrintfText text;
   bool finished = false;
 };
 
@@ -47,11 +48,21 @@ LaunchStats run_launch(const LaunchRequest& req) {
   cfg.params = req.params;
   cfg.launch_id = req.launch_id;
   cfg.memcheck_strict = req.memcheck_strict;
+  cfg.heap = req.heap;
+  if (req.kernel->uses_heap && req.heap == nullptr) fail(ErrorKind::kInternal, "launch of a kernel that uses malloc without a heap");
+  if (req.cooperative) {
+    cfg.cooperative = true;
+    cfg.grid_workspace = req.grid_workspace;
+    return run_cooperative(req, cfg);
+  }
   const std::uint64_t total = std::uint64_t(req.grid.x) * req.grid.y * req.grid.z;
-  const unsigned threads = static_cast<unsigned>(std::max<std::uint64_t>(
-      1, std::min<std::uint64_t>(req.host_threads == 0 ? 1 : req.host_threads, total)));
+  // The device heap hands out blocks in the order malloc is called: one thread, CTA after CTA.
+  const unsigned wanted = req.host_threads == 0 || req.kernel->uses_heap ? 1 : req.host_threads;
+  const unsigned threads = static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(wanted, total)));
   cfg.atomic_global = threads > 1;
   std::ostream& out = *req.printf_output;
+  PrintfFifo fifo;
+  fifo.limit = req.printf_fifo_bytes;
   // A sharded sink does its work on the threads that run the CTAs; its parts are merged in CTA
   // order. The same protocol on one thread as on several, so the results are the same.
   auto* const sharded = dynamic_cast<ShardedSink*>(req.sink);
@@ -61,21 +72,22 @@ LaunchStats run_launch(const LaunchRequest& req) {
     CtaRunner runner(cfg);
     std::unique_ptr<ShardedSink::Shard> shard = sharded ? sharded->make_shard() : nullptr;
     AccessSink* const sink = shard ? shard.get() : req.sink;
-    std::string text;
+    PrintfText text;
     for (std::uint64_t c = 0; c < total; ++c) {
       text.clear();
       try {
         runner.run(static_cast<std::uint32_t>(c), sink, &text);
       } catch (...) {
         if (shard) sharded->merge(static_cast<std::uint32_t>(c), shard->finish_cta());
-        out << text;
+        fifo.deliver(out, text);
         out.flush();
         throw;
       }
       if (shard) sharded->merge(static_cast<std::uint32_t>(c), shard->finish_cta());
-      out << text;
+      fifo.deliver(out, text);
     }
     out.flush();
+    stats.printf_dropped = fifo.dropped;
     stats.warp_instructions = runner.instructions();
     stats.thread_instructions = runner.thread_instructions();
     stats.pc_instructions = runner.pc_instructions();
@@ -130,7 +142,7 @@ LaunchStats run_launch(const LaunchRequest& req) {
         } else if (req.sink) {
           for (const WarpAccess& a : o->sink.records) req.sink->on_access(a);
         }
-        out << o->text;
+        fifo.deliver(out, o->text);
       } catch (...) {
         failed = std::current_exception();
       }
@@ -196,6 +208,7 @@ LaunchStats run_launch(const LaunchRequest& req) {
   stats.warp_instructions = insts;
   stats.thread_instructions = tinsts;
   memcheck.finish(stats);
+  stats.printf_dropped = fifo.dropped;
   return stats;
 }
 

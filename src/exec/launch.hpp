@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/access.hpp"
+#include "exec/machine.hpp"
 #include "exec/memory.hpp"
 #include "exec/program.hpp"
 #include "warpscope/warpscope.hpp"
@@ -24,10 +25,21 @@ struct LaunchRequest {
   unsigned host_threads = 1;
   std::uint32_t launch_id = 0;
   bool memcheck_strict = false;  // MemcheckMode::kStrict
+  std::uint64_t printf_fifo_bytes = 1 << 20;  // cudaLimitPrintfFifoSize
+  // Cooperative launch: CTAs interleaved on one host thread until each blocks (coop.cpp), and the
+  // grid workspace (this_grid()'s barrier word at +4) in %envreg1:%envreg2.
+  bool cooperative = false;
+  std::uint64_t grid_workspace = 0;
+  DeviceHeap* heap = nullptr;  // required when the kernel uses_heap
 };
 
 /// Runs the grid to completion. Throws warpscope::Error for the fault of the lowest-numbered
 /// faulting CTA (output of the CTAs before it, and its own up to the fault, is delivered).
+/// Kernels that use the device heap run on one host thread, CTA after CTA (heap.hpp).
 LaunchStats run_launch(const LaunchRequest& request);
+
+/// A cooperative launch (coop.cpp): every CTA is resident; they take turns on one host thread.
+/// Throws for a fault (every CTA's output so far is delivered) or a grid-wide deadlock.
+LaunchStats run_cooperative(const LaunchRequest& request, const LaunchConfig& config);
 
 }  // namespace warpscope::exec

@@ -77,6 +77,19 @@ struct WarpState {
   std::vector<std::vector<std::uint64_t>> saved;  // registers of suspended recursive activations
   HeldRecords held;           // records of instructions with lane groupings (compiled.cpp)
   ClockState clock;           // %clock reads (ops_move.cpp)
+  // Spin detection in cooperative launches (coop.cpp): the last result of each poll (Ctl::kPoll)
+  // the warp ran recently; a poll that returns what it returned last time, to the same lanes,
+  // makes the warp `spinning` until a poll returns something new, it arrives at a barrier, or
+  // lanes exit.
+  struct PollSeen {
+    std::uint32_t pc = kNoPc;
+    std::uint32_t mask = 0;
+    std::uint64_t hash = 0;
+  };
+  std::array<PollSeen, 4> polls{};
+  std::uint32_t poll_next = 0;
+  bool spinning = false;
+  std::uint32_t spin_pc = kNoPc;  // the poll that repeated
   bool done() const { return live == 0; }
 };
 
@@ -99,6 +112,24 @@ struct LaunchConfig {
   std::uint32_t launch_id = 0;
   std::uint64_t yield_budget = 1u << 20;  // instructions a warp runs before it lets others run
   bool memcheck_strict = false;           // MemcheckMode::kStrict: unallocated accesses fault
+  // Cooperative launches: CTAs are interleaved (coop.cpp) and %envreg1:%envreg2 hold the grid
+  // workspace's address that cooperative_groups::this_grid() reads; 0 otherwise.
+  bool cooperative = false;
+  std::uint64_t grid_workspace = 0;
+  DeviceHeap* heap = nullptr;             // device malloc/free, for kernels with uses_heap
+};
+
+/// A CTA of a cooperative launch between its turns (coop.cpp): everything CtaRunner keeps per
+/// CTA, swapped in for a turn and out after it.
+struct CtaState {
+  std::uint32_t linear = 0;
+  bool started = false, finished = false;
+  std::vector<WarpState> warps;
+  std::vector<std::uint8_t> shared;
+  std::array<BarrierState, kBarriers> bars{};
+  std::uint32_t bars_pending = 0;
+  bool barrier_activity = false;
+  PrintfText text;
 };
 
 /// Runs CTAs, one at a time, with buffers it keeps between CTAs.
@@ -108,7 +139,16 @@ class CtaRunner {
 
   /// Runs CTA `linear` to completion; records go to `sink` (may be null), printf text is
   /// appended to `printf_out`. Throws warpscope::Error for a fault or a deadlock.
-  void run(std::uint32_t linear, AccessSink* sink, std::string* printf_out);
+  void run(std::uint32_t linear, AccessSink* sink, PrintfText* printf_out);
+
+  /// One turn of a CTA of a cooperative launch (coop.cpp): starts it on its first turn, then runs
+  /// its warps until it finishes or a sweep over them makes no progress (every live warp waits
+  /// at a barrier or spins on a poll), or a warp used its instruction budget. `patient`: spinning
+  /// warps are not stopped but run their budget (to tell a long wait from a deadlock).
+  enum class Turn : std::uint8_t { kFinished, kProgress, kStuck };
+  Turn turn(CtaState& cta, AccessSink* sink, bool patient);
+  /// What the live warps of a suspended CTA wait for, for the grid deadlock message.
+  std::string describe(const CtaState& cta) const;
 
   std::uint64_t instructions() const { return instructions_; }
   std::uint64_t thread_instructions() const { return thread_instructions_; }
@@ -121,12 +161,14 @@ class CtaRunner {
 
  private:
   enum class RunResult : std::uint8_t { kDone, kBlocked, kWaitMerge, kYield, kSyncWait };
+  bool coop_ = false;
 
   // warp.cpp
   RunResult run_split(WarpState& w, Split& s);
   void enter_split(WarpState& w, Split& s);
   bool settle(WarpState& w, Split& s);
-  void do_call(WarpState& w, Split& s, const Inst& in, std::uint32_t pc, std::uint32_t m);
+  void do_call(WarpState& w, Split& s, std::uint32_t call, std::uint32_t pc, std::uint32_t m);
+  std::uint32_t indirect_target(const CallInfo& ci, std::uint64_t address, std::uint32_t pc, unsigned lane);
   void do_return(WarpState& w, Split& s, const Entry& frame);
   void builtin_call(WarpState& w, const Inst& in, std::uint32_t pc, std::uint32_t m);
 
@@ -138,6 +180,12 @@ class CtaRunner {
   void fork(WarpState& w, std::size_t split, std::uint32_t keep);
 
   // cta.cpp
+  void begin_cta(std::uint32_t linear, AccessSink* sink, PrintfText* printf_out);
+  void enter_cta(std::uint32_t linear, AccessSink* sink, PrintfText* printf_out);
+  bool sweep();  // runs each live warp once; false when none could run
+  bool all_done() const;
+  void end_cta();
+  void swap_state(CtaState& cta);
   void init_warps(std::uint32_t linear);
   bool run_warp(WarpState& w);
   void on_blocked(WarpState& w, std::size_t split);
@@ -147,6 +195,8 @@ class CtaRunner {
   bool try_merge(WarpState& w, std::size_t split);
   [[noreturn]] void deadlock();
   void point_ctx(WarpState& w);
+  // warp.cpp: a poll's result in a cooperative launch; true when it repeats (a spin)
+  bool note_poll(WarpState& w, const Inst& in, std::uint32_t pc, std::uint32_t mask);
 
   const LaunchConfig& cfg_;
   const KernelImage& k_;
@@ -158,6 +208,12 @@ class CtaRunner {
   std::uint32_t cur_func_ = 0;  // function of the running split
   bool released_ = false;       // a barrier completed: the sweep restarts at warp 0
   bool barrier_activity_ = false;  // some warp has arrived at a barrier in this CTA
+  // Cooperative turns (coop.cpp): progress_ is set when a warp runs while not spinning, arrives
+  // at a barrier, is released from one, or has lanes exit; budget_hit_ when a warp used its
+  // instruction budget; patient_: spinning warps run on instead of yielding.
+  bool progress_ = false;
+  bool budget_hit_ = false;
+  bool patient_ = false;
   std::vector<std::uint64_t> regs_template_;  // a warp's register file at start
   std::uint64_t instructions_ = 0;
   std::uint64_t thread_instructions_ = 0;
@@ -166,9 +222,10 @@ class CtaRunner {
 };
 
 /// Device printf: formats one lane's `vprintf(fmt, args)` (printf.cpp). Returns the number of
-/// arguments consumed, or -1 when the format string cannot be read.
+/// arguments consumed, or -1 when the format string cannot be read. `fifo_bytes` gets the bytes
+/// the call takes in the printf FIFO (printf.cpp says how they are counted).
 int format_printf(Ctx& x, const Inst& in, unsigned lane, std::uint64_t fmt_addr, std::uint64_t args_addr,
-                  std::string& out);
+                  std::string& out, std::uint64_t* fifo_bytes = nullptr);
 /// Reads a NUL-terminated string at a generic address as `lane` sees it (for printf %s and
 /// assert messages); stops at the end of the memory it lies in.
 std::string read_c_string(Ctx& x, unsigned lane, std::uint64_t generic_addr, std::size_t limit = 4096);

@@ -80,6 +80,31 @@ void GlobalMemory::unmap_granules(std::uint64_t base, std::uint64_t rounded) {
   }
 }
 
+std::uint64_t GlobalMemory::place(std::uint64_t rounded) const {
+  // First fit over the gaps between live allocations and reservations (addresses are reused
+  // after free, as cudaMalloc's are). Heap blocks lie inside their reservation.
+  std::uint64_t candidate = kHeapBase;
+  for (;;) {
+    if (candidate + rounded > kHeapBase + span_ || candidate + rounded < candidate) {
+      fail(ErrorKind::kUsage, "device address space exhausted");
+    }
+    std::uint64_t end = candidate;
+    auto it = regions_.lower_bound(candidate + rounded);
+    while (it != regions_.begin()) {  // heap blocks do not count: their reservation does
+      --it;
+      if (it->second.heap_block) continue;
+      end = std::max(end, it->first + rounded_size(it->second.size));
+      break;
+    }
+    if (auto r = reserved_.lower_bound(candidate + rounded); r != reserved_.begin()) {
+      --r;
+      end = std::max(end, r->first + r->second);
+    }
+    if (end <= candidate) return candidate;
+    candidate = end;
+  }
+}
+
 std::uint64_t GlobalMemory::allocate(std::uint64_t bytes, std::string label, bool constant) {
   if (bytes == 0) bytes = 1;
   const std::uint64_t rounded = rounded_size(bytes);
@@ -87,24 +112,49 @@ std::uint64_t GlobalMemory::allocate(std::uint64_t bytes, std::string label, boo
     fail(ErrorKind::kUsage, "out of device memory: cannot allocate {} bytes ({} of {} bytes in use)",
          bytes, used_, capacity_);
   }
-  // First fit over the gaps between live allocations (addresses are reused after free, as
-  // cudaMalloc's are).
-  std::uint64_t candidate = kHeapBase;
-  for (const auto& [base, r] : regions_) {
-    if (base - candidate >= rounded) break;
-    candidate = r.base + rounded_size(r.size);
-  }
-  if (candidate + rounded > kHeapBase + span_) fail(ErrorKind::kUsage, "device address space exhausted");
+  const std::uint64_t candidate = place(rounded);
   map_granules(candidate, rounded);
-  regions_.emplace(candidate, Region{candidate, bytes, host_ + (candidate - kHeapBase), std::move(label), constant});
+  Region r{candidate, bytes, host_ + (candidate - kHeapBase), std::move(label)};
+  r.constant = constant;
+  regions_.emplace(candidate, std::move(r));
   used_ += rounded;
   return candidate;
+}
+
+std::uint64_t GlobalMemory::reserve(std::uint64_t bytes, std::uint8_t** host) {
+  const std::uint64_t rounded = rounded_size(std::max<std::uint64_t>(bytes, 1));
+  if (rounded < bytes || used_ + rounded > capacity_ || used_ + rounded < used_) {
+    fail(ErrorKind::kUsage, "out of device memory: cannot reserve {} bytes ({} of {} bytes in use)", bytes, used_,
+         capacity_);
+  }
+  const std::uint64_t base = place(rounded);
+  map_granules(base, rounded);
+  reserved_.emplace(base, rounded);
+  used_ += rounded;
+  *host = host_ + (base - kHeapBase);
+  return base;
+}
+
+void GlobalMemory::add_block(std::uint64_t addr, std::uint64_t bytes, std::uint8_t* host, std::string label) {
+  Region r{addr, bytes, host, std::move(label)};
+  r.heap_block = true;
+  regions_.emplace(addr, std::move(r));
+}
+
+bool GlobalMemory::remove_block(std::uint64_t addr) {
+  auto it = regions_.find(addr);
+  if (it == regions_.end() || !it->second.heap_block) return false;
+  regions_.erase(it);
+  return true;
 }
 
 void GlobalMemory::release(std::uint64_t base) {
   auto it = regions_.find(base);
   if (it == regions_.end()) {
     fail(ErrorKind::kUsage, "free of 0x{:x}, which is not the start of a device allocation", base);
+  }
+  if (it->second.heap_block) {
+    fail(ErrorKind::kUsage, "free of 0x{:x}, which was allocated by device-side malloc (free it in a kernel)", base);
   }
   const std::uint64_t rounded = rounded_size(it->second.size);
   used_ -= rounded;

@@ -17,7 +17,9 @@
 //    through two windows, [kSharedWindow, +kWindowBytes) and [kLocalWindow, +kWindowBytes); any
 //    other generic address is a global one (the identity map, as on the hardware).
 //  - The allocation table is changed only between launches (malloc/free are host calls), so
-//    launches read it from several threads without locking.
+//    launches read it from several threads without locking. The one exception is the device heap
+//    (heap.hpp): a range reserved once, whose blocks (device-side malloc) become allocations and
+//    stop being ones while a launch runs; launches of kernels that use it run on one host thread.
 #pragma once
 
 #include <cstddef>
@@ -36,6 +38,9 @@ inline constexpr std::uint64_t kWindowBytes = 0x1'0000'0000ull;  // 4 GiB each
 inline constexpr std::uint64_t kHeapLimit = kSharedWindow;
 inline constexpr std::uint64_t kAllocAlign = 256;
 inline constexpr std::uint64_t kGranule = 2ull << 20;  // the GPU's mapping unit (docs/exec.md)
+/// A function's address (in vtables, function pointers): kFunctionAddressBase + 16 x its index in
+/// the PTX module's function list. No memory lies there.
+inline constexpr std::uint64_t kFunctionAddressBase = 0x7ffd'0000'0000ull;
 
 enum class GenericSpace : std::uint8_t { kGlobal, kShared, kLocal };
 
@@ -60,6 +65,7 @@ struct Region {
   std::uint8_t* host = nullptr;
   std::string label;  // "" for malloc'ed memory, the symbol name for module variables
   bool constant = false;  // a module's .const variable (isspacep.const)
+  bool heap_block = false;  // a block of the device heap: its host memory is the heap's
   bool contains(std::uint64_t addr, std::uint64_t bytes) const {
     return addr >= base && addr - base <= size && size - (addr - base) >= bytes;
   }
@@ -77,6 +83,16 @@ class GlobalMemory {
   std::uint64_t allocate(std::uint64_t bytes, std::string label = {}, bool constant = false);
   /// Frees an allocation by its base address; throws kUsage for anything else.
   void release(std::uint64_t base);
+
+  /// Reserves `bytes` (rounded up to 256) of address space, zero-filled and mapped, counted as
+  /// used, without making it an allocation: accesses to it are outside every allocation until
+  /// add_block makes part of it one. Returns the base; `*host` gets the host memory. Throws as
+  /// allocate().
+  std::uint64_t reserve(std::uint64_t bytes, std::uint8_t** host);
+  /// Makes [addr, addr+bytes) inside a reservation an allocation (a device heap block) backed by
+  /// `host`; remove_block undoes it (false if addr starts no block). release() refuses blocks.
+  void add_block(std::uint64_t addr, std::uint64_t bytes, std::uint8_t* host, std::string label);
+  bool remove_block(std::uint64_t addr);
 
   /// The allocation holding [addr, addr+bytes), or nullptr.
   const Region* find(std::uint64_t addr, std::uint64_t bytes) const;
@@ -96,6 +112,8 @@ class GlobalMemory {
   void unmap_granules(std::uint64_t base, std::uint64_t rounded);
 
   std::map<std::uint64_t, Region> regions_;  // by base
+  std::map<std::uint64_t, std::uint64_t> reserved_;  // reservations: base -> rounded bytes
+  std::uint64_t place(std::uint64_t rounded) const;  // first fit over allocations and reservations
   std::uint64_t capacity_;
   std::uint64_t used_ = 0;
   std::uint8_t* host_ = nullptr;           // mirrors [kHeapBase, kHeapBase + span_)

@@ -4,6 +4,7 @@
 // each conversion is formatted with the host's snprintf, as CUDA's printf formats them.
 #include <cstdio>
 #include <cstring>
+#include <ostream>
 
 #include "exec/machine.hpp"
 
@@ -55,8 +56,41 @@ std::string read_c_string(Ctx& x, unsigned lane, std::uint64_t addr, std::size_t
   return s;
 }
 
+// The printf FIFO. A GPU stores each printf call in the FIFO unformatted (the host formats it when
+// the FIFO is flushed) and drops calls that no longer fit. The bytes a call takes are counted
+// here as a record of: an 8-byte header, the 8-byte format string address, the argument buffer
+// (8-byte aligned) and the text of each %s argument (its NUL included, 8-byte aligned). That is
+// the shape of the record, not a measured size (tests/hw/printf_fifo_probe.cu measures it).
+void PrintfFifo::deliver(std::ostream& out, const PrintfText& t) {
+  std::size_t begin = 0;
+  for (const PrintfText::Call& c : t.calls) {
+    // A call reserves its bytes by advancing the FIFO's write offset: once one does not fit, the
+    // offset is past the end and every later call is dropped too.
+    if (used <= limit && limit - used >= c.fifo_bytes) {
+      used += c.fifo_bytes;
+      out.write(t.text.data() + begin, static_cast<std::streamsize>(c.end - begin));
+    } else {
+      used = limit + 1;
+      ++dropped;
+    }
+    begin = c.end;
+  }
+  // Text without a call (none is made today) passes.
+  if (begin < t.text.size()) out.write(t.text.data() + begin, static_cast<std::streamsize>(t.text.size() - begin));
+}
+
 int format_printf(Ctx& x, const Inst&, unsigned lane, std::uint64_t fmt_addr, std::uint64_t args_addr,
-                  std::string& out) {
+                  std::string& out, std::uint64_t* fifo_bytes) {
+  std::uint64_t strings = 0;  // bytes of %s arguments, for the FIFO
+  std::uint64_t arg_end = 0;
+  struct Count {  // fills *fifo_bytes however the function returns
+    std::uint64_t* to;
+    const std::uint64_t& strings;
+    const std::uint64_t& args;
+    ~Count() {
+      if (to != nullptr) *to = 16 + (args + 7) / 8 * 8 + strings;
+    }
+  } count{fifo_bytes, strings, arg_end};
   if (fmt_addr == 0) return -1;
   const std::string fmt = read_c_string(x, lane, fmt_addr, 1 << 16);
   std::uint64_t arg_off = 0;
@@ -68,6 +102,7 @@ int format_printf(Ctx& x, const Inst&, unsigned lane, std::uint64_t fmt_addr, st
     std::uint64_t v = 0;
     if (p != nullptr && avail >= bytes) std::memcpy(&v, p, bytes);
     arg_off += bytes;
+    arg_end = arg_off;
     ++consumed;
     return v;
   };
@@ -152,6 +187,7 @@ int format_printf(Ctx& x, const Inst&, unsigned lane, std::uint64_t fmt_addr, st
       }
       case 's': {
         const std::string s = read_c_string(x, lane, next_arg(8));
+        strings += (s.size() + 1 + 7) / 8 * 8;
         fmt_append(out, spec + "s", s.c_str());
         break;
       }

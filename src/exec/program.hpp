@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -53,7 +54,13 @@ enum class Ctl : std::uint8_t {
              // loop checks the masks, forms the lane groups (Ctx::groups), may wait for named
              // lanes that run elsewhere, then calls fn (warp_sync.cpp); aux = 1: bar.warp.sync
              // (lanes meet at any bar.warp.sync, not only at the same instruction)
+  kPoll,     // a load or atomic that may observe other CTAs (ld.volatile/.relaxed/.acquire or .cv,
+             // atom on global memory): computes like kNone; in a cooperative launch the warp
+             // loop compares its result with the warp's previous one to detect a spin (coop.cpp)
 };
+
+/// Control classes that only compute (what run_hooked may wrap, what compiled accesses anchor on).
+inline bool computes_only(Ctl c) { return c == Ctl::kNone || c == Ctl::kPoll; }
 
 enum class BarKind : std::uint8_t { kSync, kArrive, kRed };
 
@@ -105,7 +112,10 @@ struct FuncImage {
 
 /// A call: copy arguments into the callee's frame, run it, copy results back.
 struct CallInfo {
-  enum class Builtin : std::uint8_t { kNone, kVprintf, kAssertFail };
+  // kMalloc: malloc(size); kAlignedMalloc: __cuda_syscall_aligned_malloc(size, align) (behind
+  // __nv_aligned_device_malloc); kFree: free(ptr). operator new/delete are PTX functions that call
+  // malloc/free.
+  enum class Builtin : std::uint8_t { kNone, kVprintf, kAssertFail, kMalloc, kAlignedMalloc, kFree };
   Builtin builtin = Builtin::kNone;
   std::uint32_t callee = 0;  // index into KernelImage::funcs
   struct Copy {
@@ -117,6 +127,11 @@ struct CallInfo {
   };
   std::vector<Copy> args;
   std::vector<Copy> results;
+  // An indirect call (`call %rd, (...), prototype`): the target address is in register slot
+  // Inst::a; `targets` maps each function whose address the module takes and whose parameters
+  // match the call (PTX function index) to the CallInfo of a direct call to it.
+  bool indirect = false;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> targets;
 };
 
 /// A special register that lives in a slot, written when a warp starts.
@@ -142,6 +157,9 @@ struct KernelImage {
   std::uint64_t dynamic_shared_offset = 0;  // where the extern .shared array starts
   std::uint64_t local_bytes = 0;        // per-thread stack (deepest call chain's frames)
   bool recursive = false;
+  bool uses_heap = false;       // calls malloc/free (device heap)
+  bool uses_printf = false;     // calls vprintf
+  bool reads_workspace = false; // reads %envreg1/%envreg2: the cooperative grid workspace (this_grid())
   std::vector<ParamInfo> params;
   std::vector<std::uint64_t> param_offsets;
   std::uint64_t param_bytes = 0;
@@ -205,6 +223,31 @@ struct ClockState {
   std::uint64_t last_count = 0;  // instruction count at the previous read
   std::uint32_t streak = 0;      // consecutive polls (same pc, few instructions apart)
   std::uint64_t streak_start = 0;  // clock value when the streak began
+class DeviceHeap;
+
+/// Device printf output of a CTA (or a chunk of CTAs): the text, and per printf call where its
+/// text ends and how many bytes of the printf FIFO it takes. launch.cpp delivers the calls in CTA
+/// order and drops those that no longer fit the FIFO (cudaLimitPrintfFifoSize), as a GPU does.
+struct PrintfText {
+  struct Call {
+    std::size_t end = 0;        // offset in text just past this call's output
+    std::uint64_t fifo_bytes = 0;
+  };
+  std::string text;
+  std::vector<Call> calls;
+  void clear() {
+    text.clear();
+    calls.clear();
+  }
+};
+
+/// The printf FIFO of one launch: what has been delivered and what was dropped.
+struct PrintfFifo {
+  std::uint64_t limit = 0;  // bytes (cudaLimitPrintfFifoSize)
+  std::uint64_t used = 0;
+  std::uint64_t dropped = 0;  // printf calls whose output did not fit
+  /// Writes the calls of `t` that still fit to `out`, in order; drops the rest.
+  void deliver(std::ostream& out, const PrintfText& t);
 };
 
 /// What a warp's instructions see while they run. One per worker thread; the warp loop points it
@@ -232,6 +275,8 @@ struct Ctx {
   std::uint64_t* clock = nullptr;  // the warp's instruction counter
   ClockState* clock_state = nullptr;  // the warp's clock reads (ops_move.cpp, mov_clock)
   std::string* printf_out = nullptr;
+  PrintfText* printf_out = nullptr;
+  DeviceHeap* heap = nullptr;      // device malloc/free (launches of kernels with uses_heap)
   std::uint32_t launch_id = 0;
   WarpAccess record;               // the whole-warp paths' record, reused (ops_mem.cpp)
   HeldRecords* held = nullptr;     // the current warp's held records (compiled.cpp)

@@ -8,6 +8,7 @@
 
 #include "common/error.hpp"
 #include "exec/fault.hpp"
+#include "exec/heap.hpp"
 #include "exec/machine.hpp"
 
 namespace warpscope::exec {
@@ -69,8 +70,22 @@ bool CtaRunner::settle(WarpState& w, Split& s) {
   return popped;
 }
 
-void CtaRunner::do_call(WarpState& w, Split& s, const Inst& in, std::uint32_t pc, std::uint32_t m) {
-  const CallInfo& ci = k_.calls[in.aux];
+std::uint32_t CtaRunner::indirect_target(const CallInfo& ci, std::uint64_t address, std::uint32_t pc,
+                                         unsigned lane) {
+  if (address >= kFunctionAddressBase && (address - kFunctionAddressBase) % 16 == 0) {
+    const std::uint64_t f = (address - kFunctionAddressBase) / 16;
+    for (const auto& [ir, call] : ci.targets) {
+      if (ir == f) return call;
+    }
+  }
+  lane_fault(x_, pc, ErrorKind::kTrap, lane,
+             fmt::format("indirect call to 0x{:x}, which is not the address of a function of the module with this "
+                         "call's parameters",
+                         address));
+}
+
+void CtaRunner::do_call(WarpState& w, Split& s, std::uint32_t call, std::uint32_t pc, std::uint32_t m) {
+  const CallInfo& ci = k_.calls[call];
   const FuncImage& caller = k_.funcs[cur_func_];
   const FuncImage& callee = k_.funcs[ci.callee];
   const std::uint64_t new_base = x_.frame_base + caller.frame_bytes;
@@ -112,7 +127,7 @@ void CtaRunner::do_call(WarpState& w, Split& s, const Inst& in, std::uint32_t pc
   frame.pc = pc + 1;
   frame.mask = m;
   frame.func = cur_func_;
-  frame.call = in.aux;
+  frame.call = call;
   frame.base = x_.frame_base;
   frame.save = save;
   s.stack.push_back(frame);
@@ -198,10 +213,39 @@ void CtaRunner::builtin_call(WarpState& w, const Inst& in, std::uint32_t pc, std
   };
   const Inst& at = k_.code[pc];
   if (ci.builtin == CallInfo::Builtin::kVprintf) {
+    PrintfText& out = *x_.printf_out;
     for_lanes(m, [&](unsigned l) {
-      const int r = format_printf(x_, at, l, arg(l, 0), arg(l, 1), *x_.printf_out);
+      std::uint64_t bytes = 0;
+      const int r = format_printf(x_, at, l, arg(l, 0), arg(l, 1), out.text, &bytes);
+      out.calls.push_back(PrintfText::Call{out.text.size(), bytes});
       set_result(l, static_cast<std::uint64_t>(static_cast<std::int64_t>(r)));
     });
+    return;
+  }
+  if (ci.builtin == CallInfo::Builtin::kMalloc || ci.builtin == CallInfo::Builtin::kAlignedMalloc) {
+    // Lane by lane, in lane order: the heap hands out the lowest block that fits (heap.hpp).
+    const bool aligned = ci.builtin == CallInfo::Builtin::kAlignedMalloc;
+    for_lanes(m, [&](unsigned l) {
+      const std::uint64_t bytes = arg(l, 0);
+      const std::uint64_t align = aligned ? arg(l, 1) : DeviceHeap::kMinAlign;
+      set_result(l, x_.heap != nullptr ? x_.heap->allocate(bytes, align) : 0);
+    });
+    return;
+  }
+  if (ci.builtin == CallInfo::Builtin::kFree) {
+    for_lanes(m, [&](unsigned l) {
+      const std::uint64_t p = arg(l, 0);
+      if (p == 0) return;  // free(NULL) does nothing
+      if (x_.heap == nullptr || !x_.heap->release(p)) {
+                lane_fault(x_, pc, ErrorKind::kTrap, l,
+                   fmt::format("free of 0x{:x}, which is not the start of a block allocated by device-side "
+                               "malloc/new (or was freed already)",
+                               p));
+      }
+    });
+    // The freed blocks are no allocations any more: forget the lookup caches that may name them.
+    x_.gcache = nullptr;
+    x_.gcache2 = nullptr;
     return;
   }
   // __assertfail(message, file, line, function, char size)
@@ -293,6 +337,7 @@ CtaRunner::RunResult CtaRunner::run_split(WarpState& w, Split& s) {
         top->pc = pc;
         end_run(pc);
         result = RunResult::kYield;
+        budget_hit_ = true;
         break;
       }
       continue;
@@ -373,7 +418,31 @@ CtaRunner::RunResult CtaRunner::run_split(WarpState& w, Split& s) {
           if (pc == top->rpc && !restack()) goto out;
           break;
         }
-        do_call(w, s, in, pc, m);
+        std::uint32_t call = in.aux;
+        if (k_.calls[call].indirect) {
+          // Lanes calling different functions (or whose guard is false) split as at a branch:
+          // the lanes of the first lane's target call first, then the others run the call again.
+          const std::uint64_t* t = regs + std::size_t(in.a) * kLanes;
+          const unsigned first = static_cast<unsigned>(std::countr_zero(m));
+          std::uint32_t same = 0;
+          for_lanes(m, [&](unsigned l) { same |= t[l] == t[first] ? 1u << l : 0u; });
+          if (same != active) {
+            top->pc = pc + 1;
+            Entry e;
+            e.pc = pc;
+            e.rpc = pc + 1;
+            if (m & ~same) {
+              e.mask = m & ~same;
+              s.stack.push_back(e);
+            }
+            e.mask = same;
+            s.stack.push_back(e);
+            if (!restack()) goto out;
+            break;
+          }
+          call = indirect_target(k_.calls[call], t[first], pc, first);
+        }
+        do_call(w, s, call, pc, m);
         top = &s.stack.back();
         pc = top->pc;
         active = top->mask;
@@ -385,7 +454,12 @@ CtaRunner::RunResult CtaRunner::run_split(WarpState& w, Split& s) {
           break;
         }
         save_counts();
-        lane_fault(x_, pc, ErrorKind::kTrap, static_cast<unsigned>(std::countr_zero(m)), "trap");
+        lane_fault(x_, pc, ErrorKind::kTrap, static_cast<unsigned>(std::countr_zero(m)),
+                   k_.reads_workspace && cfg_.grid_workspace == 0
+                       ? "trap (the kernel uses cooperative_groups::this_grid(), whose grid.sync() traps unless "
+                         "the kernel is launched with cudaLaunchCooperativeKernel or the cooperative launch "
+                         "attribute)"
+                       : "trap");
       case Ctl::kBar: {
         if (m == 0) {
           ++pc;
@@ -449,6 +523,25 @@ CtaRunner::RunResult CtaRunner::run_split(WarpState& w, Split& s) {
         if (pc == top->rpc && !restack()) goto out;
         break;
       }
+      case Ctl::kPoll:
+        if (m != 0) {
+          w.instructions = count;
+          in.fn(in, x_, m);
+        }
+        ++pc;
+        top->pc = pc;
+        // In a cooperative launch a poll that returns what it returned last time is a spin: the
+        // warp lets the others (and the other CTAs) run, unless the turn is a patient one.
+        if (coop_ && m != 0 && note_poll(w, in, pc - 1, m) && !patient_) {
+          result = RunResult::kYield;
+          if (pc == top->rpc) {
+            settle(w, s);
+            if (s.stack.empty()) result = RunResult::kDone;
+          }
+          goto out;
+        }
+        if (pc == top->rpc && !restack()) goto out;
+        break;
       case Ctl::kYield:
         ++pc;
         top->pc = pc;
@@ -464,12 +557,44 @@ CtaRunner::RunResult CtaRunner::run_split(WarpState& w, Split& s) {
     if (--budget == 0) {
       top->pc = pc;
       result = RunResult::kYield;
+      budget_hit_ = true;
       break;
     }
   }
 out:
   save_counts();
   return result;
+}
+
+bool CtaRunner::note_poll(WarpState& w, const Inst& in, std::uint32_t pc, std::uint32_t mask) {
+  std::uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a over the lanes' results
+  auto mix = [&](std::uint32_t slot) {
+    if (slot == kNoSlot) return;
+    const std::uint64_t* p = w.regs.data() + std::size_t(slot) * kLanes;
+    for_lanes(mask, [&](unsigned l) { h = (h ^ p[l]) * 0x100000001b3ull; });
+  };
+  if (in.mem_op == Op::kAtomic) {
+    mix(in.d);
+  } else {
+    for (unsigned i = 0; i < in.vec && i < 4; ++i) mix(in.v[i]);
+  }
+  WarpState::PollSeen* seen = nullptr;
+  for (WarpState::PollSeen& e : w.polls) {
+    if (e.pc == pc) seen = &e;
+  }
+  if (seen != nullptr && seen->mask == mask && seen->hash == h) {
+    w.spinning = true;
+    w.spin_pc = pc;
+    return true;
+  }
+  if (seen == nullptr) {
+    seen = &w.polls[w.poll_next];
+    w.poll_next = (w.poll_next + 1) % static_cast<std::uint32_t>(w.polls.size());
+  }
+  *seen = WarpState::PollSeen{pc, mask, h};
+  w.spinning = false;
+  progress_ = true;
+  return false;
 }
 
 }  // namespace warpscope::exec

@@ -55,5 +55,49 @@ TEST(Printf, SameOutputWithSeveralHostThreads) {
   EXPECT_EQ(std::count(results[0].begin(), results[0].end(), '\n'), (9 + 300) * 33 + 2);
 }
 
+// The printf FIFO (cudaLimitPrintfFifoSize): once a call does not fit, it and every later call of
+// the launch are dropped, whatever the thread count; the next launch starts with an empty FIFO.
+TEST(Printf, OutputBeyondTheFifoIsDropped) {
+  WS_LOAD_PTX(ptx, "printf");
+  std::string full;
+  {
+    std::ostringstream out;
+    DeviceOptions opt;
+    opt.printf_output = &out;
+    Device dev(opt);
+    Module m = dev.load_ptx(ptx, "printf.ptx");
+    const int k = 7;
+    const double d = 1.5;
+    const KernelArg args[] = {arg(k), arg(d)};
+    EXPECT_EQ(dev.launch(m, "hello", {4}, {40}, args).printf_dropped, 0u);
+    full = out.str();
+  }
+  for (unsigned threads : {1u, 2u}) {
+    std::ostringstream out;
+    DeviceOptions opt;
+    opt.printf_output = &out;
+    opt.host_threads = threads;
+    Device dev(opt);
+    // "block %d thread %d k=%d d=%.3f\n": 16 bytes of record + 24 of arguments = 40 bytes a call.
+    dev.set_printf_fifo_size(10 * 40 + 39);
+    Module m = dev.load_ptx(ptx, "printf.ptx");
+    const int k = 7;
+    const double d = 1.5;
+    const KernelArg args[] = {arg(k), arg(d)};
+    const LaunchStats s = dev.launch(m, "hello", {4}, {40}, args);
+    const std::size_t calls = 4 * 40 + 1;
+    EXPECT_EQ(s.printf_dropped, calls - 10) << threads;
+    std::size_t end = 0;
+    for (int i = 0; i < 10; ++i) end = full.find('\n', end) + 1;
+    EXPECT_EQ(out.str(), full.substr(0, end)) << threads;
+    EXPECT_TRUE(dev.printf_launched());
+    EXPECT_THROW(dev.set_printf_fifo_size(1 << 20), Error);
+    // The FIFO is flushed when the next kernel starts: its first 10 calls are printed again.
+    out.str("");
+    EXPECT_EQ(dev.launch(m, "hello", {1}, {40}, args).printf_dropped, 41u - 10u);
+    EXPECT_EQ(out.str(), full.substr(0, end));
+  }
+}
+
 }  // namespace
 }  // namespace warpscope::exec::test

@@ -175,6 +175,30 @@ TEST(Runtime, FaultingKernelGivesAStickyError) {
   EXPECT_TRUE(j["launches"][1].contains("error"));
 }
 
+TEST(Runtime, CooperativeLaunchDeviceHeapAndLimits) {
+  nlohmann::json reports[2];
+  for (int threads : {1, 2}) {
+    const std::string report = tmp("coop_heap" + std::to_string(threads) + ".json");
+    const auto r = run_under_warpscope(prog("coop_heap"), report, "WARPSCOPE_THREADS=" + std::to_string(threads));
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("\n0 failures"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("not ok"), std::string::npos) << r.out;
+    // The 4096-byte printf FIFO holds 170 calls of 24 bytes (16 + two ints); the rest is dropped.
+    std::size_t lines = 0;
+    for (std::size_t at = r.out.find("line "); at != std::string::npos; at = r.out.find("line ", at + 1)) ++lines;
+    EXPECT_EQ(lines, 170u) << r.out;
+    EXPECT_NE(r.err.find("150 printf calls dropped"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("cooperative launch of grid_sum"), std::string::npos) << r.err;
+    reports[threads - 1] = read_json(report);
+  }
+  // Every counter of every launch is the same on one and on two host threads.
+  ASSERT_EQ(reports[0]["launches"].size(), reports[1]["launches"].size());
+  for (std::size_t i = 0; i < reports[0]["launches"].size(); ++i) {
+    auto a = reports[0]["launches"][i]["metrics"], b = reports[1]["launches"][i]["metrics"];
+    EXPECT_EQ(a, b) << "launch " << i << " " << reports[0]["launches"][i]["name"];
+  }
+}
+
 TEST(Runtime, ProgramWithoutPtxGetsNoKernelImage) {
   const auto r = run_under_warpscope(prog("no_ptx"));
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;

@@ -36,6 +36,7 @@ inline constexpr cudaError_t kErrAssert = 710;
 inline constexpr cudaError_t kErrIllegalInstruction = 715;
 inline constexpr cudaError_t kErrMisalignedAddress = 716;
 inline constexpr cudaError_t kErrLaunchFailure = 719;
+inline constexpr cudaError_t kErrCooperativeLaunchTooLarge = 720;
 inline constexpr cudaError_t kErrNotSupported = 801;
 inline constexpr cudaError_t kErrUnknown = 999;
 
@@ -63,6 +64,51 @@ struct Dim3 {
   unsigned x, y, z;
 };
 static_assert(sizeof(Dim3) == 12);
+
+/// cudaLaunchAttribute: an id (enum cudaLaunchAttributeID), padding to 8, a 64-byte value union.
+struct LaunchAttribute {
+  int id;
+  char pad[4];
+  union Value {
+    char bytes[64];
+    int i;                                   // cooperative, priority, ...
+    struct { unsigned x, y, z; } dim;        // clusterDim, preferredClusterDim
+    struct { void* event; int flags; int trigger_at_block_start; } event;  // programmaticEvent,
+                                                                            // launchCompletionEvent
+  } val;
+};
+static_assert(sizeof(LaunchAttribute) == 72);
+
+/// cudaLaunchConfig_t (cudaLaunchKernelExC).
+struct LaunchConfig {
+  Dim3 grid;
+  Dim3 block;
+  std::size_t dynamic_smem;
+  void* stream;
+  LaunchAttribute* attrs;
+  unsigned num_attrs;
+};
+static_assert(sizeof(LaunchConfig) == 56);
+
+/// enum cudaLaunchAttributeID (CUDA 13.0).
+enum LaunchAttributeId : int {
+  kLaunchAttrIgnore = 0,
+  kLaunchAttrAccessPolicyWindow = 1,
+  kLaunchAttrCooperative = 2,
+  kLaunchAttrSynchronizationPolicy = 3,
+  kLaunchAttrClusterDimension = 4,
+  kLaunchAttrClusterSchedulingPolicyPreference = 5,
+  kLaunchAttrProgrammaticStreamSerialization = 6,
+  kLaunchAttrProgrammaticEvent = 7,
+  kLaunchAttrPriority = 8,
+  kLaunchAttrMemSyncDomainMap = 9,
+  kLaunchAttrMemSyncDomain = 10,
+  kLaunchAttrPreferredClusterDimension = 11,
+  kLaunchAttrLaunchCompletionEvent = 12,
+  kLaunchAttrDeviceUpdatableKernelNode = 13,
+  kLaunchAttrPreferredSharedMemoryCarveout = 14,
+  kLaunchAttrNvlinkUtilCentricScheduling = 16,
+};
 
 struct Uuid {
   char bytes[16];

@@ -375,13 +375,29 @@ WS_API cudaError_t cudaDeviceGetLimit(std::size_t* value, int limit) {
   });
 }
 
-// caveat: every limit is kept and reported; the stack, printf-FIFO, device-runtime and L2 limits are not enforced
+// caveat: the stack, device-runtime and L2 limits are kept and reported but not enforced
+// The printf FIFO and the device heap are sized before the first kernel that uses them runs; CUDA
+// returns cudaErrorInvalidValue for a change after that (cudaDeviceSetLimit's documentation).
 WS_API cudaError_t cudaDeviceSetLimit(int limit, std::size_t value) {
   return call("cudaDeviceSetLimit", [&](Runtime& rt) {
     switch (limit) {
       case 0: rt.limit_stack = value; return kSuccess;
-      case 1: rt.limit_printf_fifo = value; return kSuccess;
-      case 2: rt.limit_malloc_heap = value; return kSuccess;
+      case 1:
+        if (rt.has_device() && rt.device().printf_launched()) {
+          rt.note("cudaDeviceSetLimit(cudaLimitPrintfFifoSize) after a kernel that uses printf was launched");
+          return kErrInvalidValue;
+        }
+        rt.limit_printf_fifo = value;
+        if (rt.has_device()) rt.device().set_printf_fifo_size(value);
+        return kSuccess;
+      case 2:
+        if (rt.has_device() && rt.device().heap_created()) {
+          rt.note("cudaDeviceSetLimit(cudaLimitMallocHeapSize) after a kernel that uses malloc or free was launched");
+          return kErrInvalidValue;
+        }
+        rt.limit_malloc_heap = value;
+        if (rt.has_device()) rt.device().set_malloc_heap_size(value);
+        return kSuccess;
       case 3: case 4: case 5: case 6: other_limits()[limit - 3] = value; return kSuccess;
       default: return kErrInvalidValue;
     }
@@ -521,12 +537,11 @@ WS_API cudaError_t cudaFuncGetName(const char** name, const void* func) {
   });
 }
 
-namespace {
-
 // Blocks per SM by the CUDA Occupancy Calculator's rules (src/analysis/occupancy.hpp, checked
 // against every cudaOccupancyMaxActiveBlocksPerMultiprocessor answer captured on an H100). A block
 // that cannot run at all (too many threads, registers or bytes of shared memory) gets 0.
-int occupancy_blocks(const warpscope::arch::Profile& p, int block_size, std::uint64_t shared, int regs) {
+int warpscope::cudart::occupancy_blocks(const warpscope::arch::Profile& p, int block_size, std::uint64_t shared,
+                                        int regs) {
   if (block_size <= 0) return 0;
   warpscope::analysis::OccupancyInput in;
   in.threads_per_block = static_cast<std::uint32_t>(block_size);
@@ -538,8 +553,6 @@ int occupancy_blocks(const warpscope::arch::Profile& p, int block_size, std::uin
     return 0;
   }
 }
-
-}  // namespace
 
 WS_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* n, const void* func,
                                                                          int block_size,

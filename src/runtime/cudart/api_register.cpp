@@ -183,15 +183,3 @@ WS_API cudaError_t cudaLaunchKernel_ptsz(const void* func, Dim3 grid, Dim3 block
   return __cudaLaunchKernel(func, grid, block, args, shmem, const_cast<void*>(canonical_stream(stream, true)));
 }
 
-// caveat: runs the kernel without grid-wide barriers (grid.sync() is not emulated)
-WS_API cudaError_t cudaLaunchCooperativeKernel(const void* func, Dim3 grid, Dim3 block, void** args,
-                                               std::size_t shmem, void* stream) {
-  // Grid-wide synchronisation is not emulated; a cooperative kernel that never uses it runs as is.
-  return __cudaLaunchKernel(func, grid, block, args, shmem, stream);
-}
-
-// caveat: runs the kernel without grid-wide barriers (grid.sync() is not emulated)
-WS_API cudaError_t cudaLaunchCooperativeKernel_ptsz(const void* func, Dim3 grid, Dim3 block, void** args,
-                                                    std::size_t shmem, void* stream) {
-  return __cudaLaunchKernel(func, grid, block, args, shmem, const_cast<void*>(canonical_stream(stream, true)));
-}

@@ -165,6 +165,8 @@ Device& Runtime::device() {
     if (o.global_memory_bytes == 0) o.global_memory_bytes = 1ull << 32;
     o.host_threads = host_threads;
     o.memcheck = memcheck == "strict" ? MemcheckMode::kStrict : MemcheckMode::kReport;
+    o.printf_fifo_bytes = limit_printf_fifo;
+    o.malloc_heap_bytes = limit_malloc_heap;
     device_ = std::make_unique<Device>(o);
     reserve_address_space();
   }
@@ -219,6 +221,8 @@ void Runtime::reset_device() {
     m->load_error = kSuccess;
   }
   device_.reset();
+  limit_printf_fifo = kDefaultPrintfFifo;  // limits are the context's: back to their defaults
+  limit_malloc_heap = kDefaultMallocHeap;
   sticky = kSuccess;
   sticky_message.clear();
 }
@@ -253,7 +257,7 @@ cudaError_t Runtime::check_stream(const void* stream) const {
 }
 
 cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args, std::size_t shmem,
-                            const void* stream) {
+                            const void* stream, bool cooperative) {
   KernelRec* k = find_kernel(func);
   if (k == nullptr) {
     note(fmt::format("launch of {} which is not a registered kernel", func));
@@ -285,6 +289,14 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
                      "(raise it with cudaFuncSetAttribute(..., cudaFuncAttributeMaxDynamicSharedMemorySize, n))",
                      demangle(k->name), shmem, dyn_limit));
     return kErrInvalidValue;
+  }
+  if (cooperative) {
+    const std::uint64_t limit = cooperative_limit(*k, block, shmem);
+    if (std::uint64_t{grid.x} * grid.y * grid.z > limit) {
+      note(fmt::format("cooperative launch of {}: {} blocks, but only {} fit on the device at once", demangle(k->name),
+                       std::uint64_t{grid.x} * grid.y * grid.z, limit));
+      return kErrCooperativeLaunchTooLarge;
+    }
   }
   if (args == nullptr && !k->params.empty()) return kErrInvalidValue;
   std::vector<KernelArg> kargs;
@@ -324,7 +336,15 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
   cudaError_t result = kSuccess;
   LaunchStats stats;
   try {
-    stats = dev.launch(*k->module->module, k->name, rec.grid, rec.block, kargs, shmem);
+    LaunchOptions options;
+    options.dynamic_shared_bytes = shmem;
+    options.cooperative = cooperative;
+    stats = dev.launch(*k->module->module, k->name, rec.grid, rec.block, kargs, options);
+    if (stats.printf_dropped != 0) {
+      note(fmt::format("kernel {} (launch #{}): {} printf calls dropped: the printf FIFO of {} bytes is full "
+                       "(cudaDeviceSetLimit(cudaLimitPrintfFifoSize, ...) before the first launch enlarges it)",
+                       rec.name, launches.size(), stats.printf_dropped, dev.printf_fifo_size()));
+    }
   } catch (const Error& e) {
     bool is_sticky = false;
     result = map_error(e, &is_sticky);

@@ -200,7 +200,10 @@ class Runtime {
   std::uint64_t next_stream_id = 1;
   int current_device = 0;
   unsigned device_flags = 0;
-  std::size_t limit_stack = 1024, limit_printf_fifo = 1 << 20, limit_malloc_heap = 8 << 20;
+  // cudaDeviceSetLimit: printf FIFO and device heap sizes are the Device's (set while no kernel
+  // that uses them has been launched); these are the values for the next Device.
+  static constexpr std::size_t kDefaultPrintfFifo = 1 << 20, kDefaultMallocHeap = 8 << 20;
+  std::size_t limit_stack = 1024, limit_printf_fifo = kDefaultPrintfFifo, limit_malloc_heap = kDefaultMallocHeap;
 
   // Report.
   std::vector<LaunchRecord> launches;
@@ -218,8 +221,13 @@ class Runtime {
                                                 std::string* why);
 
   /// Launches a kernel: validates, marshals `args` by the PTX parameter sizes, runs, records.
+  /// A cooperative launch (api_launch.cpp) must fit on the device at once:
+  /// cudaErrorCooperativeLaunchTooLarge otherwise.
   cudaError_t launch(const void* func, Dim3 grid, Dim3 block, void** args, std::size_t shmem,
-                     const void* stream);
+                     const void* stream, bool cooperative = false);
+  /// The most blocks of a cooperative launch of `k` with this block and dynamic shared memory:
+  /// blocks per SM (the occupancy calculator, with ptxas's registers) times the SMs.
+  std::uint64_t cooperative_limit(KernelRec& k, Dim3 block, std::size_t shmem);
 
   /// Pointer classification for copies.
   enum class Where { kDevice, kHostVisible, kHost };
@@ -258,6 +266,10 @@ class Runtime {
 /// Maps a warpscope::Error from the interpreter to a CUDA error code; `sticky` tells whether it
 /// is a fault that poisons the context.
 cudaError_t map_error(const Error& e, bool* sticky);
+
+/// Blocks of `block_size` threads with `shared` bytes of shared memory (static + dynamic) and
+/// `regs` registers per thread one SM holds (src/analysis/occupancy.hpp); 0 when none fits.
+int occupancy_blocks(const arch::Profile& p, int block_size, std::uint64_t shared, int regs);
 
 /// Per-thread last error (cudaGetLastError/cudaPeekAtLastError).
 cudaError_t& last_error();

@@ -1,0 +1,217 @@
+// Cooperative launches: every CTA of the grid is resident, so a CTA may wait for others
+// (cooperative_groups' grid.sync(), or any flag another CTA sets). The CTAs take turns on one host
+// thread, in CTA order, round after round:
+//
+//  - A turn runs the CTA's warps (round-robin, as cta.cpp does) until the CTA finishes, or a sweep
+//    over its warps makes no progress, or a warp has used its instruction budget (2^20), or the
+//    CTA has run 2^16 instructions in the turn (after the sweep that reaches it).
+//  - Progress: a warp runs while it is not spinning, arrives at a barrier or is released from
+//    one, or has lanes exit. A warp spins when a poll (Ctl::kPoll: a volatile/relaxed/acquire
+//    load of global memory, or an atomic) returns what it returned the last time the warp ran it,
+//    to the same lanes; it stops spinning when a poll returns something new. A spinning warp
+//    yields at once, so a CTA waiting at grid.sync() costs a few instructions per round.
+//  - A round in which no CTA made progress is followed by a patient one, in which spinning warps
+//    run their whole budget (a poll loop that ends by itself, e.g. with a timeout, ends there). A
+//    patient round without progress is a deadlock: Error(kDeadlock) naming the kernel and, per
+//    group of blocks, what their warps wait for and where.
+//
+// Determinism: one host thread, a fixed order of turns, and spin detection that depends only on
+// the values the kernel computes; so results, records and counters are the same for any
+// --threads. The records of a turn go to a ShardedSink's shard and its part is merged after the
+// turn, so the caches see the accesses in the order the CTAs made them (an interleaving, as on a
+// GPU, but always the same one). printf text is kept per CTA and delivered in CTA order at the end.
+#include <algorithm>
+#include <exception>
+#include <map>
+#include <ostream>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "exec/fault.hpp"
+#include "exec/launch.hpp"
+#include "exec/machine.hpp"
+
+namespace warpscope::exec {
+
+void CtaRunner::swap_state(CtaState& c) {
+  std::swap(warps_, c.warps);
+  std::swap(shared_, c.shared);
+  std::swap(bars_, c.bars);
+  std::swap(bars_pending_, c.bars_pending);
+  std::swap(barrier_activity_, c.barrier_activity);
+}
+
+CtaRunner::Turn CtaRunner::turn(CtaState& c, AccessSink* sink, bool patient) {
+  swap_state(c);
+  struct SwapBack {  // the CTA's state goes back to `c` however the turn ends
+    CtaRunner& r;
+    CtaState& c;
+    ~SwapBack() { r.swap_state(c); }
+  } back{*this, c};
+  if (!c.started) {
+    c.started = true;
+    begin_cta(c.linear, sink, &c.text);
+  } else {
+    enter_cta(c.linear, sink, &c.text);
+  }
+  patient_ = patient;
+  budget_hit_ = false;
+  bool any = false;
+  auto executed = [&] {
+    std::uint64_t n = 0;
+    for (const WarpState& w : warps_) n += w.instructions;
+    return n;
+  };
+  const std::uint64_t before = executed();
+  for (;;) {
+    progress_ = false;
+    const bool ran = sweep();
+    if (all_done()) {
+      end_cta();
+      c.finished = true;
+      return Turn::kFinished;
+    }
+    if (!ran) deadlock();  // every warp waits at a barrier of this CTA: no other CTA can help
+    any = any || progress_;
+    // The turn also ends after 2^16 instructions of the CTA (a loop with a barrier inside that
+    // waits for another CTA makes progress at every sweep).
+    constexpr std::uint64_t kTurnInstructions = 1u << 16;
+    if (!progress_ || budget_hit_ || executed() - before >= kTurnInstructions) {
+      return any ? Turn::kProgress : Turn::kStuck;
+    }
+  }
+}
+
+namespace {
+
+std::string ids_text(const std::vector<std::uint32_t>& ids) {
+  std::string s;
+  for (std::size_t i = 0; i < ids.size();) {
+    std::size_t j = i;
+    while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1) ++j;
+    if (!s.empty()) s += ",";
+    s += j == i ? fmt::format("{}", ids[i]) : fmt::format("{}-{}", ids[i], ids[j]);
+    i = j + 1;
+  }
+  return s;
+}
+
+}  // namespace
+
+std::string CtaRunner::describe(const CtaState& c) const {
+  // Warps grouped by what they do: "warps 1-7 waiting at barrier 0 at f.cu:40".
+  std::map<std::string, std::vector<std::uint32_t>> by_state;
+  std::vector<std::string> order;
+  for (const WarpState& w : c.warps) {
+    std::string what;
+    if (w.done()) {
+      what = "exited";
+    } else {
+      for (const Split& s : w.splits) {
+        if (s.state == SplitState::kBarrier) {
+          what = fmt::format("waiting at barrier {} at {}", s.bar_id, k_.where(s.bar_pc));
+          break;
+        }
+      }
+      if (what.empty() && w.spinning && w.spin_pc != kNoPc) {
+        what = fmt::format("spinning on an unchanged value at {} (`{}`)", k_.where(w.spin_pc),
+                           k_.ir_instruction(w.spin_pc).text);
+      }
+      if (what.empty()) {
+        const std::uint32_t pc = w.splits.empty() || w.splits[0].stack.empty() ? kNoPc : w.splits[0].stack.back().pc;
+        what = pc < k_.code.size() ? fmt::format("running at {}", k_.where(pc)) : "running";
+      }
+    }
+    auto [it, fresh] = by_state.try_emplace(what);
+    if (fresh) order.push_back(what);
+    it->second.push_back(w.index);
+  }
+  std::string out;
+  for (const std::string& what : order) {
+    const auto& ids = by_state[what];
+    if (!out.empty()) out += ", ";
+    out += fmt::format("{} {} {}", ids.size() == 1 ? "warp" : "warps", ids_text(ids), what);
+  }
+  return out;
+}
+
+LaunchStats run_cooperative(const LaunchRequest& req, const LaunchConfig& cfg) {
+  const std::uint64_t total = std::uint64_t(req.grid.x) * req.grid.y * req.grid.z;
+  auto* const sharded = dynamic_cast<ShardedSink*>(req.sink);
+  CtaRunner runner(cfg);
+  std::unique_ptr<ShardedSink::Shard> shard = sharded ? sharded->make_shard() : nullptr;
+  AccessSink* const sink = shard ? shard.get() : req.sink;
+  std::vector<CtaState> ctas(total);
+  for (std::uint64_t c = 0; c < total; ++c) ctas[c].linear = static_cast<std::uint32_t>(c);
+  PrintfFifo fifo;
+  fifo.limit = req.printf_fifo_bytes;
+  std::ostream& out = *req.printf_output;
+  auto deliver_text = [&] {
+    for (CtaState& c : ctas) fifo.deliver(out, c.text);
+    out.flush();
+  };
+
+  std::uint64_t remaining = total;
+  bool patient = false;
+  try {
+    while (remaining != 0) {
+      bool progress = false;
+      for (CtaState& c : ctas) {
+        if (c.finished) continue;
+        const CtaRunner::Turn t = runner.turn(c, sink, patient);
+        if (shard) sharded->merge(c.linear, shard->finish_cta());
+        if (t == CtaRunner::Turn::kFinished) {
+          --remaining;
+          c.warps = {};  // its text stays until the end
+          c.shared = {};
+        }
+        if (t != CtaRunner::Turn::kStuck) progress = true;
+      }
+      if (progress) {
+        patient = false;
+      } else if (!patient) {
+        patient = true;
+      } else {
+        // No CTA can make progress: describe the CTAs, grouping consecutive ones that wait alike.
+        const KernelImage& k = *req.kernel;
+        std::string msg = fmt::format(
+            "grid deadlock in cooperative kernel {}: no block can make progress ({} of {} blocks unfinished)",
+            kernel_label(k.name), remaining, total);
+        std::vector<std::pair<std::string, std::vector<std::uint32_t>>> groups;
+        for (const CtaState& c : ctas) {
+          if (c.finished) continue;
+          std::string d = runner.describe(c);
+          if (!groups.empty() && groups.back().first == d && groups.back().second.back() + 1 == c.linear) {
+            groups.back().second.push_back(c.linear);
+          } else {
+            groups.emplace_back(std::move(d), std::vector<std::uint32_t>{c.linear});
+          }
+        }
+        constexpr std::size_t kShown = 8;
+        for (std::size_t g = 0; g < groups.size() && g < kShown; ++g) {
+          const auto& ids = groups[g].second;
+          msg += fmt::format("; {} {}: {}", ids.size() == 1 ? "block" : "blocks", ids_text(ids), groups[g].first);
+        }
+        if (groups.size() > kShown) msg += fmt::format("; and {} more groups of blocks", groups.size() - kShown);
+        msg += " (linear block indices)";
+        throw Error(ErrorKind::kDeadlock, msg);
+      }
+    }
+  } catch (...) {
+    if (shard) sharded->merge(0, shard->finish_cta());
+    deliver_text();
+    throw;
+  }
+  deliver_text();
+  LaunchStats stats;
+  stats.warp_instructions = runner.instructions();
+  stats.thread_instructions = runner.thread_instructions();
+  stats.pc_instructions = runner.pc_instructions();
+  stats.pc_thread_instructions = runner.pc_thread_instructions();
+  stats.printf_dropped = fifo.dropped;
+  runner.memcheck().finish(stats);
+  return stats;
+}
+
+}  // namespace warpscope::exec
