@@ -223,6 +223,8 @@ struct ClockState {
   std::uint64_t last_count = 0;  // instruction count at the previous read
   std::uint32_t streak = 0;      // consecutive polls (same pc, few instructions apart)
   std::uint64_t streak_start = 0;  // clock value when the streak began
+};
+
 class DeviceHeap;
 
 /// Device printf output of a CTA (or a chunk of CTAs): the text, and per printf call where its
@@ -274,7 +276,6 @@ struct Ctx {
   Dim3 ctaid, ntid, nctaid;
   std::uint64_t* clock = nullptr;  // the warp's instruction counter
   ClockState* clock_state = nullptr;  // the warp's clock reads (ops_move.cpp, mov_clock)
-  std::string* printf_out = nullptr;
   PrintfText* printf_out = nullptr;
   DeviceHeap* heap = nullptr;      // device malloc/free (launches of kernels with uses_heap)
   std::uint32_t launch_id = 0;
