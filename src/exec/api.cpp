@@ -7,9 +7,11 @@
 
 #include "common/error.hpp"
 #include "exec/decode.hpp"
+#include "exec/device_impl.hpp"
 #include "exec/fault.hpp"
 #include "exec/launch.hpp"
 #include "exec/memory.hpp"
+#include "exec/texture.hpp"
 #include "ptx/ptx.hpp"
 #include "warpscope/warpscope.hpp"
 
@@ -23,13 +25,8 @@ constexpr std::uint64_t kFunctionAddressBase = 0x7ffd'0000'0000ull;
 
 }  // namespace
 
-struct Device::Impl {
-  explicit Impl(DeviceOptions o) : options(o), memory(o.global_memory_bytes) {}
-  DeviceOptions options;
-  exec::GlobalMemory memory;
-  AccessSink* sink = nullptr;
-  std::uint32_t launches = 0;
-};
+// Device::Impl: exec/device_impl.hpp
+
 
 struct Module::Impl {
   const void* owner = nullptr;  // the Device::Impl that loaded it
@@ -299,6 +296,7 @@ LaunchStats Device::launch(const Module& module, std::string_view kernel, Dim3 g
   exec::LaunchRequest req;
   req.kernel = &k;
   req.global = &impl_->memory;
+  req.objects = &impl_->objects;
   req.grid = grid;
   req.block = block;
   req.params = std::move(params);
