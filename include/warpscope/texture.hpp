@@ -47,6 +47,25 @@ struct Image {
   std::uint32_t slices() const { return layers != 0 ? layers : depth != 0 ? depth : 1; }
 };
 
+/// image_offset() with the image's constants worked out once (for the interpreter's lane loops).
+class ImageAddressing {
+ public:
+  explicit ImageAddressing(const Image& image);
+  std::uint64_t offset(std::uint32_t x, std::uint32_t y, std::uint32_t slice) const {
+    const std::uint64_t xb = std::uint64_t{x} << texel_shift_;
+    if (!block_linear_) return std::uint64_t{y} * pitch_ + xb;
+    const std::uint64_t xg = xb & 63, yg = y & 7;
+    const std::uint64_t in_gob = (xg >> 5) * 256 + (yg >> 1) * 64 + ((xg >> 4) & 1) * 32 + (yg & 1) * 16 + (xg & 15);
+    return std::uint64_t{slice} * slice_bytes_ + ((y >> block_shift_) * gobs_per_row_ + (xb >> 6)) * block_bytes_ +
+           ((y >> 3) & block_mask_) * 512 + in_gob;
+  }
+
+ private:
+  bool block_linear_ = false;
+  unsigned texel_shift_ = 0, block_shift_ = 0;
+  std::uint64_t pitch_ = 0, gobs_per_row_ = 0, block_bytes_ = 0, block_mask_ = 0, slice_bytes_ = 0;
+};
+
 /// Sets `block_height` for a block-linear image of this size (the model of docs/mem.md).
 void make_block_linear(Image& image);
 /// Bytes a block-linear or pitch image spans from `base` (linear: width * texel bytes).

@@ -75,6 +75,9 @@ struct HandleCache {
   std::uint64_t handle = 0;
   const TexObject* object = nullptr;
   const std::uint8_t* host = nullptr;
+  ImageAddressing addressing{Image{}};
+  bool is_float = false;
+  bool point_f32 = false;  // the fast path of exec_tex: point sampling of 32-bit float texels
 };
 
 /// Host memory of an object's image (the allocation must still hold it).
@@ -84,6 +87,11 @@ const std::uint8_t* image_host(const Ctx& x, const Inst& in, unsigned lane, cons
     refuse(x, in, lane, ErrorKind::kOutOfBounds,
            fmt::format("the memory of the {} at 0x{:x} is no longer allocated", "image", im.base));
   return r->host + (im.base - r->base);
+}
+
+std::int64_t floor_index(float v) {
+  if (!(v > -1e18f && v < 1e18f)) return v > 0 ? std::int64_t{1} << 60 : -(std::int64_t{1} << 60);
+  return static_cast<std::int64_t>(std::floor(v));
 }
 
 std::int32_t coord_i(const Ctx& x, std::uint32_t slot, unsigned lane) { return static_cast<std::int32_t>(x.reg(slot)[lane]); }
@@ -149,7 +157,14 @@ void exec_tex(const Inst& in, Ctx& x, std::uint32_t m) {
       cache.handle = x.reg(in.aux2)[l];
       cache.object = &object_of(x, in, l, TexObject::Kind::kTexture);
       cache.host = image_host(x, in, l, cache.object->image);
+      cache.addressing = ImageAddressing(cache.object->image);
+      cache.is_float = returns_float(*cache.object);
       const Image& ci = cache.object->image;
+      const Sampler& cs = cache.object->sampler;
+      cache.point_f32 = ci.format.kind == ChannelKind::kFloat && ci.format.bits == 32 && cs.filter == FilterMode::kPoint &&
+                        ci.layout != ImageLayout::kLinear && ci.levels == 1 &&
+                        (cs.normalized_coords || (cs.address[0] != AddressMode::kWrap && cs.address[0] != AddressMode::kMirror &&
+                                                  cs.address[1] != AddressMode::kWrap && cs.address[1] != AddressMode::kMirror));
       if (ci.levels > 1)
         refuse(x, in, l, ErrorKind::kUnsupported,
                fmt::format("tex: unsupported: a mipmapped texture with {} levels (only level 0 is sampled)", ci.levels));
@@ -160,6 +175,30 @@ void exec_tex(const Inst& in, Ctx& x, std::uint32_t m) {
     const TexObject& t = *cache.object;
     const Image& im = t.image;
     rec.width = static_cast<std::uint8_t>(im.format.bytes());
+    if (!Gather && cache.point_f32 && b.geom == TexGeom::k2d && !b.int_coords) {
+      // Point sampling of a 2-D float texture: the general rule below, without its generality.
+      float cx = coord_f(x, coord[0], l), cy = coord_f(x, coord[1], l);
+      if (t.sampler.normalized_coords) {
+        cx *= static_cast<float>(im.width);
+        cy *= static_cast<float>(im.height);
+      }
+      const std::int64_t i = address_index(t.sampler.address[0], floor_index(cx), im.width);
+      const std::int64_t j = address_index(t.sampler.address[1], floor_index(cy), im.height);
+      if (i < 0 || j < 0) {
+        const auto v = border_texel(t);
+        for (unsigned ch = 0; ch < 4; ++ch) result[ch][l] = v[ch];
+        return;
+      }
+      const std::uint64_t off = cache.addressing.offset(static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(j), 0);
+      std::uint32_t v[4] = {0, 0, 0, 0x3f800000u};
+      std::memcpy(v, cache.host + off, std::size_t{im.format.channels} * 4);
+      for (unsigned ch = 0; ch < 4; ++ch) result[ch][l] = v[ch];
+      if (trace) {
+        rec.mask[0] |= 1u << l;
+        rec.addr[0][l] = im.base + off;
+      }
+      return;
+    }
     try {
       Footprint f;
       bool linear_resource_oob = false;
@@ -212,14 +251,14 @@ void exec_tex(const Inst& in, Ctx& x, std::uint32_t m) {
           f = gather_footprint(*use, c[0], c[1], slice);
         } else {
           if (linear && cube(b.geom)) fail(ErrorKind::kUnsupported, "linear filtering of a cubemap (not documented across faces)");
-          if (linear && !returns_float(t)) fail(ErrorKind::kUnsupported, "linear filtering of a texture that returns integers");
+          if (linear && !cache.is_float) fail(ErrorKind::kUnsupported, "linear filtering of a texture that returns integers");
           f = footprint(*use, dims, c[0], c[1], c[2], slice, linear);
         }
       }
       const std::uint8_t* host = cache.host;
       float acc[4] = {0, 0, 0, 0};
       std::array<std::uint32_t, 4> point{};
-      bool is_float = returns_float(t);
+      bool is_float = cache.is_float;
       for (std::uint32_t k = 0; k < f.count; ++k) {
         std::array<std::uint32_t, 4> v;
         if (linear_resource_oob) {
@@ -227,8 +266,9 @@ void exec_tex(const Inst& in, Ctx& x, std::uint32_t m) {
         } else if (f.texel[k][0] < 0) {
           v = border_texel(t);
         } else {
-          const std::uint64_t off = image_offset(im, static_cast<std::uint32_t>(f.texel[k][0]),
-                                                 static_cast<std::uint32_t>(f.texel[k][1]), static_cast<std::uint32_t>(f.texel[k][2]));
+          const std::uint64_t off = cache.addressing.offset(static_cast<std::uint32_t>(f.texel[k][0]),
+                                                            static_cast<std::uint32_t>(f.texel[k][1]),
+                                                            static_cast<std::uint32_t>(f.texel[k][2]));
           v = fetch_texel(t, host + off, is_float);
           if (trace) {
             rec.mask[k] |= 1u << l;

@@ -64,6 +64,18 @@ std::uint64_t image_offset(const Image& im, std::uint32_t x, std::uint32_t y, st
   return std::uint64_t{slice} * slice_bytes(im) + block * block_bytes + gob_in_block * kGobBytes + in_gob;
 }
 
+ImageAddressing::ImageAddressing(const Image& im) {
+  texel_shift_ = static_cast<unsigned>(std::countr_zero(im.format.bytes()));
+  block_linear_ = im.layout == ImageLayout::kBlockLinear;
+  pitch_ = im.layout == ImageLayout::kPitch ? im.pitch : 0;
+  if (!block_linear_) return;
+  block_shift_ = 3 + static_cast<unsigned>(std::countr_zero(im.block_height));
+  block_mask_ = im.block_height - 1;
+  gobs_per_row_ = gobs_per_row(im);
+  block_bytes_ = std::uint64_t{im.block_height} * kGobBytes;
+  slice_bytes_ = slice_bytes(im);
+}
+
 }  // namespace warpscope
 
 namespace warpscope::exec {
@@ -87,20 +99,6 @@ const TexObject* ObjectTable::find(std::uint64_t handle) const {
 }
 
 namespace {
-
-/// A texel index through an address mode; -1 for a border texel.
-std::int64_t address(AddressMode mode, std::int64_t i, std::int64_t n) {
-  switch (mode) {
-    case AddressMode::kWrap: return ((i % n) + n) % n;
-    case AddressMode::kMirror: {
-      const std::int64_t m = ((i % (2 * n)) + 2 * n) % (2 * n);
-      return m < n ? m : 2 * n - 1 - m;
-    }
-    case AddressMode::kClamp: return std::clamp<std::int64_t>(i, 0, n - 1);
-    case AddressMode::kBorder: return i < 0 || i >= n ? -1 : i;
-  }
-  return 0;
-}
 
 /// The weight of the upper texel: frac(v) in 8 fractional bits (0 ... 1 inclusive).
 float weight8(float v) { return std::nearbyint((v - std::floor(v)) * 256.0f) / 256.0f; }
@@ -147,7 +145,7 @@ Footprint footprint(const TexObject& t, unsigned dims, float x, float y, float z
     for (unsigned d = 0; d < dims; ++d) {
       const bool upper = ((k >> d) & 1u) != 0;
       if (linear) weight *= upper ? w[d] : 1.0f - w[d];
-      const std::int64_t i = address(t.sampler.address[d], upper ? hi[d] : lo[d], size[d]);
+      const std::int64_t i = address_index(t.sampler.address[d], upper ? hi[d] : lo[d], size[d]);
       if (i < 0) border = true;
       if (d < 2) texel[d] = i; else texel[2] = slice + i;
     }
@@ -165,8 +163,8 @@ Footprint gather_footprint(const TexObject& t, float x, float y, std::uint32_t s
   const std::int64_t pos[4][2] = {{i, j + 1}, {i + 1, j + 1}, {i + 1, j}, {i, j}};
   Footprint f;
   for (const auto& p : pos) {
-    const std::int64_t a = address(t.sampler.address[0], p[0], im.width);
-    const std::int64_t b = address(t.sampler.address[1], p[1], im.height);
+    const std::int64_t a = address_index(t.sampler.address[0], p[0], im.width);
+    const std::int64_t b = address_index(t.sampler.address[1], p[1], im.height);
     f.texel[f.count] = {a < 0 || b < 0 ? -1 : a, b, slice};
     f.weight[f.count] = 1.0f;
     ++f.count;

@@ -51,6 +51,20 @@ class ObjectTable {
   std::uint64_t next_ = 1;
 };
 
+/// A texel index through an address mode; -1 for a border texel.
+inline std::int64_t address_index(AddressMode mode, std::int64_t i, std::int64_t n) {
+  switch (mode) {
+    case AddressMode::kWrap: return ((i % n) + n) % n;
+    case AddressMode::kMirror: {
+      const std::int64_t m = ((i % (2 * n)) + 2 * n) % (2 * n);
+      return m < n ? m : 2 * n - 1 - m;
+    }
+    case AddressMode::kClamp: return i < 0 ? 0 : i >= n ? n - 1 : i;
+    case AddressMode::kBorder: return i < 0 || i >= n ? -1 : i;
+  }
+  return 0;
+}
+
 /// Up to 8 texel positions (x, y, slice) and their weights, the footprint of one fetch.
 struct Footprint {
   std::uint32_t count = 0;
