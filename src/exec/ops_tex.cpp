@@ -191,7 +191,12 @@ void exec_tex(const Inst& in, Ctx& x, std::uint32_t m) {
       }
       const std::uint64_t off = cache.addressing.offset(static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(j), 0);
       std::uint32_t v[4] = {0, 0, 0, 0x3f800000u};
-      std::memcpy(v, cache.host + off, std::size_t{im.format.channels} * 4);
+      const std::uint8_t* p = cache.host + off;
+      switch (im.format.channels) {
+        case 1: std::memcpy(v, p, 4); break;
+        case 2: std::memcpy(v, p, 8); break;
+        default: std::memcpy(v, p, 16); break;
+      }
       for (unsigned ch = 0; ch < 4; ++ch) result[ch][l] = v[ch];
       if (trace) {
         rec.mask[0] |= 1u << l;

@@ -53,6 +53,7 @@ class ObjectTable {
 
 /// A texel index through an address mode; -1 for a border texel.
 inline std::int64_t address_index(AddressMode mode, std::int64_t i, std::int64_t n) {
+  if (static_cast<std::uint64_t>(i) < static_cast<std::uint64_t>(n)) return i;  // inside: every mode agrees
   switch (mode) {
     case AddressMode::kWrap: return ((i % n) + n) % n;
     case AddressMode::kMirror: {
