@@ -25,6 +25,8 @@
 namespace warpscope {
 
 class AccessSink;  // src/common/access.hpp: receives one record per warp memory operation
+struct Image;      // warpscope/texture.hpp
+struct Sampler;
 
 struct Dim3 {
   std::uint32_t x = 1, y = 1, z = 1;
@@ -270,6 +272,29 @@ class Device {
   /// Every warp memory operation of later launches goes to `sink` (nullptr: none). The sink
   /// must outlive the launches.
   void set_access_sink(AccessSink* sink);
+
+  // Textures and surfaces (warpscope/texture.hpp). The image must lie inside one allocation
+  // (else Error kUsage); handles are nonzero and never reused; a launch reads the objects that
+  // exist when it starts.
+  std::uint64_t create_texture(const Image& image, const Sampler& sampler);
+  std::uint64_t create_surface(const Image& image);
+  /// Throws kUsage when `handle` is not a texture (surface) object.
+  void destroy_texture(std::uint64_t handle);
+  void destroy_surface(std::uint64_t handle);
+  /// The image and sampler of an object; false when the handle names none of that kind.
+  bool texture_info(std::uint64_t handle, Image& image, Sampler& sampler) const;
+  bool surface_info(std::uint64_t handle, Image& image) const;
+  /// Copies a box between host memory and an image: `x_bytes`/`width_bytes` in bytes along a
+  /// row, `y`/`height` rows, `slice`/`slices` slices; host rows `host_pitch` bytes apart and
+  /// host slices `host_slice_pitch` apart. Throws kUsage when the box leaves the image.
+  struct ImageBox {
+    std::uint64_t x_bytes = 0, width_bytes = 0;
+    std::uint32_t y = 0, height = 1, slice = 0, slices = 1;
+  };
+  void copy_image_to_device(const Image& image, const ImageBox& box, const void* host, std::uint64_t host_pitch,
+                            std::uint64_t host_slice_pitch);
+  void copy_image_to_host(void* host, std::uint64_t host_pitch, std::uint64_t host_slice_pitch, const Image& image,
+                          const ImageBox& box);
 
  private:
   struct Impl;

@@ -15,6 +15,8 @@ std::string_view to_string(Space s) {
     case Space::kLocal: return "local";
     case Space::kShared: return "shared";
     case Space::kConst: return "const";
+    case Space::kTexture: return "texture";
+    case Space::kSurface: return "surface";
   }
   return "?";
 }

@@ -11,7 +11,11 @@
 
 namespace warpscope {
 
-enum class Space : std::uint8_t { kGlobal, kLocal, kShared, kConst };
+/// kTexture: texels read by tex/tld4 (one record per texel of each lane's filter footprint, see
+/// WarpAccess::part); kSurface: suld/sust/sured on a surface object. Their addresses are the real
+/// device addresses of the texels (CUDA arrays: the modelled block-linear layout, docs/mem.md).
+enum class Space : std::uint8_t { kGlobal, kLocal, kShared, kConst, kTexture, kSurface };
+inline constexpr unsigned kSpaceCount = 6;
 enum class Op : std::uint8_t { kLoad, kStore, kAtomic, kReduction };
 /// The PTX cache operator of a load, reduced to what the memory model distinguishes:
 /// kDefault follows the profile (cached in L1 or not), kCa caches in L1, kCg bypasses L1.
@@ -48,6 +52,10 @@ struct WarpAccess {
   Op op = Op::kLoad;
   CacheOp cache = CacheOp::kDefault;
   std::uint8_t width = 4;       // bytes per lane: 1, 2, 4, 8 or 16
+  // Texture fetches touch up to 8 texels per lane (linear filtering, tld4): one record per texel
+  // of the footprint, all of one warp instruction; `part` 0 is the first (it is the request),
+  // 1, 2, ... the others, which follow it at once. Every other record has part 0.
+  std::uint8_t part = 0;
   LaneMask active;
   PerLane<std::uint64_t> addr{};
   // Optional: when `summarized`, `summary` is summarize_addresses(*this), made by the producer

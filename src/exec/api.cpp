@@ -7,11 +7,13 @@
 
 #include "common/error.hpp"
 #include "exec/decode.hpp"
+#include "exec/device_impl.hpp"
 #include "exec/fault.hpp"
 #include "exec/heap.hpp"
 #include "exec/launch.hpp"
 #include "exec/memory.hpp"
 #include "ptx/link.hpp"
+#include "exec/texture.hpp"
 #include "ptx/ptx.hpp"
 #include "warpscope/warpscope.hpp"
 
@@ -27,16 +29,8 @@ constexpr std::uint64_t kMaxCooperativeCtas = 65536;
 
 }  // namespace
 
-struct Device::Impl {
-  explicit Impl(DeviceOptions o) : options(o), memory(o.global_memory_bytes) {}
-  ~Impl() { heap.reset(); }  // its blocks are allocations of `memory`
-  DeviceOptions options;
-  exec::GlobalMemory memory;
-  std::unique_ptr<exec::DeviceHeap> heap;  // created at the first launch of a kernel that uses it
-  bool printf_launched = false;
-  AccessSink* sink = nullptr;
-  std::uint32_t launches = 0;
-};
+// Device::Impl: exec/device_impl.hpp
+
 
 struct Module::Impl {
   const void* owner = nullptr;  // the Device::Impl that loaded it
@@ -355,6 +349,7 @@ LaunchStats Device::launch(const Module& module, std::string_view kernel, Dim3 g
   exec::LaunchRequest req;
   req.kernel = &k;
   req.global = &impl_->memory;
+  req.objects = &impl_->objects;
   req.grid = grid;
   req.block = block;
   req.params = std::move(params);

@@ -30,6 +30,7 @@ CtaRunner::CtaRunner(const LaunchConfig& cfg) : cfg_(cfg), k_(*cfg.kernel) {
   }
   x_.kernel = &k_;
   x_.global = cfg.global;
+  x_.objects = cfg.objects;
   x_.kparams = cfg.params.data();
   x_.kparam_size = cfg.params.size();
   x_.atomic_global = cfg.atomic_global;

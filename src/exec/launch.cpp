@@ -42,6 +42,7 @@ LaunchStats run_launch(const LaunchRequest& req) {
   LaunchConfig cfg;
   cfg.kernel = req.kernel;
   cfg.global = req.global;
+  cfg.objects = req.objects;
   cfg.grid = req.grid;
   cfg.block = req.block;
   cfg.dynamic_shared = req.dynamic_shared;

@@ -17,6 +17,7 @@ namespace warpscope::exec {
 struct LaunchRequest {
   const KernelImage* kernel = nullptr;
   const GlobalMemory* global = nullptr;
+  const ObjectTable* objects = nullptr;
   Dim3 grid, block;
   std::vector<std::uint8_t> params;  // laid out as the kernel's .param declarations say
   std::uint64_t dynamic_shared = 0;

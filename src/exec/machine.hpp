@@ -105,6 +105,7 @@ struct BarrierState {
 struct LaunchConfig {
   const KernelImage* kernel = nullptr;
   const GlobalMemory* global = nullptr;
+  const ObjectTable* objects = nullptr;
   Dim3 grid, block;
   std::uint64_t dynamic_shared = 0;
   std::vector<std::uint8_t> params;  // the kernel parameter buffer

@@ -37,6 +37,7 @@ inline constexpr std::uint32_t kNoPc = 0xffffffffu;
 struct Inst;
 struct Ctx;
 class MemcheckLog;
+class ObjectTable;
 /// A semantic function: executes `in` for the lanes set in `mask` (never 0).
 using ExecFn = void (*)(const Inst& in, Ctx& x, std::uint32_t mask);
 
@@ -260,6 +261,7 @@ struct Ctx {
 
   const KernelImage* kernel = nullptr;
   const GlobalMemory* global = nullptr;
+  const ObjectTable* objects = nullptr;  // texture and surface objects (ops_tex.cpp)
   const Region* gcache = nullptr;   // last allocation hit (a lookup cache)
   const Region* gcache2 = nullptr;  // the one before
   std::uint8_t* shared = nullptr;

@@ -133,11 +133,11 @@ void MemoryHierarchy::access(unsigned sm, const WarpAccess& a, const CoalesceRes
 
 void MemoryHierarchy::apply(unsigned sm, Space space, Op op, bool cached_in_l1, std::uint32_t requests,
                             const LineSectors* lines, std::uint32_t count) {
-  if (space != Space::kGlobal && space != Space::kLocal) return;
+  if (space == Space::kShared || space == Space::kConst) return;
   if (sm >= l1_.size()) fail(ErrorKind::kUsage, "SM {} of a hierarchy with {} SMs", sm, l1_.size());
   SectorCache& l1 = l1_[sm];
   const bool local = space == Space::kLocal;
-  L1Counters& l1c = counters_.l1[local ? 1 : 0][static_cast<unsigned>(op)];
+  L1Counters& l1c = counters_.l1[Counters::l1_index(space)][static_cast<unsigned>(op)];
   l1c.requests += requests;
   const bool local_in_l1 = local && profile_.local_cached_in_l1;
   for (std::uint32_t i = 0; i < count; ++i) {

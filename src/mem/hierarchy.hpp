@@ -29,6 +29,11 @@
 //    set_local_frame_bytes() bytes per thread (default 1024). Then the global path, except that
 //    where profile.local_cached_in_l1 a local store also allocates its sectors in L1 (written
 //    through to L2, not dirty in L1): on the H100 local loads after local stores hit L1.
+//  - Texture and surface accesses (the TEX pipe of L1TEX) take the global path, counted apart
+//    (Counters::l1[2], [3]): texture and surface loads are looked up in L1 whatever the profile
+//    says of global loads (the texture cache is the L1 on every profile with sectors; docs/mem.md).
+//    Their lines come from the caller (the statistics deduplicate a fetch's footprint), made by
+//    lines() of a global access.
 //  - Shared (and const) accesses are ignored: they never reach L1 or L2.
 //  - A profile whose l1.bytes is 0 has no L1 (every lookup misses, nothing is kept); l2.bytes 0
 //    means no L2: reads come from DRAM and writes go to DRAM at once, and the L2 counters stay 0
@@ -56,18 +61,19 @@ struct L1Counters {
 };
 
 struct Counters {
-  /// [0: global, 1: local][Op: 0 load, 1 store, 2 atomic, 3 reduction]
-  std::array<std::array<L1Counters, 4>, 2> l1{};
+  /// [0: global, 1: local, 2: texture, 3: surface][Op: 0 load, 1 store, 2 atomic, 3 reduction]
+  std::array<std::array<L1Counters, 4>, 4> l1{};
   std::uint64_t l2_read_sectors = 0, l2_read_hits = 0;    // lts__t_sectors_srcunit_tex_op_read
   std::uint64_t l2_write_sectors = 0, l2_write_hits = 0;  // ..._op_write
   std::uint64_t l2_atom_sectors = 0, l2_atom_hits = 0;    // ..._op_atom
   std::uint64_t l2_red_sectors = 0, l2_red_hits = 0;      // ..._op_red
   std::uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
 
-  /// The L1 counters of global or local accesses of one operation.
-  const L1Counters& at(Space space, Op op) const {
-    return l1[space == Space::kLocal ? 1 : 0][static_cast<unsigned>(op)];
+  /// The L1 counters of global, local, texture or surface accesses of one operation.
+  static unsigned l1_index(Space space) {
+    return space == Space::kLocal ? 1 : space == Space::kTexture ? 2 : space == Space::kSurface ? 3 : 0;
   }
+  const L1Counters& at(Space space, Op op) const { return l1[l1_index(space)][static_cast<unsigned>(op)]; }
 };
 using HierarchyCounters = Counters;
 

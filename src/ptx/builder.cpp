@@ -520,6 +520,17 @@ class Builder {
       case SynKind::kAddress: {
         o.kind = OperandKind::kAddress;
         o.offset = s.offset;
+        for (const auto& e : s.elements) {  // texture/surface coordinates
+          if (e.kind == SynKind::kName) {
+            Operand r;
+            r.kind = OperandKind::kReg;
+            r.reg = need_register(st, e.name, e.pos);
+            r.pos = e.pos;
+            o.elements.push_back(r);
+          } else {
+            o.elements.push_back(value(st, e));
+          }
+        }
         if (s.name.empty()) return o;
         if (RegId r = find_register(st, s.name); r != kNoReg) {
           o.addr_base = AddressBase::kReg;

@@ -104,6 +104,34 @@ std::string_view to_string(Linkage l) {
   return "?";
 }
 
+std::string_view to_string(TexGeom g) {
+  switch (g) {
+    case TexGeom::kNone: return "";
+    case TexGeom::k1d: return "1d";
+    case TexGeom::k2d: return "2d";
+    case TexGeom::k3d: return "3d";
+    case TexGeom::kA1d: return "a1d";
+    case TexGeom::kA2d: return "a2d";
+    case TexGeom::kCube: return "cube";
+    case TexGeom::kACube: return "acube";
+  }
+  return "?";
+}
+
+std::uint32_t tex_coord_count(TexGeom g) {
+  switch (g) {
+    case TexGeom::kNone: return 0;
+    case TexGeom::k1d: return 1;
+    case TexGeom::k2d: return 2;
+    case TexGeom::kA1d: return 2;
+    case TexGeom::k3d:
+    case TexGeom::kA2d:
+    case TexGeom::kCube:
+    case TexGeom::kACube: return 4;
+  }
+  return 0;
+}
+
 std::string_view to_string(Opcode op) {
   switch (op) {
     case Opcode::kInvalid: return "<invalid>";
@@ -195,6 +223,13 @@ std::string_view to_string(Opcode op) {
     case Opcode::kStackrestore: return "stackrestore";
     case Opcode::kAlloca: return "alloca";
     case Opcode::kPmevent: return "pmevent";
+    case Opcode::kTex: return "tex";
+    case Opcode::kTld4: return "tld4";
+    case Opcode::kTxq: return "txq";
+    case Opcode::kSuld: return "suld";
+    case Opcode::kSust: return "sust";
+    case Opcode::kSured: return "sured";
+    case Opcode::kSuq: return "suq";
   }
   return "?";
 }

@@ -284,6 +284,14 @@ enum class Opcode : std::uint16_t {
   kStackrestore, // a
   kAlloca,       // d, size[, align]
   kPmevent,      // a
+  // textures and surfaces (object handles in registers: the unified mode of CUDA 11+)
+  kTex,          // d, [h, {coords}][, lod | , {dPdx}, {dPdy}]   d: {4 regs}; tex_geom, tex_mode
+  kTld4,         // d, [h, {coords}]                 tld4 gather; tex_comp = channel (0..3)
+  kTxq,          // d, [h][, lod]                    txq; tex_query
+  kSuld,         // d, [h, {coords}]                 suld.b; d: reg or {v regs}; surf_clamp
+  kSust,         // [h, {coords}], a                 sust.b / sust.p (surf_formatted)
+  kSured,        // [h, {coords}], a                 sured.b / .p with reduce
+  kSuq,          // d, [h]                           suq; tex_query
 };
 std::string_view to_string(Opcode op);  // the PTX mnemonic head ("ld", "bar.sync", ...)
 
@@ -339,6 +347,22 @@ std::string_view to_string(PrmtMode m);
 enum class TestpOp : std::uint8_t { kNone, kFinite, kInfinite, kNumber, kNotANumber, kNormal, kSubnormal };
 std::string_view to_string(TestpOp t);
 
+/// Texture and surface geometry (`.1d .2d .3d .a1d .a2d .cube .acube`; `.2dms/.a2dms` rejected).
+enum class TexGeom : std::uint8_t { kNone, k1d, k2d, k3d, kA1d, kA2d, kCube, kACube };
+std::string_view to_string(TexGeom g);
+/// Coordinates a geometry takes in the address vector (PTX pads 3-element ones to 4).
+std::uint32_t tex_coord_count(TexGeom g);
+/// tex level-of-detail mode: `.level` (explicit LOD operand), `.grad` (gradients), `.base`.
+enum class TexMode : std::uint8_t { kNone, kLevel, kGrad, kBase };
+/// Out-of-range handling of suld/sust/sured: `.trap` (the default), `.clamp`, `.zero`.
+enum class SurfClamp : std::uint8_t { kTrap, kClamp, kZero };
+/// What txq/suq ask.
+enum class TexQuery : std::uint8_t {
+  kNone, kWidth, kHeight, kDepth, kChannelDataType, kChannelOrder, kNormalizedCoords, kFilterMode,
+  kAddrMode0, kAddrMode1, kAddrMode2, kArraySize, kNumMipmapLevels, kNumSamples, kMemoryLayout,
+  kForceUnnormalizedCoords,
+};
+
 /// prefetch level: `.L1` / `.L2`.
 enum class CacheLevel : std::uint8_t { kNone, kL1, kL2 };
 
@@ -371,7 +395,8 @@ enum class OperandKind : std::uint8_t {
   kNone,
   kReg,      // reg (negate: `!%p` on predicate inputs)
   kImm,      // imm_kind, imm
-  kAddress,  // [base + offset]: addr_base says whether reg, symbol or nothing (absolute) is the base
+  kAddress,  // [base + offset]: addr_base says whether reg, symbol or nothing (absolute) is the base;
+             // texture/surface addresses `[h, {c0, c1}]` keep the coordinates in `elements`
   kVector,   // elements (each kReg, kImm or kSink)
   kLabel,    // target (instruction index), label (index into Function::labels)
   kSymbol,   // symbol (+ offset): the address of a variable/param, or a function
@@ -394,7 +419,7 @@ struct Operand {
   std::uint32_t label = kNone32;   // kLabel: index into Function::labels
   SpecialReg sreg = SpecialReg::kNone;
   std::uint8_t component = 0;      // kSpecial: 0,1,2 for .x,.y,.z (or the N of %envregN / %pmN)
-  std::vector<Operand> elements;   // kVector
+  std::vector<Operand> elements;   // kVector; kAddress: texture/surface coordinates
   PtxPos pos;
 };
 
@@ -459,6 +484,13 @@ struct Instruction {
   bool sync = false;        // .sync on shfl/vote/match/redux/elect
   bool aligned = false;     // .aligned (bar.sync implies it)
   bool uni = false;         // bra.uni / call.uni / ret.uni
+  // --- textures and surfaces
+  TexGeom tex_geom = TexGeom::kNone;
+  TexMode tex_mode = TexMode::kNone;
+  std::uint8_t tex_comp = 0;          // tld4 .r/.g/.b/.a = 0..3
+  SurfClamp surf_clamp = SurfClamp::kTrap;
+  bool surf_formatted = false;        // .p (else .b)
+  TexQuery tex_query = TexQuery::kNone;
   // --- where it came from
   SourceLoc loc;  // the `.loc` in effect
   PtxPos ptx;     // position of the opcode in the PTX text

@@ -58,6 +58,12 @@ enum Cat : std::uint64_t {
   kProxy = 1ull << 40,    // fence.proxy kinds: .alias .async .generic ...
   kCta = 1ull << 41,      // barrier.cta
   kSpaceTo = 1ull << 42,  // cvta spaces (.global .shared .local .const .param)
+  kGeom = 1ull << 43,     // .1d .2d .3d .a1d .a2d .cube .acube (textures, surfaces)
+  kTexMode = 1ull << 44,  // .level .grad .base
+  kTld4Comp = 1ull << 45, // .r .g .b .a
+  kSurfFmt = 1ull << 46,  // .b .p
+  kSuClamp = 1ull << 47,  // .trap .clamp .zero
+  kTexQuery = 1ull << 48, // txq/suq queries
 };
 
 struct OpSpec {
@@ -161,6 +167,13 @@ constexpr OpSpec kOps[] = {
     {"stackrestore", Opcode::kStackrestore, kT},
     {"alloca", Opcode::kAlloca, kT},
     {"pmevent", Opcode::kPmevent, 0},
+    {"tex", Opcode::kTex, kT | kGeom | kTexMode | kVec},
+    {"tld4", Opcode::kTld4, kT | kGeom | kTld4Comp | kVec},
+    {"txq", Opcode::kTxq, kT | kTexMode | kTexQuery},
+    {"suld", Opcode::kSuld, kT | kGeom | kSurfFmt | kSuClamp | kVec | kCacheLd},
+    {"sust", Opcode::kSust, kT | kGeom | kSurfFmt | kSuClamp | kVec | kCacheSt},
+    {"sured", Opcode::kSured, kT | kGeom | kSurfFmt | kSuClamp | kRed},
+    {"suq", Opcode::kSuq, kT | kTexQuery},
 };
 
 template <class E>
@@ -232,6 +245,29 @@ constexpr Word<PrmtMode> kPrmts[] = {{"f4e", PrmtMode::kF4e}, {"b4e", PrmtMode::
 constexpr Word<TestpOp> kTestps[] = {{"finite", TestpOp::kFinite},   {"infinite", TestpOp::kInfinite},
                                      {"number", TestpOp::kNumber},   {"notanumber", TestpOp::kNotANumber},
                                      {"normal", TestpOp::kNormal},   {"subnormal", TestpOp::kSubnormal}};
+
+constexpr Word<TexGeom> kGeoms[] = {{"1d", TexGeom::k1d},   {"2d", TexGeom::k2d},     {"3d", TexGeom::k3d},
+                                    {"a1d", TexGeom::kA1d}, {"a2d", TexGeom::kA2d},   {"cube", TexGeom::kCube},
+                                    {"acube", TexGeom::kACube}};
+constexpr Word<TexMode> kTexModes[] = {{"level", TexMode::kLevel}, {"grad", TexMode::kGrad}, {"base", TexMode::kBase}};
+constexpr Word<SurfClamp> kSuClamps[] = {{"trap", SurfClamp::kTrap}, {"clamp", SurfClamp::kClamp}, {"zero", SurfClamp::kZero}};
+constexpr Word<TexQuery> kTexQueries[] = {
+    {"width", TexQuery::kWidth},
+    {"height", TexQuery::kHeight},
+    {"depth", TexQuery::kDepth},
+    {"channel_data_type", TexQuery::kChannelDataType},
+    {"channel_order", TexQuery::kChannelOrder},
+    {"normalized_coords", TexQuery::kNormalizedCoords},
+    {"filter_mode", TexQuery::kFilterMode},
+    {"addr_mode_0", TexQuery::kAddrMode0},
+    {"addr_mode_1", TexQuery::kAddrMode1},
+    {"addr_mode_2", TexQuery::kAddrMode2},
+    {"array_size", TexQuery::kArraySize},
+    {"num_mipmap_levels", TexQuery::kNumMipmapLevels},
+    {"num_samples", TexQuery::kNumSamples},
+    {"memory_layout", TexQuery::kMemoryLayout},
+    {"force_unnormalized_coords", TexQuery::kForceUnnormalizedCoords},
+};
 
 template <class E, std::size_t N>
 std::optional<E> lookup(const Word<E> (&words)[N], std::string_view s) {
@@ -404,6 +440,30 @@ class Decoder {
     if (has(kLR) && (m == "l" || m == "r")) {
       if (m == "l") inst_.shf_left = true;
       return;
+    }
+    if (has(kGeom)) {
+      if (m == "2dms" || m == "a2dms") unsupported(m, "multisample textures are not supported");
+      if (auto g = lookup(kGeoms, m)) return set_once(inst_.tex_geom, *g, m);
+    }
+    if (has(kTexMode)) {
+      if (auto t = lookup(kTexModes, m)) return set_once(inst_.tex_mode, *t, m);
+    }
+    if (has(kTld4Comp) && m.size() == 1 && std::string_view("rgba").find(m[0]) != std::string_view::npos) {
+      inst_.tex_comp = static_cast<std::uint8_t>(std::string_view("rgba").find(m[0]));
+      return;
+    }
+    if (has(kSurfFmt) && (m == "b" || m == "p")) {
+      inst_.surf_formatted = m == "p";
+      return;
+    }
+    if (has(kSuClamp)) {
+      if (auto c = lookup(kSuClamps, m)) {
+        inst_.surf_clamp = *c;
+        return;
+      }
+    }
+    if (has(kTexQuery)) {
+      if (auto q = lookup(kTexQueries, m)) return set_once(inst_.tex_query, *q, m);
     }
     if (has(kFtz) && m == "ftz") return flag(inst_.ftz, m);
     if (has(kSat) && m == "sat") return flag(inst_.sat, m);

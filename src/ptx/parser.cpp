@@ -676,6 +676,14 @@ class Parser {
         if (at(TokenKind::kIdent)) {
           o.name = std::string(next().text);
           o.offset = addend();
+          // A texture or surface address: `[handle, {c0, c1, ...}]` (or `[tex, sampler, {..}]`,
+          // rejected by the builder).
+          if (accept(TokenKind::kComma)) {
+            if (at(TokenKind::kIdent)) unexpected("a coordinate vector (separate samplers are not supported)");
+            if (!at(TokenKind::kLBrace)) unexpected("a coordinate vector");
+            syntax::Operand v = operand(/*in_list=*/false);
+            o.elements = std::move(v.elements);
+          }
         } else {
           ImmKind k;
           std::uint64_t v;

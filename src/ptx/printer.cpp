@@ -50,6 +50,12 @@ std::string operand(const Module& m, const Function& fn, const Operand& o) {
       if (o.addr_base == AddressBase::kReg) base = reg_name(fn, o.reg);
       if (o.addr_base == AddressBase::kSymbol) base = symbol_name(m, fn, o.symbol);
       if (base.empty()) return fmt::format("[{}]", o.offset);
+      if (!o.elements.empty()) {
+        Operand v;
+        v.kind = OperandKind::kVector;
+        v.elements = o.elements;
+        return fmt::format("[{}{}, {}]", base, offset_suffix(o.offset), operand(m, fn, v));
+      }
       return fmt::format("[{}{}]", base, offset_suffix(o.offset));
     }
     case OperandKind::kVector: {

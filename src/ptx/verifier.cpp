@@ -18,6 +18,10 @@ namespace {
 //   Q  predicate destination
 //   L  label
 //   I  immediate
+//   T  texture/surface address `[h, {coords}]` (h a 64-bit register; coordinates per geometry)
+//   H  texture/surface handle `[h]` without coordinates (txq, suq)
+//   W  data of tex/tld4/suld/sust: a register or a vector of .vN elements (`{%r1}` for N = 1)
+//   G  tex.grad gradients / txq.level LOD: a vector or a source
 // A '?' makes the remaining positions optional.
 struct Shape {
   Opcode op;
@@ -113,6 +117,13 @@ constexpr Shape kShapes[] = {
     {Opcode::kStackrestore, "S", true},
     {Opcode::kAlloca, "DS?S", true},
     {Opcode::kPmevent, "I", false},
+    {Opcode::kTex, "WT?GG", true},
+    {Opcode::kTld4, "WT", true},
+    {Opcode::kTxq, "DH?S", true},
+    {Opcode::kSuld, "WT", true},
+    {Opcode::kSust, "TW", true},
+    {Opcode::kSured, "TS", true},
+    {Opcode::kSuq, "DH", true},
 };
 
 const Shape* shape_of(Opcode op) {
@@ -311,6 +322,42 @@ class Verifier {
         break;
       }
       case 'A': address(o); break;
+      case 'T':
+      case 'H': {
+        address(o);
+        if (o.addr_base != AddressBase::kReg || type_bits(reg(o.reg, o.pos).type) != 64 || o.offset != 0)
+          error(o.pos, "a texture or surface must be a 64-bit register holding its object handle");
+        if (c == 'H') {
+          if (!o.elements.empty()) error(o.pos, "'{}' takes no coordinates", to_string(in.op));
+          break;
+        }
+        if (in.tex_geom == TexGeom::kNone) error(in.ptx, "missing geometry (.1d, .2d, .3d, .a1d, .a2d, .cube, .acube)");
+        const std::uint32_t want = tex_coord_count(in.tex_geom);
+        if (o.elements.size() != want)
+          error(o.pos, ".{} takes {} coordinates, found {}", to_string(in.tex_geom), want, o.elements.size());
+        for (const auto& e : o.elements) source(e, false);
+        break;
+      }
+      case 'W': {
+        const bool is_dest = k == 0;
+        if (o.kind == OperandKind::kVector) {
+          vector(o, in.vec, is_dest);
+        } else if (in.vec != 1) {
+          error(o.pos, "expected a vector of {} elements", in.vec);
+        } else if (is_dest) {
+          dest(o);
+        } else {
+          source(o, false);
+        }
+        break;
+      }
+      case 'G':
+        if (o.kind == OperandKind::kVector) {
+          vector(o, 0, false);
+        } else {
+          source(o, false);
+        }
+        break;
       case 'L':
         if (o.kind != OperandKind::kLabel || o.target >= fn_->instructions.size())
           error(o.pos, "branch target is not an instruction of this function");
@@ -394,6 +441,45 @@ class Verifier {
         if (in.testp == TestpOp::kNone) error(in.ptx, "testp needs an operation");
         break;
       case Opcode::kCall: call(in); break;
+      case Opcode::kTex:
+      case Opcode::kTld4:
+      case Opcode::kTxq:
+      case Opcode::kSuld:
+      case Opcode::kSust:
+      case Opcode::kSured:
+      case Opcode::kSuq: texture(in); break;
+      default: break;
+    }
+  }
+
+  // Operand counts that depend on the modifiers of the texture and surface instructions.
+  void texture(const Instruction& in) const {
+    const auto& ops = in.operands;
+    switch (in.op) {
+      case Opcode::kTex: {
+        const std::size_t want = in.tex_mode == TexMode::kLevel ? 3 : in.tex_mode == TexMode::kGrad ? 4 : 2;
+        if (ops.size() != want)
+          error(in.ptx, "tex{} takes {} operands, found {}", in.tex_mode == TexMode::kLevel ? ".level"
+                : in.tex_mode == TexMode::kGrad ? ".grad" : "", want, ops.size());
+        if (in.vec != 4) error(in.ptx, "tex returns a .v4 vector");
+        if (in.src_type == Type::kNone) error(in.ptx, "tex needs a result and a coordinate type");
+        break;
+      }
+      case Opcode::kTld4:
+        if (in.vec != 4) error(in.ptx, "tld4 returns a .v4 vector");
+        if (in.src_type == Type::kNone) error(in.ptx, "tld4 needs a result and a coordinate type");
+        break;
+      case Opcode::kTxq:
+        if (in.tex_query == TexQuery::kNone || in.tex_query == TexQuery::kMemoryLayout)
+          error(in.ptx, "txq needs a texture query");
+        if ((in.tex_mode == TexMode::kLevel) != (ops.size() == 3)) error(in.ptx, "txq.level takes a level operand");
+        break;
+      case Opcode::kSuq:
+        if (in.tex_query == TexQuery::kNone) error(in.ptx, "suq needs a query");
+        break;
+      case Opcode::kSured:
+        if (in.reduce == ReduceOp::kNone) error(in.ptx, "sured needs an operation");
+        break;
       default: break;
     }
   }

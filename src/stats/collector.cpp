@@ -57,7 +57,7 @@ struct LineOp {
 /// What a shard made of one CTA's records for one model.
 struct ModelPart {
   std::vector<std::pair<std::uint32_t, InstructionStats>> rows;  // the instructions it saw
-  std::uint64_t instructions[4][4] = {};
+  std::uint64_t instructions[kSpaceCount][4] = {};
   std::uint64_t global_bytes_requested = 0, global_bytes_moved = 0;
   std::uint64_t shared_wavefronts[3] = {}, shared_ideal[3] = {}, shared_conflicts[3] = {};
   std::uint64_t model_errors = 0;
@@ -346,12 +346,70 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
       s.local_end = std::max(s.local_end, hi + a.width);
     }
 
+    /// Sectors already counted for the current texture instruction (its earlier parts).
+    std::vector<mem::LineSectors> tex_seen;
+
+    /// A texture or surface record: served as a global access of the same addresses through the
+    /// TEX pipe's counters. The parts of one fetch are one request; a sector that an earlier part
+    /// of the same fetch touched is not looked up again.
+    void texture_access(const WarpAccess& a, InstructionStats& s, std::uint64_t seq) {
+      if (a.part == 0) {
+        if (s.executions == 0) s.first_seen = seq;
+        part.instructions[static_cast<unsigned>(a.space)][static_cast<unsigned>(a.op)] += 1;
+        s.executions += 1;
+        s.active_lanes += static_cast<std::uint64_t>(std::popcount(a.active.bits()));
+        tex_seen.clear();
+      }
+      WarpAccess g = a;
+      g.space = Space::kGlobal;
+      g.part = 0;
+      coalescer.coalesce(g, scratch);
+      model.hierarchy.lines(g, scratch, lines);
+      const auto first = static_cast<std::uint32_t>(part.lines.size());
+      std::uint32_t count = 0;
+      std::uint64_t sectors = 0;
+      for (std::uint32_t k = 0; k < lines.count; ++k) {
+        mem::LineSectors ls = lines.line[k];
+        bool known = false;
+        for (mem::LineSectors& seen : tex_seen) {
+          if (seen.line != ls.line) continue;
+          const std::uint32_t fresh = ls.mask & ~seen.mask;
+          seen.mask |= ls.mask;
+          ls.mask = fresh;
+          known = true;
+          break;
+        }
+        if (!known) tex_seen.push_back(ls);
+        if (ls.mask == 0) continue;
+        part.lines.push_back(ls);
+        ++count;
+        sectors += static_cast<std::uint64_t>(std::popcount(ls.mask));
+      }
+      const std::uint32_t requests = a.part == 0 ? 1 : 0;
+      const bool cached = a.op == Op::kLoad && profile.l1.bytes != 0;
+      const unsigned sm = profile.sm_count == 0 ? 0 : a.cta % profile.sm_count;
+      part.ops.push_back(LineOp{a.pc, sm, a.space, a.op, cached, requests, first, count});
+      s.requests += requests;
+      s.sectors += sectors;
+      s.ideal_sectors += sectors;  // a footprint has no coalescing ideal: no excess is claimed
+      s.bytes_requested += scratch.bytes_requested;
+      s.bytes_moved += sectors * profile.sector_bytes;
+      if (a.part == 0 && !s.sample) {
+        s.sample = std::make_shared<Sample>(make_sample(g, scratch, 0));
+        s.sample_excess = 0;
+      }
+    }
+
     void on_access(const WarpAccess& a, std::uint64_t seq, bool local_in_registers) {
       if (a.space == Space::kConst) {
         part.instructions[static_cast<unsigned>(a.space)][static_cast<unsigned>(a.op)] += 1;
         return;
       }
       InstructionStats& s = row(a);
+      if (a.space == Space::kTexture || a.space == Space::kSurface) {
+        texture_access(a, s, seq);
+        return;
+      }
       if (s.executions == 0 && s.in_registers == 0) s.first_seen = seq;
       if (a.space == Space::kLocal) {
         note_local_offsets(s, a);
@@ -476,7 +534,7 @@ void LaunchCollector::merge(std::uint32_t, std::unique_ptr<CtaPart> part_base) {
       r.per_pc[op.pc].l1_hit_sectors += l1_hits(c) - l1_before;
       r.per_pc[op.pc].l2_hit_sectors += l2_hits(c) - l2_before;
     }
-    for (unsigned s = 0; s < 4; ++s)
+    for (unsigned s = 0; s < kSpaceCount; ++s)
       for (unsigned o = 0; o < 4; ++o) r.instructions[s][o] += p.instructions[s][o];
     r.global_bytes_requested += p.global_bytes_requested;
     r.global_bytes_moved += p.global_bytes_moved;

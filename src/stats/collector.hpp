@@ -85,7 +85,7 @@ struct ModelResult {
   const arch::Profile* profile = nullptr;
   mem::Counters counters;  // L1/L2/DRAM (after the end-of-launch L2 flush)
   /// [Space][Op] warp memory instructions executed (the SASS-style counts).
-  std::uint64_t instructions[4][4] = {};
+  std::uint64_t instructions[kSpaceCount][4] = {};
   std::uint64_t global_bytes_requested = 0, global_bytes_moved = 0;
   // Shared memory by operation: 0 loads, 1 stores, 2 atomics and reductions (Nsight Compute counts
   // shared atomics under op_atom, tests/hw/data/h100/accuracy).

@@ -46,6 +46,43 @@ const std::string& SourceCache::line(const std::string& file, std::uint32_t line
   return line <= it->second.size() ? it->second[line - 1] : kEmpty;
 }
 
+/// Whether the launch ran texture or surface instructions (their metrics appear only then).
+bool uses_textures(const ModelResult& m) {
+  for (Space s : {Space::kTexture, Space::kSurface})
+    for (Op o : kOps)
+      if (instruction_count(m, s, o) != 0) return true;
+  return false;
+}
+
+/// The TEX pipe of L1TEX: texture fetches (tex, tld4) and surface loads, stores and reductions.
+/// Each name with its value in `out`; `names_only` lists the names (for `estimated`).
+void texture_metric_values(const ModelResult& m, std::vector<std::pair<std::string, std::uint64_t>>& out) {
+  const mem::Counters& c = m.counters;
+  const auto& t = c.at(Space::kTexture, Op::kLoad);
+  out.emplace_back("smsp__sass_inst_executed_op_texture.sum", instruction_count(m, Space::kTexture, Op::kLoad));
+  out.emplace_back("l1tex__t_requests_pipe_tex_mem_texture.sum", t.requests);
+  out.emplace_back("l1tex__t_sectors_pipe_tex_mem_texture.sum", t.sectors);
+  out.emplace_back("l1tex__t_sectors_pipe_tex_mem_texture_lookup_hit.sum", t.sector_hits);
+  out.emplace_back("l1tex__t_sectors_pipe_tex_mem_texture_lookup_miss.sum", t.sectors - t.sector_hits);
+  for (Op o : {Op::kLoad, Op::kStore, Op::kReduction}) {
+    const auto& l = c.at(Space::kSurface, o);
+    const std::string base = fmt::format("pipe_tex_mem_surface_op_{}", op_short(o));
+    out.emplace_back(fmt::format("smsp__sass_inst_executed_op_surface_{}.sum", op_short(o)),
+                     instruction_count(m, Space::kSurface, o));
+    out.emplace_back("l1tex__t_requests_" + base + ".sum", l.requests);
+    out.emplace_back("l1tex__t_sectors_" + base + ".sum", l.sectors);
+    out.emplace_back("l1tex__t_sectors_" + base + "_lookup_hit.sum", l.sector_hits);
+    out.emplace_back("l1tex__t_sectors_" + base + "_lookup_miss.sum", l.sectors - l.sector_hits);
+  }
+}
+
+void texture_metrics(nlohmann::json& j, const ModelResult& m) {
+  if (!uses_textures(m)) return;
+  std::vector<std::pair<std::string, std::uint64_t>> v;
+  texture_metric_values(m, v);
+  for (const auto& [name, value] : v) j[name] = value;
+}
+
 nlohmann::json metrics_json(const ModelResult& m, const LaunchStats& exec) {
   nlohmann::json j = nlohmann::json::object();
   j["smsp__inst_executed.sum"] = exec.warp_instructions;
@@ -79,6 +116,7 @@ nlohmann::json metrics_json(const ModelResult& m, const LaunchStats& exec) {
       }
     }
   }
+  texture_metrics(j, m);
   j["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"] = m.shared_wavefronts[0];
   j["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"] = m.shared_wavefronts[1];
   j["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"] = m.shared_conflicts[0];
@@ -145,6 +183,14 @@ nlohmann::json estimated_json(const ModelResult& m) {
                         "dram__bytes_read.sum", "dram__bytes_write.sum", "l1_hit_rate_global_ld_pct", "l2_hit_rate_pct",
                         "l2_read_hit_rate_pct"})
     e.push_back(n);
+  // Texture and surface traffic: how the TEX pipe counts requests, and the layout of CUDA arrays,
+  // are modelled, not measured (docs/mem.md, "Textures and surfaces").
+  if (uses_textures(m)) {
+    std::vector<std::pair<std::string, std::uint64_t>> v;
+    texture_metric_values(m, v);
+    for (const auto& [name, value] : v)
+      if (!name.starts_with("smsp__")) e.push_back(name);
+  }
   // The interpreter runs PTX; the hardware counts SASS instructions, which ptxas makes from it.
   for (const char* n : {"smsp__inst_executed.sum", "smsp__thread_inst_executed.sum"}) e.push_back(n);
   if (m.profile->coalescing != arch::Coalescing::kSectors) {

@@ -38,13 +38,24 @@ TEST(PtxErrors, UnknownOpcodeIsUnsupportedWithNameAndLine) {
   EXPECT_CONTAINS(msg, "frobnicate.b32");
   EXPECT_CONTAINS(msg, "line 10");
   EXPECT_CONTAINS(msg, "test.ptx:10:1:");
-  msg = kernel_error("tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}];", ErrorKind::kUnsupported);
-  EXPECT_CONTAINS(msg, "tex.2d.v4.f32.f32");
+  msg = kernel_error("tex.2dms.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %r2, %r3, %r4}];", ErrorKind::kUnsupported);
+  EXPECT_CONTAINS(msg, "multisample textures are not supported");
   msg = kernel_error("wmma.load.a.sync.aligned.row.m16n16k16.f16 {%r1}, [%rd1];", ErrorKind::kUnsupported);
   EXPECT_CONTAINS(msg, "wmma");
   // SIMD video instructions (__vabsdiffu4) are not implemented.
   msg = kernel_error("vabsdiff4.u32.u32.u32 %r1, %r2, %r3, %r4;", ErrorKind::kUnsupported);
   EXPECT_CONTAINS(msg, "unsupported PTX instruction 'vabsdiff4.u32.u32.u32' (line 9)");
+}
+
+TEST(PtxErrors, TextureOperandsAreChecked) {
+  std::string msg = kernel_error("tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1}];");
+  EXPECT_CONTAINS(msg, ".2d takes 2 coordinates, found 1");
+  msg = kernel_error("tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%r1, {%f1, %f2}];");
+  EXPECT_CONTAINS(msg, "64-bit register holding its object handle");
+  msg = kernel_error("suld.b.2d.v2.b32.trap {%r1}, [%rd1, {%r1, %r2}];");
+  EXPECT_CONTAINS(msg, "vector has 1 elements, the instruction moves 2");
+  msg = kernel_error("tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, tsamp, {%f1, %f2}];");
+  EXPECT_CONTAINS(msg, "separate samplers are not supported");
 }
 
 TEST(PtxErrors, UnknownModifierCombinationIsUnsupported) {

@@ -1,4 +1,5 @@
 // Real CUDA programs (compiled by nvcc at build time) under warpscope's libcudart.so.13.
+#include <algorithm>
 #include <cstdint>
 #include <fstream>
 #include <set>
@@ -39,6 +40,26 @@ TEST(Runtime, PerThreadDefaultStreamEntryPoints) {
   const auto r = run_under_warpscope(prog("api_test_ptsz"));
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("0 failures"), std::string::npos) << r.out;
+}
+
+TEST(Runtime, ArraysTexturesAndSurfaces) {
+  const std::string report = tmp("texture_api.json");
+  const auto r = run_under_warpscope(prog("texture_api"), report);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(r.out.find("not ok"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("0 failures"), std::string::npos) << r.out;
+  const auto j = read_json(report);
+  ASSERT_EQ(j["launches"].size(), 2u);
+  const auto& m = j["launches"][0]["metrics"];
+  // 4 blocks of 5x3 threads: one warp each, one fetch per warp, one texel per lane.
+  EXPECT_EQ(m["l1tex__t_requests_pipe_tex_mem_texture.sum"], 4);
+  EXPECT_EQ(m["smsp__sass_inst_executed_op_texture.sum"], 4);
+  EXPECT_GT(m["l1tex__t_sectors_pipe_tex_mem_texture.sum"].get<int>(), 0);
+  const auto& e = j["launches"][0]["estimated"];
+  EXPECT_NE(std::find(e.begin(), e.end(), "l1tex__t_sectors_pipe_tex_mem_texture.sum"), e.end());
+  const auto& s = j["launches"][1]["metrics"];
+  EXPECT_EQ(s["l1tex__t_requests_pipe_tex_mem_surface_op_ld.sum"], 1);
+  EXPECT_EQ(s["l1tex__t_requests_pipe_tex_mem_surface_op_st.sum"], 1);
 }
 
 TEST(Runtime, TwoTranslationUnits) {

@@ -251,6 +251,79 @@ struct ChannelFormatDesc {
   int f;
 };
 
+// Arrays, textures and surfaces (driver_types.h, texture_types.h, CUDA 13.0 layouts).
+inline constexpr cudaError_t kErrInvalidChannelDescriptor = 20;
+inline constexpr unsigned kArrayLayered = 0x01, kArraySurfaceLoadStore = 0x02, kArrayCubemap = 0x04,
+                          kArrayTextureGather = 0x08;
+enum ResourceType : int { kResArray = 0, kResMipmappedArray = 1, kResLinear = 2, kResPitch2D = 3 };
+
+struct Extent {
+  std::size_t width, height, depth;
+};
+struct Pos {
+  std::size_t x, y, z;
+};
+struct PitchedPtr {
+  void* ptr;
+  std::size_t pitch, xsize, ysize;
+};
+/// cudaMemcpy3DParms.
+struct Memcpy3DParms {
+  void* srcArray;
+  Pos srcPos;
+  PitchedPtr srcPtr;
+  void* dstArray;
+  Pos dstPos;
+  PitchedPtr dstPtr;
+  Extent extent;
+  int kind;
+};
+static_assert(sizeof(Memcpy3DParms) == 160);
+
+/// cudaResourceDesc.
+struct ResourceDesc {
+  int resType;
+  union {
+    struct {
+      void* array;
+    } array;
+    struct {
+      void* mipmap;
+    } mipmap;
+    struct {
+      void* devPtr;
+      ChannelFormatDesc desc;
+      std::size_t sizeInBytes;
+    } linear;
+    struct {
+      void* devPtr;
+      ChannelFormatDesc desc;
+      std::size_t width, height, pitchInBytes;
+    } pitch2D;
+    struct {
+      int reserved[32];
+    } reserved;
+  } res;
+  unsigned flags;
+};
+static_assert(sizeof(ResourceDesc) == 144);
+
+/// cudaTextureDesc.
+struct TextureDesc {
+  int addressMode[3];
+  int filterMode;
+  int readMode;
+  int sRGB;
+  float borderColor[4];
+  int normalizedCoords;
+  unsigned maxAnisotropy;
+  int mipmapFilterMode;
+  float mipmapLevelBias, minMipmapLevelClamp, maxMipmapLevelClamp;
+  int disableTrilinearOptimization;
+  int seamlessCubemap;
+};
+static_assert(sizeof(TextureDesc) == 72);
+
 // Special stream handles.
 inline constexpr std::uintptr_t kStreamLegacy = 0x1;
 inline constexpr std::uintptr_t kStreamPerThread = 0x2;

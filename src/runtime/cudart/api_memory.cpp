@@ -491,6 +491,3 @@ WS_API cudaError_t cudaPointerGetAttributes(PointerAttributes* attr, const void*
   });
 }
 
-WS_API ChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, int f) {
-  return ChannelFormatDesc{x, y, z, w, f};
-}

@@ -1,0 +1,548 @@
+// tex, tld4, txq (textures) and suld, sust, sured, suq (surfaces) on object handles held in
+// registers (docs/exec.md, "Textures and surfaces"; the arithmetic is texture.cpp's).
+//
+// Inst layout: v[0..3] the data registers (destinations of tex/tld4/suld, sources of sust),
+// a/b/c/e the coordinate slots in PTX order, aux2 the handle slot, d the destination of
+// txq/suq or the source of sured; aux packs the modifiers (TexBits), width the bytes of one
+// surface element, vec their number.
+//
+// Every lane is computed before any register or memory is written, so a faulting instruction
+// has no effect. Records: a texture fetch makes one kTexture record per texel of the lanes'
+// footprints (WarpAccess::part), a surface access one kSurface record.
+#include <bit>
+#include <cmath>
+
+#include "common/error.hpp"
+#include "exec/fault.hpp"
+#include "exec/ops_common.hpp"
+#include "exec/texture.hpp"
+
+namespace warpscope::exec {
+namespace {
+
+using ptx::Opcode;
+using ptx::TexGeom;
+using ptx::Type;
+
+/// Inst::aux for the texture and surface instructions.
+struct TexBits {
+  TexGeom geom = TexGeom::kNone;
+  bool int_coords = false;          // .s32 coordinates
+  std::uint8_t comp = 0;            // tld4 channel
+  ptx::SurfClamp clamp = ptx::SurfClamp::kTrap;
+  bool formatted = false;           // sust.p
+  ptx::TexQuery query = ptx::TexQuery::kNone;
+  ptx::ReduceOp reduce = ptx::ReduceOp::kNone;
+  bool is_signed = false;           // sured .s32/.s64
+
+  std::uint32_t pack() const {
+    return static_cast<std::uint32_t>(geom) | (int_coords ? 1u << 3 : 0u) | std::uint32_t{comp} << 4 |
+           static_cast<std::uint32_t>(clamp) << 6 | (formatted ? 1u << 8 : 0u) |
+           static_cast<std::uint32_t>(query) << 9 | static_cast<std::uint32_t>(reduce) << 14 |
+           (is_signed ? 1u << 19 : 0u);
+  }
+  static TexBits unpack(std::uint32_t v) {
+    TexBits b;
+    b.geom = static_cast<TexGeom>(v & 7u);
+    b.int_coords = (v >> 3) & 1u;
+    b.comp = static_cast<std::uint8_t>((v >> 4) & 3u);
+    b.clamp = static_cast<ptx::SurfClamp>((v >> 6) & 3u);
+    b.formatted = (v >> 8) & 1u;
+    b.query = static_cast<ptx::TexQuery>((v >> 9) & 31u);
+    b.reduce = static_cast<ptx::ReduceOp>((v >> 14) & 31u);
+    b.is_signed = (v >> 19) & 1u;
+    return b;
+  }
+};
+
+[[noreturn]] void refuse(const Ctx& x, const Inst& in, unsigned lane, ErrorKind kind, const std::string& what) {
+  lane_fault(x, x.pc_of(in), kind, lane, what);
+}
+
+/// The object of a lane's handle, of the kind the instruction needs.
+const TexObject& object_of(const Ctx& x, const Inst& in, unsigned lane, TexObject::Kind kind) {
+  const std::uint64_t h = x.reg(in.aux2)[lane];
+  const TexObject* o = x.objects == nullptr ? nullptr : x.objects->find(h);
+  const char* want = kind == TexObject::Kind::kTexture ? "texture" : "surface";
+  if (o == nullptr) refuse(x, in, lane, ErrorKind::kTrap, fmt::format("invalid {} object handle {} (never created, or destroyed)", want, h));
+  if (o->kind != kind) refuse(x, in, lane, ErrorKind::kTrap, fmt::format("handle {} is not a {} object", h, want));
+  return *o;
+}
+
+/// The last handle an instruction resolved, with its image's host memory (warps almost always
+/// use one handle for all lanes).
+struct HandleCache {
+  std::uint64_t handle = 0;
+  const TexObject* object = nullptr;
+  const std::uint8_t* host = nullptr;
+  ImageAddressing addressing{Image{}};
+  bool is_float = false;
+  bool point_f32 = false;  // the fast path of exec_tex: point sampling of 32-bit float texels
+};
+
+/// Host memory of an object's image (the allocation must still hold it).
+const std::uint8_t* image_host(const Ctx& x, const Inst& in, unsigned lane, const Image& im) {
+  const Region* r = x.global->find(im.base, image_bytes(im));
+  if (r == nullptr)
+    refuse(x, in, lane, ErrorKind::kOutOfBounds,
+           fmt::format("the memory of the {} at 0x{:x} is no longer allocated", "image", im.base));
+  return r->host + (im.base - r->base);
+}
+
+std::int64_t floor_index(float v) {
+  if (!(v > -1e18f && v < 1e18f)) return v > 0 ? std::int64_t{1} << 60 : -(std::int64_t{1} << 60);
+  return static_cast<std::int64_t>(std::floor(v));
+}
+
+std::int32_t coord_i(const Ctx& x, std::uint32_t slot, unsigned lane) { return static_cast<std::int32_t>(x.reg(slot)[lane]); }
+float coord_f(const Ctx& x, std::uint32_t slot, unsigned lane) { return get<float>(x.reg(slot)[lane]); }
+
+/// Records: one per footprint texel position k over the lanes that have it.
+struct TexRecords {
+  std::uint32_t mask[8] = {};
+  std::uint64_t addr[8][kLanes] = {};
+  std::uint8_t width = 4;
+  void emit(Ctx& x, const Inst& in, Space space, Op op) const {
+    WarpAccess rec;
+    rec.pc = x.pc_of(in);
+    rec.cta = x.cta_linear;
+    rec.warp = x.warp_index;
+    rec.space = space;
+    rec.op = op;
+    rec.width = width;
+    std::uint8_t part = 0;
+    for (unsigned k = 0; k < 8; ++k) {
+      if (mask[k] == 0) continue;
+      rec.part = part++;
+      rec.active = LaneMask(mask[k]);
+      rec.addr.fill(0);
+      for_lanes(mask[k], [&](unsigned l) { rec.addr[l] = addr[k][l]; });
+      x.sink->on_access(rec);
+    }
+  }
+};
+
+unsigned geom_dims(TexGeom g) {
+  switch (g) {
+    case TexGeom::k1d: case TexGeom::kA1d: return 1;
+    case TexGeom::k3d: return 3;
+    default: return 2;
+  }
+}
+bool layered(TexGeom g) { return g == TexGeom::kA1d || g == TexGeom::kA2d || g == TexGeom::kACube; }
+bool cube(TexGeom g) { return g == TexGeom::kCube || g == TexGeom::kACube; }
+
+/// Checks that the instruction's geometry fits the image; the message says why not.
+std::string geometry_mismatch(TexGeom g, const Image& im) {
+  const bool is_layered = im.layers != 0 && !im.cubemap;
+  const bool is_3d = im.layers == 0 && im.depth != 0;
+  if (cube(g) != im.cubemap || (g == TexGeom::kACube) != (im.cubemap && im.layers > 6) ||
+      (layered(g) && !cube(g) && !is_layered) || (!layered(g) && !cube(g) && is_layered) || (g == TexGeom::k3d) != is_3d)
+    return fmt::format("a .{} access to a {}x{}x{} image ({} layers{})", to_string(g), im.width, im.height, im.depth,
+                       im.layers, im.cubemap ? ", cubemap" : "");
+  return {};
+}
+
+/// tex and tld4.
+template <bool Gather>
+void exec_tex(const Inst& in, Ctx& x, std::uint32_t m) {
+  const TexBits b = TexBits::unpack(in.aux);
+  std::uint32_t result[4][kLanes];
+  TexRecords rec;
+  const std::uint32_t coord[4] = {in.a, in.b, in.c, in.e};
+  const bool trace = x.sink != nullptr;
+  HandleCache cache;
+  for_lanes(m, [&](unsigned l) {
+    if (cache.object == nullptr || x.reg(in.aux2)[l] != cache.handle) {
+      cache.handle = x.reg(in.aux2)[l];
+      cache.object = &object_of(x, in, l, TexObject::Kind::kTexture);
+      cache.host = image_host(x, in, l, cache.object->image);
+      cache.addressing = ImageAddressing(cache.object->image);
+      cache.is_float = returns_float(*cache.object);
+      const Image& ci = cache.object->image;
+      const Sampler& cs = cache.object->sampler;
+      cache.point_f32 = ci.format.kind == ChannelKind::kFloat && ci.format.bits == 32 && cs.filter == FilterMode::kPoint &&
+                        ci.layout != ImageLayout::kLinear && ci.levels == 1 &&
+                        (cs.normalized_coords || (cs.address[0] != AddressMode::kWrap && cs.address[0] != AddressMode::kMirror &&
+                                                  cs.address[1] != AddressMode::kWrap && cs.address[1] != AddressMode::kMirror));
+      if (ci.levels > 1)
+        refuse(x, in, l, ErrorKind::kUnsupported,
+               fmt::format("tex: unsupported: a mipmapped texture with {} levels (only level 0 is sampled)", ci.levels));
+      if (ci.layout != ImageLayout::kLinear)
+        if (const std::string why = geometry_mismatch(b.geom, ci); !why.empty())
+          refuse(x, in, l, ErrorKind::kUnsupported, "tex: unsupported: " + why);
+    }
+    const TexObject& t = *cache.object;
+    const Image& im = t.image;
+    rec.width = static_cast<std::uint8_t>(im.format.bytes());
+    if (!Gather && cache.point_f32 && b.geom == TexGeom::k2d && !b.int_coords) {
+      // Point sampling of a 2-D float texture: the general rule below, without its generality.
+      float cx = coord_f(x, coord[0], l), cy = coord_f(x, coord[1], l);
+      if (t.sampler.normalized_coords) {
+        cx *= static_cast<float>(im.width);
+        cy *= static_cast<float>(im.height);
+      }
+      const std::int64_t i = address_index(t.sampler.address[0], floor_index(cx), im.width);
+      const std::int64_t j = address_index(t.sampler.address[1], floor_index(cy), im.height);
+      if (i < 0 || j < 0) {
+        const auto v = border_texel(t);
+        for (unsigned ch = 0; ch < 4; ++ch) result[ch][l] = v[ch];
+        return;
+      }
+      const std::uint64_t off = cache.addressing.offset(static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(j), 0);
+      std::uint32_t v[4] = {0, 0, 0, 0x3f800000u};
+      const std::uint8_t* p = cache.host + off;
+      switch (im.format.channels) {
+        case 1: std::memcpy(v, p, 4); break;
+        case 2: std::memcpy(v, p, 8); break;
+        default: std::memcpy(v, p, 16); break;
+      }
+      for (unsigned ch = 0; ch < 4; ++ch) result[ch][l] = v[ch];
+      if (trace) {
+        rec.mask[0] |= 1u << l;
+        rec.addr[0][l] = im.base + off;
+      }
+      return;
+    }
+    try {
+      Footprint f;
+      bool linear_resource_oob = false;
+      if (im.layout == ImageLayout::kLinear) {
+        if (b.geom != TexGeom::k1d || !b.int_coords || Gather)
+          fail(ErrorKind::kUnsupported, "a linear-memory texture read other than by tex.1d with integer coordinates (tex1Dfetch)");
+        // Linear memory: no address modes; an index outside the texture reads 0.
+        const std::int32_t i = coord_i(x, coord[0], l);
+        f.count = 1;
+        f.weight[0] = 1.0f;
+        f.texel[0] = {i, 0, 0};
+        linear_resource_oob = i < 0 || static_cast<std::uint32_t>(i) >= im.width;
+      } else {
+        const unsigned first = layered(b.geom) ? 1 : 0;
+        std::uint32_t slice = 0;
+        if (layered(b.geom)) {
+          const std::int64_t count = cube(b.geom) ? im.layers / 6 : im.layers;
+          slice = static_cast<std::uint32_t>(std::clamp<std::int64_t>(coord_i(x, coord[0], l), 0, count - 1));
+        }
+        const unsigned dims = cube(b.geom) ? 2 : geom_dims(b.geom);
+        float c[3] = {0, 0, 0};
+        for (unsigned d = 0; d < (cube(b.geom) ? 3u : dims); ++d)
+          c[d] = b.int_coords ? static_cast<float>(coord_i(x, coord[first + d], l)) : coord_f(x, coord[first + d], l);
+        bool normalized = t.sampler.normalized_coords && !b.int_coords;
+        if (cube(b.geom)) {
+          unsigned face = 0;
+          float s = 0, tt = 0;
+          cube_face(c[0], c[1], c[2], face, s, tt);
+          c[0] = s;
+          c[1] = tt;
+          slice = slice * 6 + face;
+          normalized = true;
+        }
+        const float size[3] = {static_cast<float>(im.width), static_cast<float>(im.height), static_cast<float>(im.depth)};
+        if (normalized)
+          for (unsigned d = 0; d < dims; ++d) c[d] *= size[d];
+        const TexObject* use = &t;
+        TexObject eff;
+        if (cube(b.geom) || b.int_coords) {
+          eff = t;
+          use = &eff;
+          eff.sampler.normalized_coords = cube(b.geom);
+        }
+        if (b.int_coords)  // integer coordinates address texels (the centre of texel i); never filtered
+          for (unsigned d = 0; d < dims; ++d) c[d] += 0.5f;
+        const bool linear = !b.int_coords && t.sampler.filter == FilterMode::kLinear;
+        if (Gather) {
+          if (b.geom != TexGeom::k2d && b.geom != TexGeom::kA2d)
+            fail(ErrorKind::kUnsupported, "tld4 on a .{} texture", to_string(b.geom));
+          f = gather_footprint(*use, c[0], c[1], slice);
+        } else {
+          if (linear && cube(b.geom)) fail(ErrorKind::kUnsupported, "linear filtering of a cubemap (not documented across faces)");
+          if (linear && !cache.is_float) fail(ErrorKind::kUnsupported, "linear filtering of a texture that returns integers");
+          f = footprint(*use, dims, c[0], c[1], c[2], slice, linear);
+        }
+      }
+      const std::uint8_t* host = cache.host;
+      float acc[4] = {0, 0, 0, 0};
+      std::array<std::uint32_t, 4> point{};
+      bool is_float = cache.is_float;
+      for (std::uint32_t k = 0; k < f.count; ++k) {
+        std::array<std::uint32_t, 4> v;
+        if (linear_resource_oob) {
+          v = {0, 0, 0, 0};
+        } else if (f.texel[k][0] < 0) {
+          v = border_texel(t);
+        } else {
+          const std::uint64_t off = cache.addressing.offset(static_cast<std::uint32_t>(f.texel[k][0]),
+                                                            static_cast<std::uint32_t>(f.texel[k][1]),
+                                                            static_cast<std::uint32_t>(f.texel[k][2]));
+          v = fetch_texel(t, host + off, is_float);
+          if (trace) {
+            rec.mask[k] |= 1u << l;
+            rec.addr[k][l] = im.base + off;
+          }
+        }
+        if (Gather) {
+          result[k][l] = v[b.comp];
+        } else if (f.count == 1) {
+          point = v;
+        } else {
+          for (unsigned ch = 0; ch < 4; ++ch) acc[ch] += f.weight[k] * std::bit_cast<float>(v[ch]);
+        }
+      }
+      if (!Gather)
+        for (unsigned ch = 0; ch < 4; ++ch) result[ch][l] = f.count == 1 ? point[ch] : std::bit_cast<std::uint32_t>(acc[ch]);
+    } catch (const Error& e) {
+      if (e.kind() != ErrorKind::kUnsupported) throw;
+      refuse(x, in, l, ErrorKind::kUnsupported, fmt::format("{}: unsupported: {}", Gather ? "tld4" : "tex", e.what()));
+    }
+  });
+  for (unsigned ch = 0; ch < 4; ++ch) {
+    std::uint64_t* d = x.reg(in.v[ch]);
+    for_lanes(m, [&](unsigned l) { d[l] = result[ch][l]; });
+  }
+  if (trace) rec.emit(x, in, Space::kTexture, Op::kLoad);
+}
+
+/// txq and suq.
+template <bool Surface>
+void exec_query(const Inst& in, Ctx& x, std::uint32_t m) {
+  const TexBits b = TexBits::unpack(in.aux);
+  std::uint32_t out[kLanes];
+  for_lanes(m, [&](unsigned l) {
+    const TexObject& t = object_of(x, in, l, Surface ? TexObject::Kind::kSurface : TexObject::Kind::kTexture);
+    const Image& im = t.image;
+    if (in.b != kNoSlot && x.reg(in.b)[l] != 0)
+      refuse(x, in, l, ErrorKind::kUnsupported, "txq.level of a level other than 0 (only level 0 is modelled)");
+    using Q = ptx::TexQuery;
+    switch (b.query) {
+      case Q::kWidth: out[l] = im.width; break;
+      case Q::kHeight: out[l] = im.height; break;
+      case Q::kDepth: out[l] = im.layers == 0 && im.depth != 0 ? im.depth : 1; break;
+      case Q::kArraySize: out[l] = im.cubemap ? im.layers / 6 : im.layers; break;
+      case Q::kNumMipmapLevels: out[l] = im.levels; break;
+      case Q::kNormalizedCoords: out[l] = t.sampler.normalized_coords ? 1 : 0; break;
+      default:
+        refuse(x, in, l, ErrorKind::kUnsupported,
+               "this texture/surface query (its encoding of formats and modes is not documented for CUDA objects)");
+    }
+  });
+  std::uint64_t* d = x.reg(in.d);
+  for_lanes(m, [&](unsigned l) { d[l] = out[l]; });
+}
+
+/// suld, sust, sured: where each lane's element lies, after the out-of-range rule. Returns false
+/// for a lane whose access is dropped (.zero).
+bool surface_place(const Ctx& x, const Inst& in, unsigned l, const TexBits& b, const TexObject& s,
+                   std::uint64_t& off, unsigned size) {
+  const Image& im = s.image;
+  const std::uint32_t coord[4] = {in.a, in.b, in.c, in.e};
+  const unsigned first = layered(b.geom) ? 1 : 0;
+  const std::uint64_t texel = im.format.bytes();
+  std::int64_t xb = coord_i(x, coord[first], l);
+  if (b.formatted) xb *= static_cast<std::int64_t>(texel);  // .p: x counts elements
+  std::int64_t y = geom_dims(b.geom) >= 2 ? coord_i(x, coord[first + 1], l) : 0;
+  std::int64_t z = b.geom == TexGeom::k3d ? coord_i(x, coord[2], l) : layered(b.geom) ? coord_i(x, coord[0], l) : 0;
+  if (const std::string why = geometry_mismatch(b.geom, im); !why.empty())
+    refuse(x, in, l, ErrorKind::kUnsupported, "surface access: " + why);
+  if (xb % size != 0) {
+    refuse(x, in, l, ErrorKind::kMisaligned,
+           fmt::format("surface access of {} bytes at byte x = {}: not a multiple of its size", size, xb));
+  }
+  const std::int64_t wbytes = static_cast<std::int64_t>(im.width * texel), h = im.height, slices = im.slices();
+  const bool inside = xb >= 0 && xb + size <= wbytes && y >= 0 && y < h && z >= 0 && z < slices;
+  if (!inside) {
+    switch (b.clamp) {
+      case ptx::SurfClamp::kTrap:
+        refuse(x, in, l, ErrorKind::kOutOfBounds,
+               fmt::format("surface access out of range (.trap): x = {} bytes, y = {}, z = {} on a {}x{} surface of {} slices "
+                           "({}-byte texels)", xb, y, z, im.width, im.height, slices, texel));
+      case ptx::SurfClamp::kZero: return false;
+      case ptx::SurfClamp::kClamp:
+        xb = std::clamp<std::int64_t>(xb, 0, wbytes - size) / size * size;
+        y = std::clamp<std::int64_t>(y, 0, h - 1);
+        z = std::clamp<std::int64_t>(z, 0, slices - 1);
+        break;
+    }
+  }
+  const auto xt = static_cast<std::uint32_t>(static_cast<std::uint64_t>(xb) / texel);
+  off = image_offset(im, xt, static_cast<std::uint32_t>(y), static_cast<std::uint32_t>(z)) + static_cast<std::uint64_t>(xb) % texel;
+  return true;
+}
+
+enum class SurfOp : std::uint8_t { kLoad, kStore, kReduce };
+
+template <SurfOp O>
+void exec_surface(const Inst& in, Ctx& x, std::uint32_t m) {
+  const TexBits b = TexBits::unpack(in.aux);
+  const unsigned elem = in.width, n = in.vec;
+  TexRecords rec;
+  std::uint8_t* where[kLanes] = {};
+  std::uint32_t live = 0;
+  const TexObject* first = nullptr;
+  HandleCache cache;
+  for_lanes(m, [&](unsigned l) {
+    if (cache.object == nullptr || x.reg(in.aux2)[l] != cache.handle) {
+      cache.handle = x.reg(in.aux2)[l];
+      cache.object = &object_of(x, in, l, TexObject::Kind::kSurface);
+      cache.host = image_host(x, in, l, cache.object->image);
+    }
+    const TexObject& s = *cache.object;
+    if (first == nullptr) first = &s;
+    const unsigned size = b.formatted ? s.image.format.bytes() : elem * n;
+    rec.width = static_cast<std::uint8_t>(size);
+    std::uint64_t off = 0;
+    if (!surface_place(x, in, l, b, s, off, size)) return;
+    where[l] = const_cast<std::uint8_t*>(cache.host) + off;
+    rec.addr[0][l] = s.image.base + off;
+    live |= 1u << l;
+  });
+  if constexpr (O == SurfOp::kLoad) {
+    for (unsigned i = 0; i < n; ++i) {
+      std::uint64_t* d = x.reg(in.v[i]);
+      for_lanes(m, [&](unsigned l) {
+        std::uint64_t v = 0;
+        if (where[l] != nullptr) std::memcpy(&v, where[l] + i * elem, elem);
+        d[l] = v;
+      });
+    }
+  } else if constexpr (O == SurfOp::kStore) {
+    for_lanes(live, [&](unsigned l) {
+      if (b.formatted) {
+        const TexelFormat& f = object_of(x, in, l, TexObject::Kind::kSurface).image.format;
+        for (unsigned ch = 0; ch < f.channels; ++ch) {
+          const std::uint32_t v = ch < n ? pack_channel(f, static_cast<std::uint32_t>(x.reg(in.v[ch])[l])) : 0;
+          std::memcpy(where[l] + ch * (f.bits / 8), &v, f.bits / 8);
+        }
+        return;
+      }
+      for (unsigned i = 0; i < n; ++i) {
+        const std::uint64_t v = x.reg(in.v[i])[l];
+        std::memcpy(where[l] + i * elem, &v, elem);
+      }
+    });
+  } else {
+    for_lanes(live, [&](unsigned l) {  // lane order, as atomics
+      const std::uint64_t a = x.reg(in.d)[l];
+      std::uint64_t old = 0;
+      std::memcpy(&old, where[l], elem);
+      const std::uint64_t mask = elem == 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * elem)) - 1;
+      auto sx = [&](std::uint64_t v) {
+        return elem == 8 ? static_cast<std::int64_t>(v) : static_cast<std::int64_t>(static_cast<std::int32_t>(v));
+      };
+      std::uint64_t r = old;
+      switch (b.reduce) {
+        case ptx::ReduceOp::kAdd: r = old + a; break;
+        case ptx::ReduceOp::kAnd: r = old & a; break;
+        case ptx::ReduceOp::kOr: r = old | a; break;
+        case ptx::ReduceOp::kMin: r = b.is_signed ? (sx(a) < sx(old) ? a : old) : ((a & mask) < (old & mask) ? a : old); break;
+        case ptx::ReduceOp::kMax: r = b.is_signed ? (sx(a) > sx(old) ? a : old) : ((a & mask) > (old & mask) ? a : old); break;
+        default: break;
+      }
+      r &= mask;
+      std::memcpy(where[l], &r, elem);
+    });
+  }
+  if (x.sink != nullptr && live != 0) {
+    rec.mask[0] = live;
+    rec.emit(x, in, Space::kSurface, O == SurfOp::kLoad ? Op::kLoad : O == SurfOp::kStore ? Op::kStore : Op::kReduction);
+  }
+}
+
+/// The handle register of a texture/surface address `[%rd, ...]`.
+ptx::Operand handle_operand(const ptx::Operand& addr) {
+  ptx::Operand r;
+  r.kind = ptx::OperandKind::kReg;
+  r.reg = addr.reg;
+  r.pos = addr.pos;
+  return r;
+}
+
+/// The coordinate slots: a, b, c, e in PTX order (layer first for layered geometries).
+void decode_coords(DecodeCtx& dc, const ptx::Instruction& ins, const ptx::Operand& addr, Type coord_type, Inst& out) {
+  std::uint32_t* slots[4] = {&out.a, &out.b, &out.c, &out.e};
+  const bool lay = layered(ins.tex_geom);
+  for (std::size_t k = 0; k < addr.elements.size() && k < 4; ++k)
+    *slots[k] = dc.src(addr.elements[k], lay && k == 0 ? Type::kS32 : coord_type);
+  out.aux2 = dc.src(handle_operand(addr), Type::kU64);
+}
+
+/// The data registers: a vector or one register into v[].
+void decode_data(DecodeCtx& dc, const ptx::Operand& o, Type t, bool dest, Inst& out) {
+  if (o.kind == ptx::OperandKind::kVector) {
+    for (std::size_t k = 0; k < o.elements.size() && k < 4; ++k)
+      out.v[k] = dest ? dc.dst(o.elements[k]) : dc.src(o.elements[k], t);
+  } else {
+    out.v[0] = dest ? dc.dst(o) : dc.src(o, t);
+  }
+}
+
+}  // namespace
+
+bool decode_tex(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out) {
+  TexBits b;
+  b.geom = ins.tex_geom;
+  const auto& ops = ins.operands;
+  switch (ins.op) {
+    case Opcode::kTex:
+    case Opcode::kTld4: {
+      if (ins.type != Type::kF32 && ins.type != Type::kS32 && ins.type != Type::kU32)
+        dc.unsupported("texture results other than .f32/.s32/.u32");
+      if (ins.src_type != Type::kF32 && ins.src_type != Type::kS32) dc.unsupported("coordinates other than .f32/.s32");
+      if (ins.op == Opcode::kTld4 && ins.src_type != Type::kF32) dc.unsupported("tld4 with integer coordinates");
+      b.int_coords = ins.src_type == Type::kS32;
+      b.comp = ins.tex_comp;
+      decode_data(dc, ops[0], ins.type, true, out);
+      decode_coords(dc, ins, ops[1], ins.src_type, out);
+      // .level/.grad operands: only level 0 exists (mipmapped textures are refused when fetched).
+      out.aux = b.pack();
+      out.fn = ins.op == Opcode::kTex ? &exec_tex<false> : &exec_tex<true>;
+      return true;
+    }
+    case Opcode::kTxq:
+    case Opcode::kSuq:
+      if (type_bits(ins.type) != 32) dc.unsupported("a query result other than .b32");
+      b.query = ins.tex_query;
+      out.d = dc.dst(ops[0]);
+      out.aux2 = dc.src(handle_operand(ops[1]), Type::kU64);
+      if (ops.size() == 3) out.b = dc.src(ops[2], Type::kS32);
+      out.aux = b.pack();
+      out.fn = ins.op == Opcode::kTxq ? &exec_query<false> : &exec_query<true>;
+      return true;
+    case Opcode::kSuld:
+    case Opcode::kSust:
+    case Opcode::kSured: {
+      if (ins.tex_geom == TexGeom::kCube || ins.tex_geom == TexGeom::kACube)
+        dc.unsupported("cubemap surfaces (use .a2d with the face as the layer)");
+      if (ins.surf_formatted && ins.op != Opcode::kSust) dc.unsupported("formatted (.p) surface loads and reductions");
+      const unsigned bits = type_bits(ins.type);
+      if (bits != 8 && bits != 16 && bits != 32 && bits != 64) dc.unsupported("this element type");
+      if (ins.surf_formatted && bits != 32) dc.unsupported("sust.p with elements other than 32 bits");
+      b.clamp = ins.surf_clamp;
+      b.formatted = ins.surf_formatted;
+      out.width = static_cast<std::uint8_t>(bits / 8);
+      out.vec = static_cast<std::uint8_t>(ins.vec);
+      if (out.width * ins.vec > 16) dc.unsupported("more than 16 bytes per access");
+      const ptx::Operand& addr = ins.op == Opcode::kSuld ? ops[1] : ops[0];
+      decode_coords(dc, ins, addr, Type::kS32, out);
+      if (ins.op == Opcode::kSured) {
+        b.reduce = ins.reduce;
+        b.is_signed = ins.type == Type::kS32 || ins.type == Type::kS64;
+        if (b.reduce != ptx::ReduceOp::kAdd && b.reduce != ptx::ReduceOp::kMin && b.reduce != ptx::ReduceOp::kMax &&
+            b.reduce != ptx::ReduceOp::kAnd && b.reduce != ptx::ReduceOp::kOr)
+          dc.unsupported("sured takes .add, .min, .max, .and or .or");
+        out.d = dc.src(ops[1], ins.type);
+        out.fn = &exec_surface<SurfOp::kReduce>;
+      } else if (ins.op == Opcode::kSuld) {
+        decode_data(dc, ops[0], ins.type, true, out);
+        out.fn = &exec_surface<SurfOp::kLoad>;
+      } else {
+        decode_data(dc, ops[1], ins.type, false, out);
+        out.fn = &exec_surface<SurfOp::kStore>;
+      }
+      out.aux = b.pack();
+      return true;
+    }
+    default: return false;
+  }
+}
+
+}  // namespace warpscope::exec

@@ -1,0 +1,249 @@
+#include "exec/texture.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+
+#include "common/error.hpp"
+#include "exec/smallfloat.hpp"
+
+namespace warpscope {
+
+// --- the modelled block-linear layout (docs/mem.md, "CUDA arrays") -----------------------------
+
+namespace {
+
+constexpr std::uint64_t kGobWidth = 64;   // bytes
+constexpr std::uint64_t kGobHeight = 8;   // rows
+constexpr std::uint64_t kGobBytes = kGobWidth * kGobHeight;
+
+std::uint64_t row_bytes(const Image& im) { return std::uint64_t{im.width} * im.format.bytes(); }
+std::uint64_t gobs_per_row(const Image& im) { return (row_bytes(im) + kGobWidth - 1) / kGobWidth; }
+std::uint64_t block_rows(const Image& im) {
+  const std::uint64_t gob_rows = (std::uint64_t{im.height} + kGobHeight - 1) / kGobHeight;
+  return (gob_rows + im.block_height - 1) / im.block_height;
+}
+std::uint64_t slice_bytes(const Image& im) {
+  return gobs_per_row(im) * block_rows(im) * im.block_height * kGobBytes;
+}
+
+}  // namespace
+
+void make_block_linear(Image& image) {
+  image.layout = ImageLayout::kBlockLinear;
+  const std::uint64_t gob_rows = (std::uint64_t{image.height} + kGobHeight - 1) / kGobHeight;
+  std::uint32_t bh = 1;
+  while (bh < 16 && bh < gob_rows) bh *= 2;
+  image.block_height = bh;
+}
+
+std::uint64_t image_bytes(const Image& im) {
+  switch (im.layout) {
+    case ImageLayout::kLinear: return row_bytes(im);
+    case ImageLayout::kPitch: return im.pitch * (std::uint64_t{im.height} - 1) + row_bytes(im);
+    case ImageLayout::kBlockLinear: return slice_bytes(im) * im.slices();
+  }
+  return 0;
+}
+
+std::uint64_t image_offset(const Image& im, std::uint32_t x, std::uint32_t y, std::uint32_t slice) {
+  const std::uint64_t xb = std::uint64_t{x} * im.format.bytes();
+  switch (im.layout) {
+    case ImageLayout::kLinear: return xb;
+    case ImageLayout::kPitch: return std::uint64_t{y} * im.pitch + xb;
+    case ImageLayout::kBlockLinear: break;
+  }
+  const std::uint64_t block_bytes = std::uint64_t{im.block_height} * kGobBytes;
+  const std::uint64_t block = (y / (kGobHeight * im.block_height)) * gobs_per_row(im) + xb / kGobWidth;
+  const std::uint64_t gob_in_block = (y / kGobHeight) % im.block_height;
+  const std::uint64_t xg = xb % kGobWidth, yg = y % kGobHeight;
+  // Inside a GOB: 16-byte x 2-row pieces (the swizzle of NVIDIA's GOBs as open-source drivers
+  // describe them for Maxwell and later).
+  const std::uint64_t in_gob = (xg / 32) * 256 + (yg / 2) * 64 + ((xg % 32) / 16) * 32 + (yg % 2) * 16 + xg % 16;
+  return std::uint64_t{slice} * slice_bytes(im) + block * block_bytes + gob_in_block * kGobBytes + in_gob;
+}
+
+ImageAddressing::ImageAddressing(const Image& im) {
+  texel_shift_ = static_cast<unsigned>(std::countr_zero(im.format.bytes()));
+  block_linear_ = im.layout == ImageLayout::kBlockLinear;
+  pitch_ = im.layout == ImageLayout::kPitch ? im.pitch : 0;
+  if (!block_linear_) return;
+  block_shift_ = 3 + static_cast<unsigned>(std::countr_zero(im.block_height));
+  block_mask_ = im.block_height - 1;
+  gobs_per_row_ = gobs_per_row(im);
+  block_bytes_ = std::uint64_t{im.block_height} * kGobBytes;
+  slice_bytes_ = slice_bytes(im);
+}
+
+}  // namespace warpscope
+
+namespace warpscope::exec {
+
+std::uint64_t ObjectTable::add(const TexObject& object) {
+  const std::uint64_t h = next_++;
+  objects_.emplace(h, object);
+  return h;
+}
+
+void ObjectTable::remove(std::uint64_t handle, TexObject::Kind kind) {
+  auto it = objects_.find(handle);
+  if (it == objects_.end() || it->second.kind != kind)
+    fail(ErrorKind::kUsage, "{} is not a {} object", handle, kind == TexObject::Kind::kTexture ? "texture" : "surface");
+  objects_.erase(it);
+}
+
+const TexObject* ObjectTable::find(std::uint64_t handle) const {
+  auto it = objects_.find(handle);
+  return it == objects_.end() ? nullptr : &it->second;
+}
+
+namespace {
+
+/// The weight of the upper texel: frac(v) in 8 fractional bits (0 ... 1 inclusive).
+float weight8(float v) { return std::nearbyint((v - std::floor(v)) * 256.0f) / 256.0f; }
+
+std::int64_t floor_index(float v) {
+  if (!(v > -1e18f && v < 1e18f)) return v > 0 ? std::int64_t{1} << 60 : -(std::int64_t{1} << 60);
+  return static_cast<std::int64_t>(std::floor(v));
+}
+
+}  // namespace
+
+bool returns_float(const TexObject& t) {
+  return t.image.format.kind == ChannelKind::kFloat || t.sampler.read == ReadMode::kNormalizedFloat;
+}
+
+Footprint footprint(const TexObject& t, unsigned dims, float x, float y, float z, std::uint32_t slice, bool linear) {
+  const Image& im = t.image;
+  const std::int64_t size[3] = {im.width, im.height, im.layers == 0 && im.depth != 0 ? std::int64_t{im.depth} : 1};
+  const float c[3] = {x, y, z};
+  if (!t.sampler.normalized_coords)
+    for (unsigned d = 0; d < dims; ++d)
+      if (t.sampler.address[d] == AddressMode::kWrap || t.sampler.address[d] == AddressMode::kMirror)
+        fail(ErrorKind::kUnsupported, "the {} address mode with unnormalized coordinates (the Programming Guide "
+             "defines wrap and mirror for normalized coordinates only)",
+             t.sampler.address[d] == AddressMode::kWrap ? "wrap" : "mirror");
+  std::int64_t lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+  float w[3] = {0, 0, 0};
+  for (unsigned d = 0; d < dims; ++d) {
+    if (linear) {
+      const float xb = c[d] - 0.5f;
+      lo[d] = floor_index(xb);
+      w[d] = weight8(xb);  // may round to 1.0 (the 9-bit weight holds it)
+      hi[d] = lo[d] + 1;
+    } else {
+      lo[d] = hi[d] = floor_index(c[d]);
+    }
+  }
+  Footprint f;
+  const unsigned corners = linear ? 1u << dims : 1u;
+  for (unsigned k = 0; k < corners; ++k) {
+    float weight = 1.0f;
+    std::array<std::int64_t, 3> texel{0, 0, slice};
+    bool border = false;
+    for (unsigned d = 0; d < dims; ++d) {
+      const bool upper = ((k >> d) & 1u) != 0;
+      if (linear) weight *= upper ? w[d] : 1.0f - w[d];
+      const std::int64_t i = address_index(t.sampler.address[d], upper ? hi[d] : lo[d], size[d]);
+      if (i < 0) border = true;
+      if (d < 2) texel[d] = i; else texel[2] = slice + i;
+    }
+    if (border) texel[0] = -1;
+    f.texel[f.count] = texel;
+    f.weight[f.count] = weight;
+    ++f.count;
+  }
+  return f;
+}
+
+Footprint gather_footprint(const TexObject& t, float x, float y, std::uint32_t slice) {
+  const Image& im = t.image;
+  const std::int64_t i = floor_index(x - 0.5f), j = floor_index(y - 0.5f);
+  const std::int64_t pos[4][2] = {{i, j + 1}, {i + 1, j + 1}, {i + 1, j}, {i, j}};
+  Footprint f;
+  for (const auto& p : pos) {
+    const std::int64_t a = address_index(t.sampler.address[0], p[0], im.width);
+    const std::int64_t b = address_index(t.sampler.address[1], p[1], im.height);
+    f.texel[f.count] = {a < 0 || b < 0 ? -1 : a, b, slice};
+    f.weight[f.count] = 1.0f;
+    ++f.count;
+  }
+  return f;
+}
+
+namespace {
+
+float srgb_to_linear(float c) { return c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f); }
+
+}  // namespace
+
+std::array<std::uint32_t, 4> fetch_texel(const TexObject& t, const std::uint8_t* p, bool& float_result) {
+  const TexelFormat& f = t.image.format;
+  float_result = returns_float(t);
+  std::array<std::uint32_t, 4> out{0, 0, 0, float_result ? std::bit_cast<std::uint32_t>(1.0f) : 1u};
+  const unsigned bytes = f.bits / 8;
+  for (unsigned ch = 0; ch < f.channels; ++ch) {
+    std::uint32_t raw = 0;
+    std::memcpy(&raw, p + ch * bytes, bytes);
+    std::uint32_t v = raw;
+    if (f.kind == ChannelKind::kFloat) {
+      if (f.bits == 16) v = std::bit_cast<std::uint32_t>(f16_to_f32(static_cast<std::uint16_t>(raw)));
+    } else if (t.sampler.read == ReadMode::kNormalizedFloat) {
+      float n;
+      if (f.kind == ChannelKind::kUnsigned) {
+        n = static_cast<float>(raw) / static_cast<float>((1u << f.bits) - 1u);
+        if (t.sampler.srgb && f.bits == 8 && ch < 3) n = srgb_to_linear(n);
+      } else {
+        const std::int32_t s = f.bits == 8 ? static_cast<std::int8_t>(raw) : static_cast<std::int16_t>(raw);
+        n = std::max(-1.0f, static_cast<float>(s) / static_cast<float>((1 << (f.bits - 1)) - 1));
+      }
+      v = std::bit_cast<std::uint32_t>(n);
+    } else if (f.kind == ChannelKind::kSigned && f.bits < 32) {
+      const std::int32_t s = f.bits == 8 ? static_cast<std::int8_t>(raw) : static_cast<std::int16_t>(raw);
+      v = static_cast<std::uint32_t>(s);
+    }
+    out[ch] = v;
+  }
+  return out;
+}
+
+std::array<std::uint32_t, 4> border_texel(const TexObject& t) {
+  if (!returns_float(t))
+    fail(ErrorKind::kUnsupported, "the border colour of a texture that returns integers (not documented)");
+  std::array<std::uint32_t, 4> out{};
+  for (unsigned ch = 0; ch < 4; ++ch) out[ch] = std::bit_cast<std::uint32_t>(t.sampler.border[ch]);
+  return out;
+}
+
+void cube_face(float x, float y, float z, unsigned& face, float& s, float& t) {
+  const float ax = std::fabs(x), ay = std::fabs(y), az = std::fabs(z);
+  float m, sc, tc;
+  if (ax >= ay && ax >= az) {
+    face = x >= 0 ? 0 : 1;
+    m = ax;
+    sc = x >= 0 ? -z : z;
+    tc = -y;
+  } else if (ay >= az) {
+    face = y >= 0 ? 2 : 3;
+    m = ay;
+    sc = x;
+    tc = y >= 0 ? z : -z;
+  } else {
+    face = z >= 0 ? 4 : 5;
+    m = az;
+    sc = z >= 0 ? x : -x;
+    tc = -y;
+  }
+  if (m == 0.0f) fail(ErrorKind::kUnsupported, "a cubemap fetch with the zero direction");
+  s = (sc / m + 1.0f) * 0.5f;
+  t = (tc / m + 1.0f) * 0.5f;
+}
+
+std::uint32_t pack_channel(const TexelFormat& f, std::uint32_t value) {
+  if (f.kind == ChannelKind::kFloat)
+    return f.bits == 16 ? f32_to_f16(std::bit_cast<float>(value)) : value;
+  return f.bits == 32 ? value : value & ((1u << f.bits) - 1u);
+}
+
+}  // namespace warpscope::exec

@@ -1,0 +1,101 @@
+// Texture and surface objects: the table of handles a Device hands out, and the texture unit's
+// arithmetic (addressing, filtering, texel formats) the semantic functions of ops_tex.cpp use.
+//
+// Rules (CUDA C++ Programming Guide, appendix "Texture Fetching"; PTX ISA, "Texture Instructions"
+// and "Surface Instructions"), applied per lane:
+//  - Coordinates: with normalized coordinates x is multiplied by the size (width, height, depth);
+//    integer (.s32) coordinates address texels directly and are never filtered.
+//  - Point filtering: texel i = floor(x). Linear filtering: xB = x - 0.5, i = floor(xB), and the
+//    weight a = frac(xB) rounded to 8 fractional bits (the guide's 9-bit fixed point with 8
+//    fractional bits); the result is (1-a)T[i] + aT[i+1] per dimension, in f32.
+//  - Address modes act on texel indices: wrap (i mod N), mirror (i mod 2N, reflected), clamp
+//    (to [0, N-1]), border (outside [0, N): the border colour). Wrap and mirror are only defined
+//    for normalized coordinates: with unnormalized ones the fetch is refused (Error kUnsupported).
+//  - Layers are clamped to [0, layers-1]; cubemap directions pick a face by their major axis
+//    (ties: x before y before z) and become normalized coordinates on that face (point filtering
+//    only: the guide does not say how linear filtering crosses cube edges).
+//  - Read modes: element type (floats as they are, halves widened, integers as 32-bit integers);
+//    normalized float for 8- and 16-bit integers (unsigned / (2^n - 1), signed / (2^(n-1) - 1)
+//    clamped to -1). sRGB applies the sRGB-to-linear curve to 8-bit unsigned normalized texels.
+//  - Missing channels read as 0, except the 4th, which reads as 1 (1.0f for float results).
+// Everything the rules above leave open (linear filtering of integer texels, border colours of
+// integer textures, several mipmap levels, multisampling) is refused with Error(kUnsupported).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "warpscope/texture.hpp"
+
+namespace warpscope::exec {
+
+struct TexObject {
+  enum class Kind : std::uint8_t { kTexture, kSurface };
+  Kind kind = Kind::kTexture;
+  Image image;
+  Sampler sampler;
+};
+
+/// Handles -> objects. Handles start at 1 and are never reused. Changed only between launches.
+class ObjectTable {
+ public:
+  std::uint64_t add(const TexObject& object);
+  /// Throws kUsage for a handle that is not an object of that kind.
+  void remove(std::uint64_t handle, TexObject::Kind kind);
+  const TexObject* find(std::uint64_t handle) const;
+
+ private:
+  std::map<std::uint64_t, TexObject> objects_;
+  std::uint64_t next_ = 1;
+};
+
+/// A texel index through an address mode; -1 for a border texel.
+inline std::int64_t address_index(AddressMode mode, std::int64_t i, std::int64_t n) {
+  if (static_cast<std::uint64_t>(i) < static_cast<std::uint64_t>(n)) return i;  // inside: every mode agrees
+  switch (mode) {
+    case AddressMode::kWrap: return ((i % n) + n) % n;
+    case AddressMode::kMirror: {
+      const std::int64_t m = ((i % (2 * n)) + 2 * n) % (2 * n);
+      return m < n ? m : 2 * n - 1 - m;
+    }
+    case AddressMode::kClamp: return i < 0 ? 0 : i >= n ? n - 1 : i;
+    case AddressMode::kBorder: return i < 0 || i >= n ? -1 : i;
+  }
+  return 0;
+}
+
+/// Up to 8 texel positions (x, y, slice) and their weights, the footprint of one fetch.
+struct Footprint {
+  std::uint32_t count = 0;
+  std::array<std::array<std::int64_t, 3>, 8> texel{};  // x, y, slice; x < 0: the border colour
+  std::array<float, 8> weight{};
+};
+
+/// The footprint of a fetch at texel-space coordinates (x, y, z) (already scaled), on a face or
+/// layer `slice`. `dims` is 1, 2 or 3; `linear` selects linear filtering. Throws kUnsupported
+/// (message without context: the caller adds the kernel and line) for undefined combinations.
+Footprint footprint(const TexObject& t, unsigned dims, float x, float y, float z, std::uint32_t slice, bool linear);
+
+/// The four texels of tld4 (the 2x2 footprint of linear filtering) in PTX order: (i, j+1),
+/// (i+1, j+1), (i+1, j), (i, j).
+Footprint gather_footprint(const TexObject& t, float x, float y, std::uint32_t slice);
+
+/// One texel's channels as the texture returns them: 4 values, each either f32 bits (float
+/// results) or a 32-bit integer. `float_result` says which.
+std::array<std::uint32_t, 4> fetch_texel(const TexObject& t, const std::uint8_t* texel, bool& float_result);
+/// The border colour in the texture's result form.
+std::array<std::uint32_t, 4> border_texel(const TexObject& t);
+
+/// Whether the texture returns floats (float formats, or normalized-float reads).
+bool returns_float(const TexObject& t);
+
+/// Cubemap: direction -> face (0..5) and normalized face coordinates (s, t) in [0, 1].
+void cube_face(float x, float y, float z, unsigned& face, float& s, float& t);
+
+/// Converts a value of a surface-format channel for sust.p (f32 bits or 32-bit integer) to the
+/// channel's bits.
+std::uint32_t pack_channel(const TexelFormat& f, std::uint32_t value);
+
+}  // namespace warpscope::exec
