@@ -30,27 +30,7 @@ namespace warpscope::cudart {
 
 // ---- The CUDA 13 types of the graph API (driver_types.h), pinned by size. --------------------
 
-struct PitchedPtr {
-  void* ptr;
-  std::size_t pitch, xsize, ysize;
-};
-struct Pos {
-  std::size_t x, y, z;
-};
-struct Extent {
-  std::size_t width, height, depth;
-};
-/// cudaMemcpy3DParms.
-struct Memcpy3DParms {
-  void* srcArray;
-  Pos srcPos;
-  PitchedPtr srcPtr;
-  void* dstArray;
-  Pos dstPos;
-  PitchedPtr dstPtr;
-  Extent extent;
-  int kind;
-};
+// PitchedPtr, Pos, Extent, Memcpy3DParms (cudaMemcpy3DParms): abi.hpp.
 static_assert(sizeof(Memcpy3DParms) == 160);
 
 /// cudaKernelNodeParams (and V2, the same layout).
