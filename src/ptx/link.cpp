@@ -15,11 +15,12 @@
 namespace warpscope::ptx {
 namespace {
 
-/// Functions the interpreter provides (vprintf, __assertfail) or rejects with its own message
-/// when a kernel calls them (device malloc/free): an unresolved declaration of one is not a link
-/// error.
+/// Functions the interpreter provides itself (vprintf, __assertfail, and the device heap's
+/// malloc, free and __cuda_syscall_aligned_malloc): an unresolved declaration of one is not a
+/// link error.
 bool interpreter_function(std::string_view name) {
-  return name == "vprintf" || name == "__assertfail" || name == "malloc" || name == "free";
+  return name == "vprintf" || name == "__assertfail" || name == "malloc" || name == "free" ||
+         name == "__cuda_syscall_aligned_malloc";
 }
 
 bool global_linkage(Linkage l) { return l == Linkage::kVisible || l == Linkage::kWeak || l == Linkage::kCommon; }
