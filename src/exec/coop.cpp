@@ -149,7 +149,7 @@ LaunchStats run_cooperative(const LaunchRequest& req, const LaunchConfig& cfg) {
   std::ostream& out = *req.printf_output;
   auto deliver_text = [&] {
     for (CtaState& c : ctas) fifo.deliver(out, c.text);
-    out.flush();
+    fifo.flush();
   };
 
   std::uint64_t remaining = total;
@@ -205,11 +205,11 @@ LaunchStats run_cooperative(const LaunchRequest& req, const LaunchConfig& cfg) {
   }
   deliver_text();
   LaunchStats stats;
+  stats.printf_dropped = fifo.dropped;
   stats.warp_instructions = runner.instructions();
   stats.thread_instructions = runner.thread_instructions();
   stats.pc_instructions = runner.pc_instructions();
   stats.pc_thread_instructions = runner.pc_thread_instructions();
-  stats.printf_dropped = fifo.dropped;
   runner.memcheck().finish(stats);
   return stats;
 }

@@ -81,14 +81,14 @@ LaunchStats run_launch(const LaunchRequest& req) {
       } catch (...) {
         if (shard) sharded->merge(static_cast<std::uint32_t>(c), shard->finish_cta());
         fifo.deliver(out, text);
-        out.flush();
+        fifo.flush();
         throw;
       }
       if (shard) sharded->merge(static_cast<std::uint32_t>(c), shard->finish_cta());
       fifo.deliver(out, text);
     }
-    out.flush();
     stats.printf_dropped = fifo.dropped;
+    fifo.flush();
     stats.warp_instructions = runner.instructions();
     stats.thread_instructions = runner.thread_instructions();
     stats.pc_instructions = runner.pc_instructions();
@@ -204,12 +204,12 @@ LaunchStats run_launch(const LaunchRequest& req) {
     std::unique_lock lock(mu);
     deliver(lock);
   }
-  out.flush();
+  stats.printf_dropped = fifo.dropped;
+  fifo.flush();
   if (error) std::rethrow_exception(error);
   stats.warp_instructions = insts;
   stats.thread_instructions = tinsts;
   memcheck.finish(stats);
-  stats.printf_dropped = fifo.dropped;
   return stats;
 }
 

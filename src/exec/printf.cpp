@@ -57,26 +57,45 @@ std::string read_c_string(Ctx& x, unsigned lane, std::uint64_t addr, std::size_t
 }
 
 // The printf FIFO. A GPU stores each printf call in the FIFO unformatted (the host formats it when
-// the FIFO is flushed) and drops calls that no longer fit. The bytes a call takes are counted
-// here as a record of: an 8-byte header, the 8-byte format string address, the argument buffer
-// (8-byte aligned) and the text of each %s argument (its NUL included, 8-byte aligned). That is
-// the shape of the record, not a measured size (tests/hw/printf_fifo_probe.cu measures it).
+// the FIFO is flushed); the FIFO is circular, so newer calls overwrite the oldest. The bytes a call
+// takes are counted here as a record of: an 8-byte header, the 8-byte format string address, the
+// argument buffer (8-byte aligned) and the text of each %s argument (its NUL included, 8-byte
+// aligned). That is the shape of the record, not a measured size: on the H100 a one-argument call
+// of 24 characters takes about 632 bytes (829 such calls of 5000 survive a 512 KiB FIFO,
+// tests/hw/data/h100/runtime_gt/README.md), so warpscope keeps more calls than the H100 does when
+// a launch overflows the FIFO; which ones (the newest) is the same.
 void PrintfFifo::deliver(std::ostream& out, const PrintfText& t) {
+  out_ = &out;
   std::size_t begin = 0;
   for (const PrintfText::Call& c : t.calls) {
-    // A call reserves its bytes by advancing the FIFO's write offset: once one does not fit, the
-    // offset is past the end and every later call is dropped too.
-    if (used <= limit && limit - used >= c.fifo_bytes) {
-      used += c.fifo_bytes;
-      out.write(t.text.data() + begin, static_cast<std::streamsize>(c.end - begin));
-    } else {
-      used = limit + 1;
+    held_.push_back(Held{t.text.substr(begin, c.end - begin), c.fifo_bytes});
+    used += c.fifo_bytes;
+    while (used > limit && !held_.empty()) {
+      used -= held_.front().bytes;
+      held_.pop_front();
       ++dropped;
     }
     begin = c.end;
   }
-  // Text without a call (none is made today) passes.
-  if (begin < t.text.size()) out.write(t.text.data() + begin, static_cast<std::streamsize>(t.text.size() - begin));
+  // Text without a call (none is made today) is kept in order with the calls.
+  if (begin < t.text.size()) held_.push_back(Held{t.text.substr(begin), 0});
+}
+
+void PrintfFifo::flush() {
+  if (out_ != nullptr) {
+    for (const Held& h : held_) out_->write(h.text.data(), static_cast<std::streamsize>(h.text.size()));
+    out_->flush();
+  }
+  held_.clear();
+  used = 0;
+}
+
+PrintfFifo::~PrintfFifo() {
+  try {
+    flush();
+  } catch (...) {
+    // a stream that throws while the launch unwinds: the output is lost, not the error
+  }
 }
 
 int format_printf(Ctx& x, const Inst&, unsigned lane, std::uint64_t fmt_addr, std::uint64_t args_addr,

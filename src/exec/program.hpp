@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -244,13 +245,31 @@ struct PrintfText {
   }
 };
 
-/// The printf FIFO of one launch: what has been delivered and what was dropped.
+/// The printf FIFO of one launch. It is circular (CUDA Programming Guide, "Formatted Output"; on
+/// the H100, tests/hw/data/h100/runtime_gt/heap.csv): when a launch's calls outgrow it, the oldest
+/// are overwritten, so the host prints the newest calls that fit, in order. deliver() queues a
+/// CTA's calls (CTAs in order); flush() prints what the FIFO holds at the end of the launch (also
+/// when the launch faults: the destructor flushes).
 struct PrintfFifo {
-  std::uint64_t limit = 0;  // bytes (cudaLimitPrintfFifoSize)
-  std::uint64_t used = 0;
-  std::uint64_t dropped = 0;  // printf calls whose output did not fit
-  /// Writes the calls of `t` that still fit to `out`, in order; drops the rest.
+  std::uint64_t limit = 0;    // bytes (cudaLimitPrintfFifoSize)
+  std::uint64_t used = 0;     // bytes of the calls held
+  std::uint64_t dropped = 0;  // printf calls overwritten by newer ones
+  PrintfFifo() = default;
+  PrintfFifo(const PrintfFifo&) = delete;
+  PrintfFifo& operator=(const PrintfFifo&) = delete;
+  ~PrintfFifo();
+  /// Queues the calls of `t` for `out`, dropping the oldest calls held while they do not fit.
   void deliver(std::ostream& out, const PrintfText& t);
+  /// Writes the calls held to the stream deliver() was given, in order, and empties the FIFO.
+  void flush();
+
+ private:
+  struct Held {
+    std::string text;
+    std::uint64_t bytes = 0;
+  };
+  std::deque<Held> held_;
+  std::ostream* out_ = nullptr;
 };
 
 /// What a warp's instructions see while they run. One per worker thread; the warp loop points it

@@ -55,11 +55,26 @@ TEST(Printf, SameOutputWithSeveralHostThreads) {
   EXPECT_EQ(std::count(results[0].begin(), results[0].end(), '\n'), (9 + 300) * 33 + 2);
 }
 
-// The printf FIFO (cudaLimitPrintfFifoSize): once a call does not fit, it and every later call of
-// the launch are dropped, whatever the thread count; the next launch starts with an empty FIFO.
-TEST(Printf, OutputBeyondTheFifoIsDropped) {
+namespace {
+// The last n lines of text.
+std::string tail_lines(const std::string& text, std::size_t n) {
+  std::size_t at = text.size();
+  for (std::size_t i = 0; i <= n && at != 0; ++i) {
+    const std::size_t nl = text.rfind('\n', at - 1);
+    if (i == n) return text.substr(nl == std::string::npos ? 0 : nl + 1);
+    if (nl == std::string::npos) return text;
+    at = nl;
+  }
+  return text.substr(at == 0 ? 0 : at + 1);
+}
+}  // namespace
+
+// The printf FIFO (cudaLimitPrintfFifoSize) is circular: when a launch's calls outgrow it, the
+// oldest are overwritten and the newest that fit are printed, whatever the thread count; the next
+// launch starts with an empty FIFO.
+TEST(Printf, OutputBeyondTheFifoKeepsTheNewestCalls) {
   WS_LOAD_PTX(ptx, "printf");
-  std::string full;
+  std::string full, full_one_block;
   {
     std::ostringstream out;
     DeviceOptions opt;
@@ -71,7 +86,11 @@ TEST(Printf, OutputBeyondTheFifoIsDropped) {
     const KernelArg args[] = {arg(k), arg(d)};
     EXPECT_EQ(dev.launch(m, "hello", {4}, {40}, args).printf_dropped, 0u);
     full = out.str();
+    out.str("");
+    EXPECT_EQ(dev.launch(m, "hello", {1}, {40}, args).printf_dropped, 0u);
+    full_one_block = out.str();
   }
+  EXPECT_EQ(std::count(full.begin(), full.end(), '\n'), 4 * 40 + 1);
   for (unsigned threads : {1u, 2u}) {
     std::ostringstream out;
     DeviceOptions opt;
@@ -87,15 +106,16 @@ TEST(Printf, OutputBeyondTheFifoIsDropped) {
     const LaunchStats s = dev.launch(m, "hello", {4}, {40}, args);
     const std::size_t calls = 4 * 40 + 1;
     EXPECT_EQ(s.printf_dropped, calls - 10) << threads;
-    std::size_t end = 0;
-    for (int i = 0; i < 10; ++i) end = full.find('\n', end) + 1;
-    EXPECT_EQ(out.str(), full.substr(0, end)) << threads;
+    EXPECT_EQ(out.str(), tail_lines(full, 10)) << threads;
     EXPECT_TRUE(dev.printf_launched());
     EXPECT_THROW(dev.set_printf_fifo_size(1 << 20), Error);
-    // The FIFO is flushed when the next kernel starts: its first 10 calls are printed again.
+    // The next launch starts with an empty FIFO.
     out.str("");
-    EXPECT_EQ(dev.launch(m, "hello", {1}, {40}, args).printf_dropped, 41u - 10u);
-    EXPECT_EQ(out.str(), full.substr(0, end));
+    const std::size_t one_block = static_cast<std::size_t>(std::count(full_one_block.begin(), full_one_block.end(), '\n'));
+    // Its newest calls include the one with a %s argument and 13 arguments, which takes more than
+    // 40 bytes (but at most 119): 9 calls fit.
+    EXPECT_EQ(dev.launch(m, "hello", {1}, {40}, args).printf_dropped, one_block - 9);
+    EXPECT_EQ(out.str(), tail_lines(full_one_block, 9));
   }
 }
 

@@ -175,7 +175,7 @@ int main() {
   check(non_null > 0 && non_null < 64, "heap exhaustion returns NULL");
   check(aligned, "malloc is 16-byte aligned");
 
-  // printf beyond the FIFO is dropped; the FIFO size is fixed once printf was used.
+  // printf through the FIFO (raised to 512 KiB); the FIFO size is fixed once printf was used.
   std::fflush(stdout);
   say<<<1, 32>>>(10);
   cudaDeviceSynchronize();
