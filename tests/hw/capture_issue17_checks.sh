@@ -25,4 +25,17 @@ run api_test "$p/api_test.cu"
 run rdc -rdc=true "$p/rdc_main.cu" "$p/rdc_math.cu" "$p/rdc_data.cu"
 run oob "$p/oob.cu"
 run coop_heap_probe "$here/coop_heap_probe.cu"
+for m in nocoop badfree doublefree; do (cd "$b" && timeout 60 ./coop_heap_probe $m >> "$out/coop_heap_probe.out" 2>&1; echo "$m rc=$?" >> "$out/coop_heap_probe.out"); done
+nvcc -cudart shared -arch=sm_90 -lineinfo -o "$b/oob_probe2" "$here/oob_probe.cu" && \
+  for c in $("$b/oob_probe2" list); do timeout 60 "$b/oob_probe2" $c; done > "$out/oob_probe2.csv" 2>&1
+nvcc -cudart shared -arch=sm_90 -lineinfo -o "$b/texture_probe2" "$here/texture_probe.cu" && {
+  "$b/texture_probe2" > "$out/texture_probe2.csv" 2> "$out/texture_probe2.err"
+  ncu --clock-control none --csv --page raw --metrics \
+l1tex__t_requests_pipe_tex_mem_texture.sum,l1tex__t_sectors_pipe_tex_mem_texture.sum,\
+l1tex__t_sectors_pipe_tex_mem_texture_lookup_hit.sum,l1tex__t_sectors_pipe_tex_mem_texture_lookup_miss.sum,\
+l1tex__t_requests_pipe_tex_mem_surface_op_ld.sum,l1tex__t_sectors_pipe_tex_mem_surface_op_ld.sum,\
+l1tex__t_requests_pipe_tex_mem_surface_op_st.sum,l1tex__t_sectors_pipe_tex_mem_surface_op_st.sum,\
+smsp__sass_inst_executed_op_texture.sum,lts__t_sectors_srcunit_tex_op_read.sum "$b/texture_probe2" > "$out/texture_probe2_ncu.csv" 2>&1
+}
 { nvidia-smi --query-gpu=name,driver_version --format=csv; nvcc --version | tail -n 2; } > "$out/versions.txt" 2>&1
+cd "$out" && tar czf ../issue17_checks.tgz . && echo packed
