@@ -237,10 +237,14 @@ void CtaRunner::builtin_call(WarpState& w, const Inst& in, std::uint32_t pc, std
       const std::uint64_t p = arg(l, 0);
       if (p == 0) return;  // free(NULL) does nothing
       if (x_.heap == nullptr || !x_.heap->release(p)) {
-                lane_fault(x_, pc, ErrorKind::kTrap, l,
+        // As the H100 does (tests/hw/data/h100/runtime_gt/checks/coop_heap_probe.out): a pointer
+        // outside the heap is an illegal address; one inside it that starts no live block (freed
+        // already) ends the launch as a trap.
+        const bool in_heap = x_.heap != nullptr && p - x_.heap->base() < x_.heap->size();
+        lane_fault(x_, pc, in_heap ? ErrorKind::kTrap : ErrorKind::kOutOfBounds, l,
                    fmt::format("free of 0x{:x}, which is not the start of a block allocated by device-side "
-                               "malloc/new (or was freed already)",
-                               p));
+                               "malloc/new{}",
+                               p, in_heap ? " (freed already, or inside a block)" : " (outside the device heap)"));
       }
     });
     // The freed blocks are no allocations any more: forget the lookup caches that may name them.

@@ -152,6 +152,11 @@ cudaError_t capture_check(Runtime& rt, const void* stream, bool* captured) {
   return e;
 }
 
+cudaError_t capture_refuse(Runtime& rt, const void* stream, const std::string& why) {
+  if (StreamCapture* sc = capture_of(stream)) invalidate(rt, sc->capture, why);
+  return kErrCaptureUnsupported;
+}
+
 cudaError_t capture_node(Runtime&, const void* stream, std::unique_ptr<Node> node) {
   StreamCapture* sc = capture_of(stream);
   Node* added = Graphs::get().add_node(*sc->capture->graph, std::move(node));

@@ -387,9 +387,9 @@ WS_API cudaError_t cudaDeviceSetLimit(int limit, std::size_t value) {
           rt.note("cudaDeviceSetLimit(cudaLimitPrintfFifoSize) after a kernel that uses printf was launched");
           return kErrInvalidValue;
         }
-        // The H100 raises a smaller FIFO to 512 KiB (cudaDeviceGetLimit reads 524288 back after 4096
-        // or 65536 were set: tests/hw/data/h100/runtime_gt/heap.csv).
-        value = std::max<std::size_t>(value, std::size_t{512} << 10);
+        // As the H100 does (tests/hw/data/h100/runtime_gt/limits.csv, heap.csv): at least 512 KiB,
+        // rounded up to 256 bytes (600000 reads back as 600064, 4096 as 524288).
+        value = std::max<std::size_t>((value + 255) / 256 * 256, std::size_t{512} << 10);
         rt.limit_printf_fifo = value;
         if (rt.has_device()) rt.device().set_printf_fifo_size(value);
         return kSuccess;
@@ -398,6 +398,9 @@ WS_API cudaError_t cudaDeviceSetLimit(int limit, std::size_t value) {
           rt.note("cudaDeviceSetLimit(cudaLimitMallocHeapSize) after a kernel that uses malloc or free was launched");
           return kErrInvalidValue;
         }
+        // As the H100 does (limits.csv): at least 4 MiB, rounded up to 64 KiB (5000000 reads back
+        // as 5046272, 1 MiB and 3 bytes as 4194304).
+        value = std::max<std::size_t>((value + 65535) / 65536 * 65536, std::size_t{4} << 20);
         rt.limit_malloc_heap = value;
         if (rt.has_device()) rt.device().set_malloc_heap_size(value);
         return kSuccess;

@@ -304,6 +304,9 @@ const void* canonical_stream(const void* stream, bool per_thread);
 /// kErrCaptureImplicit when it is the legacy stream and a blocking stream is capturing (that
 /// capture is invalidated). Sets *captured when the operation must become a node instead.
 cudaError_t capture_check(Runtime& rt, const void* stream, bool* captured);
+/// An operation CUDA refuses on a capturing stream: invalidates that capture (saying `why` on
+/// stderr) and returns kErrCaptureUnsupported.
+cudaError_t capture_refuse(Runtime& rt, const void* stream, const std::string& why);
 /// Appends a node to the stream's capture after its current dependencies.
 cudaError_t capture_node(Runtime& rt, const void* stream, std::unique_ptr<Node> node);
 /// A "potentially unsafe" call (cudaMalloc, synchronous copies, synchronisation): returns

@@ -202,7 +202,9 @@ class Runtime {
   unsigned device_flags = 0;
   // cudaDeviceSetLimit: printf FIFO and device heap sizes are the Device's (set while no kernel
   // that uses them has been launched); these are the values for the next Device.
-  static constexpr std::size_t kDefaultPrintfFifo = 1 << 20, kDefaultMallocHeap = 8 << 20;
+  // The H100's defaults (tests/hw/data/h100/runtime_gt/limits.csv): an 8.25 MiB printf FIFO, an
+  // 8 MiB device heap.
+  static constexpr std::size_t kDefaultPrintfFifo = 8650752, kDefaultMallocHeap = 8 << 20;
   std::size_t limit_stack = 1024, limit_printf_fifo = kDefaultPrintfFifo, limit_malloc_heap = kDefaultMallocHeap;
 
   // Report.
