@@ -15,6 +15,7 @@
 #include "common/error.hpp"
 #include "exec/fault.hpp"
 #include "exec/ops_common.hpp"
+#include "exec/smallfloat.hpp"
 #include "exec/texture.hpp"
 
 namespace warpscope::exec {
@@ -89,11 +90,6 @@ const std::uint8_t* image_host(const Ctx& x, const Inst& in, unsigned lane, cons
   return r->host + (im.base - r->base);
 }
 
-std::int64_t floor_index(float v) {
-  if (!(v > -1e18f && v < 1e18f)) return v > 0 ? std::int64_t{1} << 60 : -(std::int64_t{1} << 60);
-  return static_cast<std::int64_t>(std::floor(v));
-}
-
 std::int32_t coord_i(const Ctx& x, std::uint32_t slot, unsigned lane) { return static_cast<std::int32_t>(x.reg(slot)[lane]); }
 float coord_f(const Ctx& x, std::uint32_t slot, unsigned lane) { return get<float>(x.reg(slot)[lane]); }
 
@@ -162,9 +158,8 @@ void exec_tex(const Inst& in, Ctx& x, std::uint32_t m) {
       const Image& ci = cache.object->image;
       const Sampler& cs = cache.object->sampler;
       cache.point_f32 = ci.format.kind == ChannelKind::kFloat && ci.format.bits == 32 && cs.filter == FilterMode::kPoint &&
-                        ci.layout != ImageLayout::kLinear && ci.levels == 1 &&
-                        (cs.normalized_coords || (cs.address[0] != AddressMode::kWrap && cs.address[0] != AddressMode::kMirror &&
-                                                  cs.address[1] != AddressMode::kWrap && cs.address[1] != AddressMode::kMirror));
+                        ci.layout != ImageLayout::kLinear && ci.levels == 1;
+      (void)cs;
       if (ci.levels > 1)
         refuse(x, in, l, ErrorKind::kUnsupported,
                fmt::format("tex: unsupported: a mipmapped texture with {} levels (only level 0 is sampled)", ci.levels));
@@ -177,20 +172,20 @@ void exec_tex(const Inst& in, Ctx& x, std::uint32_t m) {
     rec.width = static_cast<std::uint8_t>(im.format.bytes());
     if (!Gather && cache.point_f32 && b.geom == TexGeom::k2d && !b.int_coords) {
       // Point sampling of a 2-D float texture: the general rule below, without its generality.
-      float cx = coord_f(x, coord[0], l), cy = coord_f(x, coord[1], l);
-      if (t.sampler.normalized_coords) {
-        cx *= static_cast<float>(im.width);
-        cy *= static_cast<float>(im.height);
+      double cx = coord_f(x, coord[0], l), cy = coord_f(x, coord[1], l);
+      if (t.sampler.normalized_coords) {  // exact: the H100 floors the unrounded product
+        cx *= static_cast<double>(im.width);
+        cy *= static_cast<double>(im.height);
       }
-      const std::int64_t i = address_index(t.sampler.address[0], floor_index(cx), im.width);
-      const std::int64_t j = address_index(t.sampler.address[1], floor_index(cy), im.height);
+      const std::int64_t i = address_index(effective_address(t.sampler, 0), floor_index(cx), im.width);
+      const std::int64_t j = address_index(effective_address(t.sampler, 1), floor_index(cy), im.height);
       if (i < 0 || j < 0) {
         const auto v = border_texel(t);
         for (unsigned ch = 0; ch < 4; ++ch) result[ch][l] = v[ch];
         return;
       }
       const std::uint64_t off = cache.addressing.offset(static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(j), 0);
-      std::uint32_t v[4] = {0, 0, 0, 0x3f800000u};
+      std::uint32_t v[4] = {0, 0, 0, 0};  // missing channels read 0 (H100)
       const std::uint8_t* p = cache.host + off;
       switch (im.format.channels) {
         case 1: std::memcpy(v, p, 4); break;
@@ -221,23 +216,25 @@ void exec_tex(const Inst& in, Ctx& x, std::uint32_t m) {
         std::uint32_t slice = 0;
         if (layered(b.geom)) {
           const std::int64_t count = cube(b.geom) ? im.layers / 6 : im.layers;
-          slice = static_cast<std::uint32_t>(std::clamp<std::int64_t>(coord_i(x, coord[0], l), 0, count - 1));
+          // the layer is clamped as an unsigned number: -1 reads the last layer (H100)
+          slice = static_cast<std::uint32_t>(
+              std::min<std::uint64_t>(static_cast<std::uint32_t>(coord_i(x, coord[0], l)), static_cast<std::uint64_t>(count - 1)));
         }
         const unsigned dims = cube(b.geom) ? 2 : geom_dims(b.geom);
-        float c[3] = {0, 0, 0};
+        double c[3] = {0, 0, 0};
         for (unsigned d = 0; d < (cube(b.geom) ? 3u : dims); ++d)
-          c[d] = b.int_coords ? static_cast<float>(coord_i(x, coord[first + d], l)) : coord_f(x, coord[first + d], l);
+          c[d] = b.int_coords ? static_cast<double>(coord_i(x, coord[first + d], l)) : coord_f(x, coord[first + d], l);
         bool normalized = t.sampler.normalized_coords && !b.int_coords;
         if (cube(b.geom)) {
           unsigned face = 0;
           float s = 0, tt = 0;
-          cube_face(c[0], c[1], c[2], face, s, tt);
+          cube_face(static_cast<float>(c[0]), static_cast<float>(c[1]), static_cast<float>(c[2]), face, s, tt);
           c[0] = s;
           c[1] = tt;
           slice = slice * 6 + face;
           normalized = true;
         }
-        const float size[3] = {static_cast<float>(im.width), static_cast<float>(im.height), static_cast<float>(im.depth)};
+        const double size[3] = {static_cast<double>(im.width), static_cast<double>(im.height), static_cast<double>(im.depth)};
         if (normalized)
           for (unsigned d = 0; d < dims; ++d) c[d] *= size[d];
         const TexObject* use = &t;
@@ -248,7 +245,7 @@ void exec_tex(const Inst& in, Ctx& x, std::uint32_t m) {
           eff.sampler.normalized_coords = cube(b.geom);
         }
         if (b.int_coords)  // integer coordinates address texels (the centre of texel i); never filtered
-          for (unsigned d = 0; d < dims; ++d) c[d] += 0.5f;
+          for (unsigned d = 0; d < dims; ++d) c[d] += 0.5;
         const bool linear = !b.int_coords && t.sampler.filter == FilterMode::kLinear;
         if (Gather) {
           if (b.geom != TexGeom::k2d && b.geom != TexGeom::kA2d)
@@ -261,35 +258,55 @@ void exec_tex(const Inst& in, Ctx& x, std::uint32_t m) {
         }
       }
       const std::uint8_t* host = cache.host;
-      float acc[4] = {0, 0, 0, 0};
+      double acc[4] = {0, 0, 0, 0};
       std::array<std::uint32_t, 4> point{};
       bool is_float = cache.is_float;
+      const bool int_filter = !Gather && f.count > 1 && filters_integers(t);
       for (std::uint32_t k = 0; k < f.count; ++k) {
         std::array<std::uint32_t, 4> v;
         if (linear_resource_oob) {
           v = {0, 0, 0, 0};
         } else if (f.texel[k][0] < 0) {
+          if (int_filter) {
+            const auto bv = filter_border(t);
+            for (unsigned ch = 0; ch < 4; ++ch) acc[ch] += f.weight[k] * bv[ch];
+            continue;
+          }
           v = border_texel(t);
         } else {
           const std::uint64_t off = cache.addressing.offset(static_cast<std::uint32_t>(f.texel[k][0]),
                                                             static_cast<std::uint32_t>(f.texel[k][1]),
                                                             static_cast<std::uint32_t>(f.texel[k][2]));
-          v = fetch_texel(t, host + off, is_float);
           if (trace) {
             rec.mask[k] |= 1u << l;
             rec.addr[k][l] = im.base + off;
           }
+          if (int_filter) {
+            const auto tv = filter_texel(t, host + off);
+            for (unsigned ch = 0; ch < 4; ++ch) acc[ch] += f.weight[k] * tv[ch];
+            continue;
+          }
+          v = fetch_texel(t, host + off, is_float);
         }
         if (Gather) {
           result[k][l] = v[b.comp];
         } else if (f.count == 1) {
           point = v;
         } else {
-          for (unsigned ch = 0; ch < 4; ++ch) acc[ch] += f.weight[k] * std::bit_cast<float>(v[ch]);
+          for (unsigned ch = 0; ch < 4; ++ch) acc[ch] += static_cast<double>(f.weight[k]) * std::bit_cast<float>(v[ch]);
         }
       }
-      if (!Gather)
-        for (unsigned ch = 0; ch < 4; ++ch) result[ch][l] = f.count == 1 ? point[ch] : std::bit_cast<std::uint32_t>(acc[ch]);
+      if (!Gather) {
+        const bool half = im.format.kind == ChannelKind::kFloat && im.format.bits == 16;
+        for (unsigned ch = 0; ch < 4; ++ch) {
+          std::uint32_t r;
+          if (f.count == 1) r = point[ch];
+          else if (int_filter) r = finish_filter(t, ch, acc[ch]);
+          else if (half) r = std::bit_cast<std::uint32_t>(f16_to_f32(f32_to_f16(static_cast<float>(acc[ch]))));
+          else r = std::bit_cast<std::uint32_t>(static_cast<float>(acc[ch]));
+          result[ch][l] = r;
+        }
+      }
     } catch (const Error& e) {
       if (e.kind() != ErrorKind::kUnsupported) throw;
       refuse(x, in, l, ErrorKind::kUnsupported, fmt::format("{}: unsupported: {}", Gather ? "tld4" : "tex", e.what()));

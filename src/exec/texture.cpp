@@ -100,35 +100,29 @@ const TexObject* ObjectTable::find(std::uint64_t handle) const {
 
 namespace {
 
-/// The weight of the upper texel: frac(v) in 8 fractional bits (0 ... 1 inclusive).
-float weight8(float v) { return std::nearbyint((v - std::floor(v)) * 256.0f) / 256.0f; }
-
-std::int64_t floor_index(float v) {
-  if (!(v > -1e18f && v < 1e18f)) return v > 0 ? std::int64_t{1} << 60 : -(std::int64_t{1} << 60);
-  return static_cast<std::int64_t>(std::floor(v));
-}
+/// The weight of the upper texel: frac(v) in 8 fractional bits (0 ... 1 inclusive), ties up.
+float weight8(double v) { return static_cast<float>(std::floor((v - std::floor(v)) * 256.0 + 0.5) / 256.0); }
 
 }  // namespace
+
+std::int64_t floor_index(double v) {
+  if (!(v > -1e18 && v < 1e18)) return v > 0 ? std::int64_t{1} << 60 : -(std::int64_t{1} << 60);
+  return static_cast<std::int64_t>(std::floor(v));
+}
 
 bool returns_float(const TexObject& t) {
   return t.image.format.kind == ChannelKind::kFloat || t.sampler.read == ReadMode::kNormalizedFloat;
 }
 
-Footprint footprint(const TexObject& t, unsigned dims, float x, float y, float z, std::uint32_t slice, bool linear) {
+Footprint footprint(const TexObject& t, unsigned dims, double x, double y, double z, std::uint32_t slice, bool linear) {
   const Image& im = t.image;
   const std::int64_t size[3] = {im.width, im.height, im.layers == 0 && im.depth != 0 ? std::int64_t{im.depth} : 1};
-  const float c[3] = {x, y, z};
-  if (!t.sampler.normalized_coords)
-    for (unsigned d = 0; d < dims; ++d)
-      if (t.sampler.address[d] == AddressMode::kWrap || t.sampler.address[d] == AddressMode::kMirror)
-        fail(ErrorKind::kUnsupported, "the {} address mode with unnormalized coordinates (the Programming Guide "
-             "defines wrap and mirror for normalized coordinates only)",
-             t.sampler.address[d] == AddressMode::kWrap ? "wrap" : "mirror");
+  const double c[3] = {x, y, z};
   std::int64_t lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
   float w[3] = {0, 0, 0};
   for (unsigned d = 0; d < dims; ++d) {
     if (linear) {
-      const float xb = c[d] - 0.5f;
+      const double xb = c[d] - 0.5;
       lo[d] = floor_index(xb);
       w[d] = weight8(xb);  // may round to 1.0 (the 9-bit weight holds it)
       hi[d] = lo[d] + 1;
@@ -145,7 +139,7 @@ Footprint footprint(const TexObject& t, unsigned dims, float x, float y, float z
     for (unsigned d = 0; d < dims; ++d) {
       const bool upper = ((k >> d) & 1u) != 0;
       if (linear) weight *= upper ? w[d] : 1.0f - w[d];
-      const std::int64_t i = address_index(t.sampler.address[d], upper ? hi[d] : lo[d], size[d]);
+      const std::int64_t i = address_index(effective_address(t.sampler, d), upper ? hi[d] : lo[d], size[d]);
       if (i < 0) border = true;
       if (d < 2) texel[d] = i; else texel[2] = slice + i;
     }
@@ -157,14 +151,14 @@ Footprint footprint(const TexObject& t, unsigned dims, float x, float y, float z
   return f;
 }
 
-Footprint gather_footprint(const TexObject& t, float x, float y, std::uint32_t slice) {
+Footprint gather_footprint(const TexObject& t, double x, double y, std::uint32_t slice) {
   const Image& im = t.image;
-  const std::int64_t i = floor_index(x - 0.5f), j = floor_index(y - 0.5f);
+  const std::int64_t i = floor_index(x - 0.5), j = floor_index(y - 0.5);
   const std::int64_t pos[4][2] = {{i, j + 1}, {i + 1, j + 1}, {i + 1, j}, {i, j}};
   Footprint f;
   for (const auto& p : pos) {
-    const std::int64_t a = address_index(t.sampler.address[0], p[0], im.width);
-    const std::int64_t b = address_index(t.sampler.address[1], p[1], im.height);
+    const std::int64_t a = address_index(effective_address(t.sampler, 0), p[0], im.width);
+    const std::int64_t b = address_index(effective_address(t.sampler, 1), p[1], im.height);
     f.texel[f.count] = {a < 0 || b < 0 ? -1 : a, b, slice};
     f.weight[f.count] = 1.0f;
     ++f.count;
@@ -181,7 +175,7 @@ float srgb_to_linear(float c) { return c <= 0.04045f ? c / 12.92f : std::pow((c 
 std::array<std::uint32_t, 4> fetch_texel(const TexObject& t, const std::uint8_t* p, bool& float_result) {
   const TexelFormat& f = t.image.format;
   float_result = returns_float(t);
-  std::array<std::uint32_t, 4> out{0, 0, 0, float_result ? std::bit_cast<std::uint32_t>(1.0f) : 1u};
+  std::array<std::uint32_t, 4> out{0, 0, 0, 0};
   const unsigned bytes = f.bits / 8;
   for (unsigned ch = 0; ch < f.channels; ++ch) {
     std::uint32_t raw = 0;
@@ -212,8 +206,50 @@ std::array<std::uint32_t, 4> border_texel(const TexObject& t) {
   if (!returns_float(t))
     fail(ErrorKind::kUnsupported, "the border colour of a texture that returns integers (not documented)");
   std::array<std::uint32_t, 4> out{};
-  for (unsigned ch = 0; ch < 4; ++ch) out[ch] = std::bit_cast<std::uint32_t>(t.sampler.border[ch]);
+  const TexelFormat& f = t.image.format;
+  for (unsigned ch = 0; ch < 4; ++ch) {
+    float c = t.sampler.border[ch];
+    if (f.kind == ChannelKind::kUnsigned && f.bits < 32 && t.sampler.read == ReadMode::kNormalizedFloat) {
+      const double m = static_cast<double>((1u << f.bits) - 1u);
+      const double q = std::ceil(std::clamp(static_cast<double>(c), 0.0, 1.0) * m - 0.5);  // nearest, ties down
+      c = static_cast<float>(q / m);
+    }
+    out[ch] = std::bit_cast<std::uint32_t>(c);
+  }
   return out;
+}
+
+bool filters_integers(const TexObject& t) {
+  const TexelFormat& f = t.image.format;
+  if (f.kind == ChannelKind::kFloat || t.sampler.read != ReadMode::kNormalizedFloat || t.sampler.srgb) return false;
+  return f.bits == 16 || (f.bits == 8 && f.kind == ChannelKind::kUnsigned);
+}
+
+std::array<double, 4> filter_texel(const TexObject& t, const std::uint8_t* p) {
+  const TexelFormat& f = t.image.format;
+  std::array<double, 4> out{0, 0, 0, 0};
+  const unsigned bytes = f.bits / 8;
+  for (unsigned ch = 0; ch < f.channels; ++ch) {
+    std::uint32_t raw = 0;
+    std::memcpy(&raw, p + ch * bytes, bytes);
+    if (f.kind == ChannelKind::kUnsigned) out[ch] = f.bits == 8 ? raw * 257.0 : raw;
+    else out[ch] = static_cast<std::int16_t>(raw);
+  }
+  return out;
+}
+
+std::array<double, 4> filter_border(const TexObject& t) {
+  const auto b = border_texel(t);
+  const double m = t.image.format.kind == ChannelKind::kUnsigned ? 65535.0 : 32767.0;
+  std::array<double, 4> out{};
+  for (unsigned ch = 0; ch < 4; ++ch) out[ch] = std::nearbyint(std::bit_cast<float>(b[ch]) * m);
+  return out;
+}
+
+std::uint32_t finish_filter(const TexObject& t, unsigned, double sum) {
+  const double r = std::floor(sum + 0.5);
+  if (t.image.format.kind == ChannelKind::kUnsigned) return std::bit_cast<std::uint32_t>(static_cast<float>(r) / 65535.0f);
+  return std::bit_cast<std::uint32_t>(std::max(-1.0f, static_cast<float>(r) / 32767.0f));
 }
 
 void cube_face(float x, float y, float z, unsigned& face, float& s, float& t) {

@@ -10,14 +10,23 @@
 //    fractional bits); the result is (1-a)T[i] + aT[i+1] per dimension, in f32.
 //  - Address modes act on texel indices: wrap (i mod N), mirror (i mod 2N, reflected), clamp
 //    (to [0, N-1]), border (outside [0, N): the border colour). Wrap and mirror are only defined
-//    for normalized coordinates: with unnormalized ones the fetch is refused (Error kUnsupported).
-//  - Layers are clamped to [0, layers-1]; cubemap directions pick a face by their major axis
+//    for normalized coordinates: with unnormalized ones the H100 clamps (tests/hw/data/h100/texture:
+//    every *_wrap_unnorm / *_mirror_unnorm sample equals the *_clamp_unnorm one), and so do we.
+//  - Scaling by the size is exact (no f32 rounding before floor: the H100's pitch_f32_point_*_norm
+//    samples at -0.2 * 5 read texel -2, not -1); the weight rounds half up (f32_2d_linear_fine).
+//  - Layers are clamped to [0, layers-1] as unsigned numbers (layer -1 reads the last layer, as on
+//    the H100); cubemap directions pick a face by their major axis
 //    (ties: x before y before z) and become normalized coordinates on that face (point filtering
 //    only: the guide does not say how linear filtering crosses cube edges).
 //  - Read modes: element type (floats as they are, halves widened, integers as 32-bit integers);
 //    normalized float for 8- and 16-bit integers (unsigned / (2^n - 1), signed / (2^(n-1) - 1)
 //    clamped to -1). sRGB applies the sRGB-to-linear curve to 8-bit unsigned normalized texels.
-//  - Missing channels read as 0, except the 4th, which reads as 1 (1.0f for float results).
+//  - Missing channels read as 0, the 4th too (the H100's s16x2 samples have alpha 0).
+//  - Linear filtering of 8/16-bit integers read as normalized float happens in the integer domain
+//    (8 bits widened to 16 by x*257), rounded to an integer, then normalized; half textures' filtered
+//    results are rounded to half; f32 results are the exact weighted sum rounded once.
+//  - The border colour of an unsigned normalized-integer texture is quantized to the format (ties
+//    down: 0.5 -> 127/255 for 8 bits, as the H100's u8x4_normf_point_border shows).
 // Everything the rules above leave open (linear filtering of integer texels, border colours of
 // integer textures, several mipmap levels, multisampling) is refused with Error(kUnsupported).
 #pragma once
@@ -76,11 +85,28 @@ struct Footprint {
 /// The footprint of a fetch at texel-space coordinates (x, y, z) (already scaled), on a face or
 /// layer `slice`. `dims` is 1, 2 or 3; `linear` selects linear filtering. Throws kUnsupported
 /// (message without context: the caller adds the kernel and line) for undefined combinations.
-Footprint footprint(const TexObject& t, unsigned dims, float x, float y, float z, std::uint32_t slice, bool linear);
+Footprint footprint(const TexObject& t, unsigned dims, double x, double y, double z, std::uint32_t slice, bool linear);
 
 /// The four texels of tld4 (the 2x2 footprint of linear filtering) in PTX order: (i, j+1),
 /// (i+1, j+1), (i+1, j), (i, j).
-Footprint gather_footprint(const TexObject& t, float x, float y, std::uint32_t slice);
+Footprint gather_footprint(const TexObject& t, double x, double y, std::uint32_t slice);
+
+/// The address mode the texture unit applies in dimension d: wrap and mirror with unnormalized
+/// coordinates act as clamp (H100).
+inline AddressMode effective_address(const Sampler& s, unsigned d) {
+  const AddressMode m = s.address[d];
+  if (!s.normalized_coords && (m == AddressMode::kWrap || m == AddressMode::kMirror)) return AddressMode::kClamp;
+  return m;
+}
+
+/// Whether linear filtering of this texture happens in the integer domain (8/16-bit integers read
+/// as normalized float); then filter_texel gives the values to weight and finish_filter the result.
+bool filters_integers(const TexObject& t);
+std::array<double, 4> filter_texel(const TexObject& t, const std::uint8_t* texel);
+std::array<double, 4> filter_border(const TexObject& t);
+std::uint32_t finish_filter(const TexObject& t, unsigned channel, double sum);
+
+std::int64_t floor_index(double v);
 
 /// One texel's channels as the texture returns them: 4 values, each either f32 bits (float
 /// results) or a 32-bit integer. `float_result` says which.
