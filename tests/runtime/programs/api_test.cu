@@ -5,29 +5,7 @@
 #include <cstring>
 #include <vector>
 
-static int failures = 0;
-
-#define EXPECT(name, cond)                                                  \
-  do {                                                                      \
-    if (cond) {                                                             \
-      std::printf("ok %s\n", name);                                         \
-    } else {                                                                \
-      ++failures;                                                           \
-      std::printf("not ok %s: %s (line %d)\n", name, #cond, __LINE__);      \
-    }                                                                       \
-  } while (0)
-
-#define EXPECT_ERR(name, call, want)                                                           \
-  do {                                                                                         \
-    cudaError_t e_ = (call);                                                                   \
-    if (e_ == (want)) {                                                                        \
-      std::printf("ok %s\n", name);                                                            \
-    } else {                                                                                   \
-      ++failures;                                                                              \
-      std::printf("not ok %s: %s gave %s, expected %s (line %d)\n", name, #call, cudaGetErrorName(e_), \
-                  cudaGetErrorName(want), __LINE__);                                           \
-    }                                                                                          \
-  } while (0)
+#include "expect.cuh"
 
 __constant__ float c_table[16];
 __device__ int d_counter[4] = {1, 2, 3, 4};
