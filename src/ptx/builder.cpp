@@ -492,6 +492,22 @@ class Builder {
     return r;
   }
 
+  /// The elements of a vector operand or of an address's coordinate list: a name is a register,
+  /// anything else a value.
+  void add_elements(const FnState& st, const SynOperand& s, Operand& o) {
+    for (const auto& e : s.elements) {
+      if (e.kind == SynKind::kName) {
+        Operand r;
+        r.kind = OperandKind::kReg;
+        r.reg = need_register(st, e.name, e.pos);
+        r.pos = e.pos;
+        o.elements.push_back(r);
+      } else {
+        o.elements.push_back(value(st, e));
+      }
+    }
+  }
+
   Operand value(const FnState& st, const SynOperand& s) {
     Operand o;
     o.pos = s.pos;
@@ -505,32 +521,12 @@ class Builder {
       case SynKind::kList: error(s.pos, "a parenthesised list is only allowed in call");
       case SynKind::kVector:
         o.kind = OperandKind::kVector;
-        for (const auto& e : s.elements) {
-          if (e.kind == SynKind::kName) {
-            Operand r;
-            r.kind = OperandKind::kReg;
-            r.reg = need_register(st, e.name, e.pos);
-            r.pos = e.pos;
-            o.elements.push_back(r);
-          } else {
-            o.elements.push_back(value(st, e));
-          }
-        }
+        add_elements(st, s, o);
         return o;
       case SynKind::kAddress: {
         o.kind = OperandKind::kAddress;
         o.offset = s.offset;
-        for (const auto& e : s.elements) {  // texture/surface coordinates
-          if (e.kind == SynKind::kName) {
-            Operand r;
-            r.kind = OperandKind::kReg;
-            r.reg = need_register(st, e.name, e.pos);
-            r.pos = e.pos;
-            o.elements.push_back(r);
-          } else {
-            o.elements.push_back(value(st, e));
-          }
-        }
+        add_elements(st, s, o);  // texture/surface coordinates
         if (s.name.empty()) return o;
         if (RegId r = find_register(st, s.name); r != kNoReg) {
           o.addr_base = AddressBase::kReg;
