@@ -10,18 +10,13 @@
 #include <nlohmann/json.hpp>
 
 #include "harness.hpp"
+#include "read_json.hpp"
 
 using rt_test::prog;
+using rt_test::read_json;
 using rt_test::run_under_warpscope;
 
 namespace {
-
-nlohmann::json read_json(const std::string& path) {
-  std::ifstream in(path);
-  nlohmann::json j;
-  in >> j;
-  return j;
-}
 
 std::string tmp(const std::string& name) { return std::string(WARPSCOPE_RT_PROGRAMS_DIR) + "/" + name; }
 
