@@ -15,6 +15,7 @@
 #include "exec/cfg.hpp"
 #include "exec/fault.hpp"
 #include "exec/smallfloat.hpp"
+#include "ptx/link.hpp"
 #include "ptx/ptx.hpp"
 
 namespace warpscope::exec {
@@ -631,12 +632,15 @@ class KernelDecoder final : public DecodeCtx {
     CallInfo info;
     out.ctl = Ctl::kCall;
     if (target.is_declaration) {
-      if (target.name == "vprintf") info.builtin = CallInfo::Builtin::kVprintf;
-      else if (target.name == "__assertfail") info.builtin = CallInfo::Builtin::kAssertFail;
-      else if (target.name == "malloc") info.builtin = CallInfo::Builtin::kMalloc;
-      else if (target.name == "__cuda_syscall_aligned_malloc") info.builtin = CallInfo::Builtin::kAlignedMalloc;
-      else if (target.name == "free") info.builtin = CallInfo::Builtin::kFree;
-      else unsupported(fmt::format("a call to the undefined function `{}`", target.name));
+      switch (ptx::runtime_function(target.name)) {  // the one list, shared with the linker
+        case ptx::RuntimeFunction::kVprintf: info.builtin = CallInfo::Builtin::kVprintf; break;
+        case ptx::RuntimeFunction::kAssertFail: info.builtin = CallInfo::Builtin::kAssertFail; break;
+        case ptx::RuntimeFunction::kMalloc: info.builtin = CallInfo::Builtin::kMalloc; break;
+        case ptx::RuntimeFunction::kAlignedMalloc: info.builtin = CallInfo::Builtin::kAlignedMalloc; break;
+        case ptx::RuntimeFunction::kFree: info.builtin = CallInfo::Builtin::kFree; break;
+        case ptx::RuntimeFunction::kNone:
+          unsupported(fmt::format("a call to the undefined function `{}`", target.name));
+      }
       if (info.builtin == CallInfo::Builtin::kVprintf) img_->uses_printf = true;
       if (info.builtin == CallInfo::Builtin::kMalloc || info.builtin == CallInfo::Builtin::kAlignedMalloc ||
           info.builtin == CallInfo::Builtin::kFree) {

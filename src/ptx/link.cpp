@@ -13,15 +13,17 @@
 #include "ptx/verifier.hpp"
 
 namespace warpscope::ptx {
-namespace {
 
-/// Functions the interpreter provides itself (vprintf, __assertfail, and the device heap's
-/// malloc, free and __cuda_syscall_aligned_malloc): an unresolved declaration of one is not a
-/// link error.
-bool interpreter_function(std::string_view name) {
-  return name == "vprintf" || name == "__assertfail" || name == "malloc" || name == "free" ||
-         name == "__cuda_syscall_aligned_malloc";
+RuntimeFunction runtime_function(std::string_view name) {
+  if (name == "vprintf") return RuntimeFunction::kVprintf;
+  if (name == "__assertfail") return RuntimeFunction::kAssertFail;
+  if (name == "malloc") return RuntimeFunction::kMalloc;
+  if (name == "__cuda_syscall_aligned_malloc") return RuntimeFunction::kAlignedMalloc;
+  if (name == "free") return RuntimeFunction::kFree;
+  return RuntimeFunction::kNone;
 }
+
+namespace {
 
 bool global_linkage(Linkage l) { return l == Linkage::kVisible || l == Linkage::kWeak || l == Linkage::kCommon; }
 
@@ -154,7 +156,7 @@ class Linker {
           }
           if (to) {
             aliases.push_back(Alias{true, m, i, *to});
-          } else if (interpreter_function(f.name)) {
+          } else if (runtime_function(f.name) != RuntimeFunction::kNone) {
             auto [it, fresh] = builtin_decl.try_emplace(f.name, static_cast<std::uint32_t>(kept_fns_.size()));
             if (fresh) kept_fns_.emplace_back(m, i);
             fns_[m][i] = it->second;

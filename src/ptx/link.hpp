@@ -21,6 +21,7 @@
 //  - Errors are Error(kParse) with all the problems found, "cannot link origin: ...".
 #pragma once
 
+#include <cstdint>
 #include <string_view>
 #include <vector>
 
@@ -31,5 +32,10 @@ namespace warpscope::ptx {
 /// Links `modules` (each verified, as load_module makes them) into one module named `origin`.
 /// One module is linked too: its extern variables must then be defined by itself.
 Module link_modules(std::vector<Module> modules, std::string_view origin);
+
+/// The functions the interpreter provides itself when a module only declares them (src/exec,
+/// decode.cpp): an unresolved declaration of one is not a link error.
+enum class RuntimeFunction : std::uint8_t { kNone, kVprintf, kAssertFail, kMalloc, kAlignedMalloc, kFree };
+RuntimeFunction runtime_function(std::string_view name);
 
 }  // namespace warpscope::ptx
