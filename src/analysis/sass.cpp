@@ -14,7 +14,7 @@
 namespace warpscope::analysis::sass {
 namespace {
 
-constexpr std::uint16_t kOpLdl = 0x983, kOpStl = 0x387, kOpLds = 0x984, kOpSts = 0x388, kOpLdg = 0x981,
+constexpr std::uint16_t kOpLdl = 0x983, kOpStl = 0x387, kOpLds = 0x984, kOpSts = 0x388, kOpStsUniform = 0x988, kOpLdg = 0x981,
                         kOpStg = 0x986, kOpBra = 0x947, kOpCall = 0x944, kOpExit = 0x94d, kOpRet = 0x950,
                         kOpBssy = 0x945;
 
@@ -277,7 +277,8 @@ Inst decode_sm90(std::uint64_t lo, std::uint64_t hi, std::uint32_t offset) {
     case kOpLdl: in.kind = Kind::kLoadLocal; break;
     case kOpStl: in.kind = Kind::kStoreLocal; break;
     case kOpLds: in.kind = Kind::kLoadShared; break;
-    case kOpSts: in.kind = Kind::kStoreShared; break;
+    case kOpSts:
+    case kOpStsUniform: in.kind = Kind::kStoreShared; break;
     case kOpLdg: in.kind = Kind::kLoadGlobal; break;
     case kOpStg: in.kind = Kind::kStoreGlobal; break;
     case kOpBra:
@@ -463,49 +464,66 @@ std::vector<Merge> plan_merges(const Function& sass, std::span<const PtxInst> pt
   std::map<std::uint32_t, std::vector<std::uint32_t>> pcs_of_line;
   for (std::size_t pc = 0; pc < ptx.size(); ++pc)
     if (ptx[pc].ptx_line != 0) pcs_of_line[ptx[pc].ptx_line].push_back(static_cast<std::uint32_t>(pc));
-  // The widths of the LDS each PTX line became.
-  std::map<std::uint32_t, std::vector<std::uint8_t>> lds_of_line;
+  // The widths of the LDS (loads) and STS (stores) each PTX line became.
+  std::map<std::uint32_t, std::vector<std::uint8_t>> of_line[2];
   for (const Inst& in : sass.code)
-    if (in.kind == Kind::kLoadShared && in.ptx_line != 0) lds_of_line[in.ptx_line].push_back(in.width);
+    if ((in.kind == Kind::kLoadShared || in.kind == Kind::kStoreShared) && in.ptx_line != 0)
+      of_line[in.kind == Kind::kStoreShared ? 1 : 0][in.ptx_line].push_back(in.width);
   const Graph pg = ptx_graph(ptx);
-  auto lds_of = [&](std::uint32_t pc) -> const std::vector<std::uint8_t>* {
+  auto machine_of = [&](std::uint32_t pc, bool store) -> const std::vector<std::uint8_t>* {
     const std::uint32_t line = ptx[pc].ptx_line;
     const auto l = pcs_of_line.find(line);
     if (line == 0 || l == pcs_of_line.end() || l->second.size() != 1) return nullptr;  // one PTX instruction per line only
-    const auto it = lds_of_line.find(line);
+    const auto it = of_line[store ? 1 : 0].find(line);
     static const std::vector<std::uint8_t> none;
-    return it == lds_of_line.end() ? &none : &it->second;
+    return it == of_line[store ? 1 : 0].end() ? &none : &it->second;
   };
+  auto shared_access = [&](const PtxInst& p, bool store) { return store ? p.shared_store : p.shared_load; };
   std::vector<Merge> out;
   std::vector<bool> taken(ptx.size(), false);
   for (std::size_t pc = 0; pc < ptx.size(); ++pc) {
     const PtxInst& p = ptx[pc];
-    if (!p.shared_load || taken[pc] || p.width == 0) continue;
-    const auto* mine = lds_of(static_cast<std::uint32_t>(pc));
+    const bool store = p.shared_store;
+    if (!shared_access(p, store) || taken[pc] || p.width == 0) continue;
+    const auto* mine = machine_of(static_cast<std::uint32_t>(pc), store);
     if (mine == nullptr || mine->empty()) continue;
     const std::uint8_t w = (*mine)[0];
     if (w <= p.width || w % p.width != 0 ||
         !std::all_of(mine->begin(), mine->end(), [&](std::uint8_t x) { return x == w; }))
       continue;
-    Merge m{static_cast<std::uint32_t>(pc), w, {}};
-    for (unsigned k = 1; k < w / p.width; ++k) {
-      const std::int64_t want = p.address_offset + std::int64_t(k) * p.width;
-      std::int64_t found = -1;
-      for (std::size_t q = 0; q < ptx.size(); ++q) {
-        const PtxInst& o = ptx[q];
-        if (q == pc || taken[q] || !o.shared_load || o.width != p.width || o.address_register != p.address_register ||
-            o.address_offset != want || pg.block_of[q] != pg.block_of[pc])
+    // The group: w / p.width accesses of the same register at consecutive offsets, p among them,
+    // in p's block, the others with no machine-code access of their own (ptxas attributes the
+    // wide one to any of the group's lines: sortingNetworks' STS.64 carries the second store's).
+    const unsigned n = w / p.width;
+    std::vector<std::uint32_t> group;
+    for (unsigned j = 0; j < n && group.empty(); ++j) {
+      const std::int64_t base = p.address_offset - std::int64_t(j) * p.width;
+      std::vector<std::uint32_t> members;
+      for (unsigned k = 0; k < n; ++k) {
+        if (k == j) {
+          members.push_back(static_cast<std::uint32_t>(pc));
           continue;
-        const auto* theirs = lds_of(static_cast<std::uint32_t>(q));
-        if (theirs != nullptr && theirs->empty()) found = static_cast<std::int64_t>(q);
-        break;
+        }
+        const std::int64_t want = base + std::int64_t(k) * p.width;
+        std::int64_t found = -1;
+        for (std::size_t q = 0; q < ptx.size(); ++q) {
+          const PtxInst& o = ptx[q];
+          if (q == pc || taken[q] || !shared_access(o, store) || o.width != p.width ||
+              o.address_register != p.address_register || o.address_offset != want || pg.block_of[q] != pg.block_of[pc])
+            continue;
+          const auto* theirs = machine_of(static_cast<std::uint32_t>(q), store);
+          if (theirs != nullptr && theirs->empty()) found = static_cast<std::int64_t>(q);
+          break;
+        }
+        if (found < 0) break;
+        members.push_back(static_cast<std::uint32_t>(found));
       }
-      if (found < 0) break;
-      m.absorbed.push_back(static_cast<std::uint32_t>(found));
+      if (members.size() == n) group = std::move(members);
     }
-    if (m.absorbed.size() + 1 != w / p.width) continue;
-    taken[pc] = true;
-    for (std::uint32_t q : m.absorbed) taken[q] = true;
+    if (group.empty()) continue;
+    // The record goes with the lowest offset's access (group[0]); the others make none.
+    Merge m{group[0], w, std::vector<std::uint32_t>(group.begin() + 1, group.end())};
+    for (std::uint32_t q : group) taken[q] = true;
     out.push_back(std::move(m));
   }
   return out;

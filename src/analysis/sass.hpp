@@ -2,8 +2,8 @@
 // instructions touch memory, how wide, at which offset, and which PTX line each came from. The
 // interpreter runs PTX, so two things only the machine code shows would be missing from its
 // counts: register spills (local loads and stores ptxas adds after register allocation) and
-// accesses ptxas merges or copies. This header finds them: plan_spills, plan_merges (loads read
-// with one wider instruction) and plan_lane_groups (a load copied into an unrolled loop and
+// accesses ptxas merges or copies. This header finds them: plan_spills, plan_merges (shared loads
+// and stores made one wider instruction) and plan_lane_groups (a load copied into an unrolled loop and
 // remainder blocks, whose lanes group as the copies run).
 //
 // Contract:
@@ -99,8 +99,9 @@ struct PtxInst {
   std::uint32_t ptx_line = 0;
   bool local_memory = false;    // a PTX ld/st/atom on .local (its own LDL/STL are not spills)
   bool anchor_ok = false;       // may carry spills: an unguarded instruction that only computes
-  // ld.shared (not vector, not atomic): its bytes per lane and its address, register + offset.
+  // ld.shared / st.shared (not atomic): its bytes per lane and its address, register + offset.
   bool shared_load = false;
+  bool shared_store = false;
   bool local_load = false;      // ld.local (its width too)
   std::uint8_t width = 0;
   std::string address_register;
@@ -121,10 +122,12 @@ struct SpillPlan {
   std::uint32_t unplaced = 0;     // spill instructions with no PTX block to follow (not counted)
 };
 
-/// Shared loads the machine code merged: PTX pc `pc` whose machine-code loads (LDS of its PTX line)
-/// are all `width` bytes wide where the PTX reads fewer, and the PTX loads `absorbed` of the same
-/// block that read the rest of those bytes (same register, the next offsets) and have no LDS of
-/// their own. E.g. ld.shared.f32 [%r7], [%r7+4], [%r7+8], [%r7+12] as one LDS.128.
+/// Shared loads (stores) the machine code merged: a group of PTX ld.shared (st.shared) of one
+/// block, one register and consecutive offsets, whose bytes the machine code accesses with LDS
+/// (STS) `width` bytes wide on the line of one of them, the others having none of their own.
+/// `pc` is the group's lowest offset (its records become `width` wide), `absorbed` the others
+/// (no records). E.g. ld.shared.f32 [%r7], [%r7+4], [%r7+8], [%r7+12] as one LDS.128 (on the
+/// first one's line); st.shared.u32 [%r7], [%r7+4] as one STS.64 (on the second one's line).
 struct Merge {
   std::uint32_t pc = 0;
   std::uint8_t width = 0;

@@ -56,6 +56,10 @@ struct WarpAccess {
   // of the footprint, all of one warp instruction; `part` 0 is the first (it is the request),
   // 1, 2, ... the others, which follow it at once. Every other record has part 0.
   std::uint8_t part = 0;
+  // kTexture: the fetch addresses texels by integer coordinates (tex1Dfetch, tex.*.s32: the
+  // machine code's TLD); false: sampled by float coordinates (TEX, TLD4). The memory model groups
+  // a warp's lanes into requests by this (mem::texture_request_lanes).
+  bool texel_fetch = false;
   LaneMask active;
   PerLane<std::uint64_t> addr{};
   // Optional: when `summarized`, `summary` is summarize_addresses(*this), made by the producer

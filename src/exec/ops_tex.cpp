@@ -98,6 +98,7 @@ struct TexRecords {
   std::uint32_t mask[8] = {};
   std::uint64_t addr[8][kLanes] = {};
   std::uint8_t width = 4;
+  bool texel_fetch = false;
   void emit(Ctx& x, const Inst& in, Space space, Op op) const {
     WarpAccess rec;
     rec.pc = x.pc_of(in);
@@ -106,6 +107,7 @@ struct TexRecords {
     rec.space = space;
     rec.op = op;
     rec.width = width;
+    rec.texel_fetch = texel_fetch;
     std::uint8_t part = 0;
     for (unsigned k = 0; k < 8; ++k) {
       if (mask[k] == 0) continue;
@@ -316,7 +318,10 @@ void exec_tex(const Inst& in, Ctx& x, std::uint32_t m) {
     std::uint64_t* d = x.reg(in.v[ch]);
     for_lanes(m, [&](unsigned l) { d[l] = result[ch][l]; });
   }
-  if (trace) rec.emit(x, in, Space::kTexture, Op::kLoad);
+  if (trace) {
+    rec.texel_fetch = b.int_coords && !Gather;
+    rec.emit(x, in, Space::kTexture, Op::kLoad);
+  }
 }
 
 /// txq and suq.

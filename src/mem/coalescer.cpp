@@ -451,4 +451,10 @@ void Coalescer::coalesce_shared(const WarpAccess& a, CoalesceResult& out) const 
   out.bytes_requested = s.bytes_requested;
 }
 
+unsigned texture_request_lanes(const WarpAccess& a) {
+  if (a.space == Space::kSurface) return 8;
+  if (a.texel_fetch) return a.width >= 16 ? 4 : 8;
+  return 4;
+}
+
 }  // namespace warpscope::mem

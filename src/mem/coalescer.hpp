@@ -89,6 +89,14 @@ struct CoalesceResult {
   }
 };
 
+/// How many consecutive lanes of a warp the texture unit serves as one request of a texture or
+/// surface access (lanes 0..n-1, n..2n-1, ...; a group without an active lane is no request).
+/// Measured on the H100 (tests/hw/data/h100/texture/README.md, texture_requests.csv): texel
+/// fetches by integer coordinates (TLD) 8 lanes, 4 for 16-byte texels; sampled fetches (TEX,
+/// TLD4, any geometry) a quad of 4 lanes; surface loads and stores (SULD, SUST) 8 lanes, any
+/// size. Surface reductions are not measured: 8, as the other surface accesses.
+unsigned texture_request_lanes(const WarpAccess& access);
+
 class Coalescer {
  public:
   /// Keeps a reference to `profile`, which must outlive the coalescer. `use_simd` = false forces

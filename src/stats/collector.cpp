@@ -346,57 +346,73 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
       s.local_end = std::max(s.local_end, hi + a.width);
     }
 
-    /// Sectors already counted for the current texture instruction (its earlier parts).
-    std::vector<mem::LineSectors> tex_seen;
+    /// Sectors already counted for each request (lane group) of the current texture
+    /// instruction, by its earlier parts; the groups that have been counted as a request.
+    std::array<std::vector<mem::LineSectors>, kMaxWarpSize> tex_seen;
+    std::uint32_t tex_requested = 0;
 
-    /// A texture or surface record: served as a global access of the same addresses through the
-    /// TEX pipe's counters. The parts of one fetch are one request; a sector that an earlier part
-    /// of the same fetch touched is not looked up again.
+    /// A texture or surface record: served as global accesses of the same addresses through the
+    /// TEX pipe's counters, one request per group of mem::texture_request_lanes() lanes with an
+    /// active lane (in any part of the fetch). A request's sectors are the distinct sectors of
+    /// all its lanes' texels (all parts); each request looks its own sectors up, so a sector two
+    /// requests share is counted twice and the second lookup can hit in L1 (as the H100 counts).
     void texture_access(const WarpAccess& a, InstructionStats& s, std::uint64_t seq) {
       if (a.part == 0) {
         if (s.executions == 0) s.first_seen = seq;
         part.instructions[static_cast<unsigned>(a.space)][static_cast<unsigned>(a.op)] += 1;
         s.executions += 1;
         s.active_lanes += static_cast<std::uint64_t>(std::popcount(a.active.bits()));
-        tex_seen.clear();
+        for (auto& seen : tex_seen) seen.clear();
+        tex_requested = 0;
       }
       WarpAccess g = a;
       g.space = Space::kGlobal;
       g.part = 0;
-      coalescer.coalesce(g, scratch);
-      model.hierarchy.lines(g, scratch, lines);
-      const auto first = static_cast<std::uint32_t>(part.lines.size());
-      std::uint32_t count = 0;
-      std::uint64_t sectors = 0;
-      for (std::uint32_t k = 0; k < lines.count; ++k) {
-        mem::LineSectors ls = lines.line[k];
-        bool known = false;
-        for (mem::LineSectors& seen : tex_seen) {
-          if (seen.line != ls.line) continue;
-          const std::uint32_t fresh = ls.mask & ~seen.mask;
-          seen.mask |= ls.mask;
-          ls.mask = fresh;
-          known = true;
-          break;
-        }
-        if (!known) tex_seen.push_back(ls);
-        if (ls.mask == 0) continue;
-        part.lines.push_back(ls);
-        ++count;
-        sectors += static_cast<std::uint64_t>(std::popcount(ls.mask));
-      }
-      const std::uint32_t requests = a.part == 0 ? 1 : 0;
-      const bool cached = a.op == Op::kLoad && profile.l1.bytes != 0;
-      const unsigned sm = profile.sm_count == 0 ? 0 : a.cta % profile.sm_count;
-      part.ops.push_back(LineOp{a.pc, sm, a.space, a.op, cached, requests, first, count});
-      s.requests += requests;
-      s.sectors += sectors;
-      s.ideal_sectors += sectors;  // a footprint has no coalescing ideal: no excess is claimed
-      s.bytes_requested += scratch.bytes_requested;
-      s.bytes_moved += sectors * profile.sector_bytes;
+      g.summarized = false;
       if (a.part == 0 && !s.sample) {
+        coalescer.coalesce(g, scratch);
         s.sample = std::make_shared<Sample>(make_sample(g, scratch, 0));
         s.sample_excess = 0;
+      }
+      const unsigned n = mem::texture_request_lanes(a);
+      const std::uint32_t group_lanes = n >= kMaxWarpSize ? ~std::uint32_t{0} : (std::uint32_t{1} << n) - 1;
+      const bool cached = a.op == Op::kLoad && profile.l1.bytes != 0;
+      const unsigned sm = profile.sm_count == 0 ? 0 : a.cta % profile.sm_count;
+      for (unsigned q = 0; q * n < kMaxWarpSize; ++q) {
+        const std::uint32_t lanes = a.active.bits() & (group_lanes << (q * n));
+        if (lanes == 0) continue;
+        g.active = LaneMask(lanes);
+        coalescer.coalesce(g, scratch);
+        model.hierarchy.lines(g, scratch, lines);
+        const auto first = static_cast<std::uint32_t>(part.lines.size());
+        std::uint32_t count = 0;
+        std::uint64_t sectors = 0;
+        std::vector<mem::LineSectors>& seen_lines = tex_seen[q];
+        for (std::uint32_t k = 0; k < lines.count; ++k) {
+          mem::LineSectors ls = lines.line[k];
+          bool known = false;
+          for (mem::LineSectors& seen : seen_lines) {
+            if (seen.line != ls.line) continue;
+            const std::uint32_t fresh = ls.mask & ~seen.mask;
+            seen.mask |= ls.mask;
+            ls.mask = fresh;
+            known = true;
+            break;
+          }
+          if (!known) seen_lines.push_back(ls);
+          if (ls.mask == 0) continue;
+          part.lines.push_back(ls);
+          ++count;
+          sectors += static_cast<std::uint64_t>(std::popcount(ls.mask));
+        }
+        const std::uint32_t requests = (tex_requested >> q) & 1u ? 0 : 1;
+        tex_requested |= 1u << q;
+        part.ops.push_back(LineOp{a.pc, sm, a.space, a.op, cached, requests, first, count});
+        s.requests += requests;
+        s.sectors += sectors;
+        s.ideal_sectors += sectors;  // a footprint has no coalescing ideal: no excess is claimed
+        s.bytes_requested += scratch.bytes_requested;
+        s.bytes_moved += sectors * profile.sector_bytes;
       }
     }
 

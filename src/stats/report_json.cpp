@@ -183,13 +183,17 @@ nlohmann::json estimated_json(const ModelResult& m) {
                         "dram__bytes_read.sum", "dram__bytes_write.sum", "l1_hit_rate_global_ld_pct", "l2_hit_rate_pct",
                         "l2_read_hit_rate_pct"})
     e.push_back(n);
-  // Texture and surface traffic: how the TEX pipe counts requests, and the layout of CUDA arrays,
-  // are modelled, not measured (docs/mem.md, "Textures and surfaces").
+  // Texture and surface traffic (docs/mem.md, "Textures and surfaces"): requests and sectors
+  // follow the H100's measured request rule on profiles with sectors; hits are cache state, as
+  // above; surface reductions were not measured, nor any other family's texture unit.
   if (uses_textures(m)) {
     std::vector<std::pair<std::string, std::uint64_t>> v;
     texture_metric_values(m, v);
+    const bool measured = m.profile->coalescing == arch::Coalescing::kSectors;
     for (const auto& [name, value] : v)
-      if (!name.starts_with("smsp__")) e.push_back(name);
+      if (!name.starts_with("smsp__") && (!measured || name.find("_lookup_") != std::string::npos ||
+                                          name.find("surface_op_red") != std::string::npos))
+        e.push_back(name);
   }
   // The interpreter runs PTX; the hardware counts SASS instructions, which ptxas makes from it.
   for (const char* n : {"smsp__inst_executed.sum", "smsp__thread_inst_executed.sum"}) e.push_back(n);

@@ -278,6 +278,31 @@ TEST(Sass, SharedLoadsTheMachineCodeMergedAreFound) {
   EXPECT_TRUE(sass::plan_merges(numbered({lds(100, 16), lds(104, 4)}), other).empty());
 }
 
+// sortingNetworks' comparator as ptxas 13.0 compiles it for sm_90
+// (tests/hw/data/h100/acceptance_sass/bitonicSort.sass): st.shared.u32 [%r7] and [%r7+4] become
+// one STS.64 that the line table gives to the SECOND store's line. The record goes with the
+// lowest offset (pc 0, 8 bytes); the other store makes none.
+TEST(Sass, SharedStoresTheMachineCodeMergedAreFound) {
+  std::vector<sass::PtxInst> ptx = {shared_load(100, "%r7", 0), shared_load(101, "%r7", 4),
+                                    shared_load(102, "%r8", 0), shared_load(103, "%r8", 4)};
+  for (sass::PtxInst& p : ptx) {
+    p.shared_load = false;
+    p.shared_store = true;
+  }
+  auto sts = [](std::uint32_t line, std::uint8_t width) {
+    sass::Inst in = mc(Kind::kStoreShared, line);
+    in.width = width;
+    return in;
+  };
+  const std::vector<sass::Merge> m = sass::plan_merges(numbered({sts(101, 8), sts(102, 4), sts(103, 4)}), ptx);
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m[0].pc, 0u);
+  EXPECT_EQ(m[0].width, 8);
+  EXPECT_EQ(m[0].absorbed, (std::vector<std::uint32_t>{1}));
+  // An LDS of 8 bytes on the store's line says nothing about stores.
+  EXPECT_TRUE(sass::plan_merges(numbered({lds(101, 8), sts(102, 4), sts(103, 4)}), ptx).empty());
+}
+
 namespace {
 
 // PTX with one ld.local (pc 2, line 102), 4 bytes per lane.

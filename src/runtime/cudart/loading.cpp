@@ -159,14 +159,15 @@ const PtxasInfo* ptxas_info(const Runtime& rt, const ModuleRec& mod, std::size_t
   return &*it->second;
 }
 
-/// A PTX ld.shared's or ld.local's bytes per lane and address ("ld.shared.f32 %f9, [%r7+4];": 4,
-/// "%r7", 4), as src/ptx's printer writes it; false for anything else.
+/// A PTX ld.shared's, st.shared's or ld.local's bytes per lane and address ("ld.shared.f32 %f9,
+/// [%r7+4];": 4, "%r7", 4), as src/ptx's printer writes it; false for anything else.
 bool parse_load(std::string_view text, analysis::sass::PtxInst& p) {
   if (!text.empty() && text[0] == '@') text.remove_prefix(std::min(text.size(), text.find(' ') + 1));
   const std::size_t sp = text.find(' ');
   const std::string_view op = text.substr(0, sp);
   const bool shared = op.rfind("ld.shared.", 0) == 0, local = op.rfind("ld.local.", 0) == 0;
-  if (!(shared || local) || sp == std::string_view::npos) return false;
+  const bool shared_store = op.rfind("st.shared.", 0) == 0;
+  if (!(shared || local || shared_store) || sp == std::string_view::npos) return false;
   unsigned vec = 1, elem = 0;
   std::size_t pos = 0;
   while (pos < op.size()) {
@@ -197,6 +198,7 @@ bool parse_load(std::string_view text, analysis::sass::PtxInst& p) {
     if (end == off.c_str() || *end != 0) return false;
   }
   p.shared_load = shared;
+  p.shared_store = shared_store;
   p.local_load = local;
   p.width = static_cast<std::uint8_t>(vec * elem);
   return true;

@@ -56,7 +56,7 @@ struct KernelResources {
   bool spills_from_sass = false;        // the machine code was read for this kernel
   std::size_t spill_accesses = 0;       // spill loads/stores installed as compiled accesses
   std::uint32_t spills_unplaced = 0;    // spill instructions with no PTX block to follow
-  std::size_t merged_shared_loads = 0;  // ld.shared groups the machine code reads with one LDS
+  std::size_t merged_shared_loads = 0;  // ld.shared (st.shared) groups the machine code makes one LDS (STS)
   std::vector<std::pair<std::uint32_t, std::string>> lane_groupings;  // pc, text: ld.local grouped as the machine code's copies
 };
 
