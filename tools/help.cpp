@@ -44,7 +44,7 @@ Examples (one for every option):
 
 Nsight Compute's options, as ncu spells them (ncu on the left, warpscope on the right):
   ncu -k saxpy1 ./app                          warpscope run -k saxpy1 -- ./app
-  ncu -k regex:'saxpy[12]' ./app               warpscope run -k regex:'saxpy[12]' -- ./app
+  ncu --kernel-name regex:'saxpy[12]' ./app    warpscope run --kernel-name regex:'saxpy[12]' -- ./app
   ncu --kernel-name-base demangled -k regex:'float \*' ./app
                                                warpscope run --kernel-name-base demangled -k regex:'float \*' -- ./app
   ncu -k regex:saxpy -s 2 -c 1 ./app           warpscope run -k regex:saxpy -s 2 -c 1 -- ./app
