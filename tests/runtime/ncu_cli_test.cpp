@@ -30,7 +30,10 @@ class NcuCli : public ::testing::Test {
 
   /// Runs selection.cu under `warpscope run OPTIONS`; returns the report and the run.
   nlohmann::json run(const std::string& options, rt_test::Result* result = nullptr) {
-    const std::string json = prog("selection_" + std::to_string(counter_++) + ".json");
+    // Tests run in parallel processes (ctest -j): a file per test and run.
+    const std::string json = prog(std::string("selection_") +
+                                  ::testing::UnitTest::GetInstance()->current_test_info()->name() + "_" +
+                                  std::to_string(counter_++) + ".json");
     const auto r = rt_test::run_shell(exe_ + " run --quiet --json " + json + " " + options + " -- " + prog("selection"));
     EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
     EXPECT_NE(r.out.find("0 failures"), std::string::npos) << r.out;
