@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include "common/error.hpp"
+#include "help.hpp"
 #include "pattern_cmd.hpp"
 #include "run_cmd.hpp"
 
@@ -16,9 +17,15 @@ int main(int argc, char** argv) {
   warpscope::cli::add_pattern_command(app, pattern);
   warpscope::cli::RunOptions run;
   warpscope::cli::add_run_command(app, run);
+  app.footer(warpscope::cli::main_help_footer());
+  app.get_subcommand("pattern")->footer(warpscope::cli::pattern_help_footer());
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
+    // An unknown option: name the nearest known one.
+    if (dynamic_cast<const CLI::Success*>(&e) == nullptr && dynamic_cast<const CLI::CallForHelp*>(&e) == nullptr &&
+        dynamic_cast<const CLI::CallForAllHelp*>(&e) == nullptr && dynamic_cast<const CLI::CallForVersion*>(&e) == nullptr)
+      std::cerr << warpscope::cli::unknown_option_hint(app, argc, argv);
     return app.exit(e);
   }
   try {

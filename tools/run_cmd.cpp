@@ -23,6 +23,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "help.hpp"
 #include "profile_option.hpp"
 #include "report/html.hpp"
 #include "report/text.hpp"
@@ -299,11 +300,12 @@ void add_run_command(CLI::App& app, RunOptions& o) {
   cmd->add_flag("--no-summary", o.no_summary, "Do not print the per-launch summary");
   cmd->add_flag("--all-launches", o.all_launches, "One summary line per launch, however many");
   cmd->add_flag("--any-ptx", o.any_ptx, "Run PTX made for a newer GPU than the profile's (with a warning)");
+  add_ncu_options(*cmd, o.ncu);
   // Everything from the program on is the program's: `run [options] [--] ./app args...`.
   cmd->add_option("command", o.command, "The program and its arguments (after --), or a .cu file")
       ->allow_extra_args();
   cmd->positionals_at_end(true);
-  cmd->footer("Usage: warpscope run [options] -- ./app args...   or   warpscope run [options] app.cu [-- args...]");
+  cmd->footer(run_help_footer());
   cmd->callback([&o] {
     if (!o.command.empty() && o.command.front() == "--") o.command.erase(o.command.begin());
     // `run app.cu -- args`: that -- separates the file from its arguments.
@@ -324,6 +326,8 @@ int run_run(const RunOptions& o) {
     if (!name.empty()) (void)arch::builtin_profile(name);
     start = end + 1;
   }
+  NcuRunOptions ncu = o.ncu;
+  check_ncu_options(ncu);
   std::vector<std::string> command = o.command;
   if (command.empty()) fail(ErrorKind::kUsage, "run: no program given");
   if (command[0].size() > 3 && command[0].substr(command[0].size() - 3) == ".cu") {
@@ -375,6 +379,7 @@ int run_run(const RunOptions& o) {
     setenv("WARPSCOPE_MEMCHECK", o.memcheck.c_str(), 1);
     if (o.quiet) setenv("WARPSCOPE_QUIET", "1", 1);
     if (any_ptx) setenv("WARPSCOPE_ANY_PTX", "1", 1);
+    export_ncu_environment(ncu);
     std::vector<char*> argv;
     for (auto& a : command) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
@@ -414,7 +419,11 @@ int run_run(const RunOptions& o) {
     }
     return rc;
   }
-  if (!o.no_summary) std::cerr << summary_text(j, o.all_launches) << std::flush;
+  if (ncu.ncu_output()) {
+    print_ncu_results(j, ncu, static_cast<long>(pid), exe, profile);
+  } else if (!o.no_summary) {
+    std::cerr << summary_text(j, o.all_launches) << std::flush;
+  }
   if (!o.html_dir.empty()) {
     report::write_html_report(j, o.html_dir);
     if (!o.no_summary) std::cerr << "warpscope: HTML report in " << (fs::path(o.html_dir) / "index.html").string() << "\n";

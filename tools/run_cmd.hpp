@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "arch/profile.hpp"
+#include "ncu_options.hpp"
 
 namespace CLI {
 class App;
@@ -40,6 +41,7 @@ struct RunOptions {
   bool all_launches = false;  // one summary line per launch even for many launches
   bool any_ptx = false;       // accept PTX newer than the profile (with a warning)
   std::string memcheck = "report";  // --memcheck report|off|strict (WARPSCOPE_MEMCHECK)
+  NcuRunOptions ncu;  // -k, -s, -c, --kernel-name-base, --metrics, --csv, --print-summary
   std::vector<std::string> command;
 };
 

@@ -76,7 +76,7 @@ std::string launch_table(const nlohmann::json& report, bool all_launches) {
   } else {
     std::size_t i = 0;
     for (const auto& l : launches) {
-      rows.push_back(Row{fmt::format("{}", i++), l.value("name", "?"), fmt_dim(l.value("grid", nlohmann::json())),
+      rows.push_back(Row{fmt::format("{}", l.value("index", i)), l.value("name", "?"), fmt_dim(l.value("grid", nlohmann::json())),
                          fmt_dim(l.value("block", nlohmann::json())), 1, l.value("metrics", nlohmann::json::object())});
       if (l.contains("error")) rows.back().name += "  [" + l["error"].get<std::string>().substr(0, 40) + "]";
     }
@@ -321,10 +321,52 @@ std::string memcheck_summary(const nlohmann::json& launches) {
   return out;
 }
 
+/// The report with only the launches that went through the memory model.
+nlohmann::json profiled_only(const nlohmann::json& report) {
+  nlohmann::json out = report;
+  if (!report.contains("launches")) return out;
+  out["launches"] = nlohmann::json::array();
+  for (const auto& l : report["launches"])
+    if (l.value("profiled", true)) out["launches"].push_back(l);
+  return out;
+}
+
 }  // namespace
 
-std::string text_report(const nlohmann::json& report, const TextOptions& options) {
+std::string not_profiled_text(const nlohmann::json& report) {
+  std::vector<std::pair<std::string, std::vector<std::uint64_t>>> by_reason;
+  std::uint64_t total = 0, all = 0;
+  for (const auto& l : report.value("launches", nlohmann::json::array())) {
+    ++all;
+    if (l.value("profiled", true)) continue;
+    const std::string why = l.value("not_profiled", "");
+    auto it = std::find_if(by_reason.begin(), by_reason.end(), [&](const auto& p) { return p.first == why; });
+    if (it == by_reason.end()) it = by_reason.insert(by_reason.end(), {why, {}});
+    it->second.push_back(l.value("index", std::uint64_t{0}));
+    ++total;
+  }
+  if (total == 0) return "";
+  std::string out = fmt::format("   {} of {} launch{} not profiled (run without the memory model; \"profiled\": false "
+                                "in the JSON):\n", total, all, all == 1 ? "" : "es");
+  for (const auto& [why, indices] : by_reason) {
+    std::string list;
+    for (std::size_t i = 0; i < indices.size();) {
+      std::size_t j = i;
+      while (j + 1 < indices.size() && indices[j + 1] == indices[j] + 1) ++j;
+      list += (list.empty() ? "" : ", ") + (j == i ? fmt::format("{}", indices[i])
+                                                   : fmt::format("{}-{}", indices[i], indices[j]));
+      i = j + 1;
+    }
+    out += fmt::format("     #{}: {}\n", list, why);
+  }
+  return out;
+}
+
+std::string text_report(const nlohmann::json& full_report, const TextOptions& options) {
+  // Launches the filter left out (-k/-s/-c, "profiled": false) are listed, not tabled.
+  const nlohmann::json report = profiled_only(full_report);
   std::string out = launch_table(report, options.all_launches);
+  out += not_profiled_text(full_report);
   const auto& launches = report.value("launches", nlohmann::json::array());
   std::uint64_t sampled = 0;
   for (const auto& l : launches)
@@ -339,7 +381,7 @@ std::string text_report(const nlohmann::json& report, const TextOptions& options
     out += worst_lines(report, options.worst_lines);
     out += advice_list(report, options.advice);
   }
-  out += memcheck_summary(launches);
+  out += memcheck_summary(full_report.value("launches", nlohmann::json::array()));
   if (report.contains("sticky_error")) {
     out += fmt::format("   sticky error: {}\n", report["sticky_error"].value("message", ""));
   }

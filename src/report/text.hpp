@@ -17,4 +17,8 @@ struct TextOptions {
 
 std::string text_report(const nlohmann::json& report, const TextOptions& options = {});
 
+/// The launches the launch filter left out ("profiled": false), one line per reason with their
+/// indices ("#0, 2-5: --kernel-name ... does not match ..."); "" when every launch was profiled.
+std::string not_profiled_text(const nlohmann::json& report);
+
 }  // namespace warpscope::report

@@ -24,6 +24,7 @@
 #include "analysis/sass.hpp"
 #include "runtime/cudart/closed_library.hpp"
 #include "runtime/cudart/graph.hpp"
+#include "runtime/cudart/launch_selection.hpp"
 
 // Marks a program linked with libwarpscope_cudart_static.a, so that `warpscope run` can tell it
 // from one linked with NVIDIA's static runtime (whose calls cannot be replaced).
@@ -109,6 +110,7 @@ Runtime::Runtime() {
   }
   const std::string threads = env("WARPSCOPE_THREADS");
   if (!threads.empty()) host_threads = static_cast<unsigned>(std::max(1, std::atoi(threads.c_str())));
+  launch_filter = launch_filter_from_environment();
   std::atexit([] {
     Runtime& rt = Runtime::get();
     std::lock_guard lock(rt.mu);
@@ -303,7 +305,12 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
   kargs.reserve(k->params.size());
   for (std::size_t i = 0; i < k->params.size(); ++i) kargs.push_back(KernelArg{args[i], k->params[i].size});
 
+  // -k/-s/-c: a launch the filter leaves out runs without the memory model, as under --no-stats.
+  const KernelFilter::Decision chosen = launch_filter ? launch_filter->select(k->name) : KernelFilter::Decision{};
+  const bool model = !no_stats && chosen.profiled;
   LaunchRecord rec;
+  rec.profiled = chosen.profiled;
+  rec.not_profiled = chosen.reason;
   rec.kernel = k->name;
   rec.name = demangle(k->name);
   rec.grid = warpscope::Dim3{grid.x, grid.y, grid.z};
@@ -331,7 +338,7 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
   metrics.set_cta_sample_stride(every);
   Device& dev = device();
   sync_managed_to_device();
-  dev.set_access_sink(no_stats ? nullptr : &metrics);
+  dev.set_access_sink(model ? &metrics : nullptr);
   const auto t0 = std::chrono::steady_clock::now();
   cudaError_t result = kSuccess;
   LaunchStats stats;
@@ -370,8 +377,9 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
   dev.set_access_sink(nullptr);
   if (sticky == kSuccess) sync_managed_to_host();
   rec.wall_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
-  if (no_stats) {
-    // --no-stats: the interpreter's counts only; nothing here pretends to be a memory counter.
+  if (!model) {
+    // --no-stats, or a launch the filter left out: the interpreter's counts only; nothing here
+    // pretends to be a memory counter.
     rec.metrics = {{"smsp__inst_executed.sum", stats.warp_instructions},
                    {"smsp__thread_inst_executed.sum", stats.thread_instructions}};
     rec.estimated = nlohmann::json::array();
@@ -609,9 +617,12 @@ void Runtime::write_report() {
     l["memcheck"] = r.memcheck;
     l.update(r.extra);
     if (!r.error.empty()) l["error"] = r.error;
+    l["profiled"] = r.profiled;
+    if (!r.profiled) l["not_profiled"] = r.not_profiled;
     arr.push_back(std::move(l));
   }
   j["launches"] = std::move(arr);
+  if (launch_filter) j["launch_filter"] = launch_filter_json(launch_filter->options());
   if (sticky != kSuccess) j["sticky_error"] = {{"code", error_name(sticky)}, {"message", sticky_message}};
   std::ofstream out(report_path);
   if (!out) {

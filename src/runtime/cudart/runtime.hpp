@@ -26,6 +26,7 @@
 #include <nlohmann/json.hpp>
 
 #include "arch/profile.hpp"
+#include "common/kernel_filter.hpp"
 #include "runtime/cudart/abi.hpp"
 #include "runtime/fatbin.hpp"
 #include "stats/report_json.hpp"
@@ -150,6 +151,8 @@ struct LaunchRecord {
   nlohmann::json extra = nlohmann::json::object();  // resources, occupancy, local_arrays
   nlohmann::json memcheck;   // {"mode", "errors", "first": [...]} (docs/report.md)
   std::string error;
+  bool profiled = true;      // false: the launch filter (-k/-s/-c) left it out of the memory model
+  std::string not_profiled;  // why, when not profiled
 };
 
 class Runtime {
@@ -175,6 +178,8 @@ class Runtime {
   // in the report; "off": the same without the stderr lines (still counted); "strict": the launch
   // faults at the first one (cudaErrorIllegalAddress), as warpscope did before.
   std::string memcheck = "report";
+  // -k/--kernel-name, -s/--launch-skip, -c/--launch-count (launch_selection.hpp).
+  std::optional<KernelFilter> launch_filter;
 
   // Registration.
   std::vector<std::unique_ptr<ModuleRec>> modules;

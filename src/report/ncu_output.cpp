@@ -1,0 +1,428 @@
+#include "report/ncu_output.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
+#include <regex>
+#include <set>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "common/kernel_name.hpp"
+#include "common/nearest.hpp"
+
+namespace warpscope::report {
+namespace {
+
+constexpr const char* kSection = "Command line profiler metrics";
+
+const nlohmann::json& metrics_of(const nlohmann::json& launch) {
+  static const nlohmann::json kNone = nlohmann::json::object();
+  const auto it = launch.find("metrics");
+  return it != launch.end() && it->is_object() ? *it : kNone;
+}
+
+/// Metrics that a launch lists only when it ran such instructions (docs/report.md): absent
+/// means none ran, so the value is 0. Any other absent metric is unknown ("n/a"), e.g.
+/// launch__registers_per_thread without ptxas.
+bool absent_means_zero(const std::string& m) {
+  return m.find("_pipe_tex_mem_") != std::string::npos || m.rfind("smsp__sass_inst_executed_op_texture", 0) == 0 ||
+         m.rfind("smsp__sass_inst_executed_op_surface_", 0) == 0 ||
+         m == "smsp__sass_inst_executed_op_shared_atom.sum" || m == "smsp__sass_inst_executed_op_shared_red.sum";
+}
+
+/// The launch__ facts every launch has (from its grid, block and dynamic shared memory).
+std::optional<double> launch_fact(const nlohmann::json& launch, const std::string& m) {
+  auto dim = [&](const char* key, int i) -> double {
+    const auto& d = launch.value(key, nlohmann::json::array());
+    return d.is_array() && d.size() == 3 ? d[static_cast<std::size_t>(i)].get<double>() : 0.0;
+  };
+  auto product = [&](const char* key) { return dim(key, 0) * dim(key, 1) * dim(key, 2); };
+  static const char* kAxes[] = {"x", "y", "z"};
+  for (int i = 0; i < 3; ++i) {
+    if (m == fmt::format("launch__grid_dim_{}", kAxes[i])) return dim("grid", i);
+    if (m == fmt::format("launch__block_dim_{}", kAxes[i])) return dim("block", i);
+  }
+  if (m == "launch__grid_size") return product("grid");
+  if (m == "launch__block_size") return product("block");
+  if (m == "launch__thread_count") return product("grid") * product("block");
+  if (m == "launch__shared_mem_per_block_dynamic") return launch.value("dynamic_shared_bytes", 0.0);
+  return std::nullopt;
+}
+
+/// The metric's value as printed for one launch.
+std::string value_of(const nlohmann::json& launch, const std::string& m) {
+  const auto& metrics = metrics_of(launch);
+  if (auto it = metrics.find(m); it != metrics.end() && it->is_number()) return ncu_number(it->get<double>());
+  if (auto f = launch_fact(launch, m)) return ncu_number(*f);
+  return absent_means_zero(m) ? "0" : "n/a";
+}
+
+std::optional<double> number_of(const nlohmann::json& launch, const std::string& m) {
+  const auto& metrics = metrics_of(launch);
+  if (auto it = metrics.find(m); it != metrics.end() && it->is_number()) return it->get<double>();
+  if (auto f = launch_fact(launch, m)) return f;
+  if (absent_means_zero(m)) return 0.0;
+  return std::nullopt;
+}
+
+std::string quoted(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string csv_row(const std::vector<std::string>& fields) {
+  std::string out;
+  for (std::size_t i = 0; i < fields.size(); ++i) out += (i ? "," : "") + quoted(fields[i]);
+  return out + "\n";
+}
+
+std::string shape(const nlohmann::json& d) {
+  if (!d.is_array() || d.size() != 3) return "(?, ?, ?)";
+  return fmt::format("({}, {}, {})", d[0].get<long long>(), d[1].get<long long>(), d[2].get<long long>());
+}
+
+std::vector<const nlohmann::json*> profiled(const nlohmann::json& report) {
+  std::vector<const nlohmann::json*> out;
+  const auto it = report.find("launches");
+  if (it == report.end() || !it->is_array()) return out;
+  for (const auto& l : *it)
+    if (l.value("profiled", true)) out.push_back(&l);
+  return out;
+}
+
+/// The metrics to print: the requested ones, or every Nsight Compute-named metric (a name with
+/// "__") the profiled launches have; in name order, as ncu sorts them.
+std::vector<std::string> columns(const std::vector<const nlohmann::json*>& launches, const NcuOptions& o) {
+  std::set<std::string> names(o.metrics.begin(), o.metrics.end());
+  if (o.metrics.empty()) {
+    for (const auto* l : launches)
+      for (const auto& [k, v] : metrics_of(*l).items())
+        if (k.find("__") != std::string::npos && v.is_number()) names.insert(k);
+  }
+  return {names.begin(), names.end()};
+}
+
+std::string kernel_name(const nlohmann::json& l) { return kernel_names(l.value("kernel", std::string("?"))).demangled; }
+
+std::string unit_of(const std::string& m) { return ncu_unit(m).value_or(""); }
+
+/// A text table as ncu draws one: a dashed rule, the header, a rule, rows, a rule. The first
+/// column is left-aligned, the others right-aligned; each as wide as its widest cell.
+std::string text_table(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows) {
+  std::vector<std::size_t> w(header.size());
+  for (std::size_t c = 0; c < header.size(); ++c) {
+    w[c] = header[c].size();
+    for (const auto& r : rows) w[c] = std::max(w[c], r[c].size());
+  }
+  auto line = [&](const std::vector<std::string>& cells) {
+    std::string s = "    ";
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+      if (c) s += ' ';
+      s += c == 0 ? fmt::format("{:<{}}", cells[c], w[c]) : fmt::format("{:>{}}", cells[c], w[c]);
+    }
+    while (!s.empty() && s.back() == ' ') s.pop_back();
+    return s + "\n";
+  };
+  std::vector<std::string> dashes;
+  for (std::size_t c = 0; c < w.size(); ++c) dashes.emplace_back(w[c], '-');
+  std::string out = line(dashes) + line(header) + line(dashes);
+  for (const auto& r : rows) out += line(r);
+  return out + line(dashes);
+}
+
+std::string raw_csv(const nlohmann::json& report, const NcuContext& ctx, const NcuOptions& o) {
+  const auto launches = profiled(report);
+  if (launches.empty()) return "";
+  const auto names = columns(launches, o);
+  std::vector<std::string> header = {"ID",         "Process ID", "Process Name", "Host Name", "Kernel Name", "Context",
+                                     "Stream",     "Block Size", "Grid Size",    "Device",    "CC"};
+  std::vector<std::string> units(header.size(), "");
+  for (const auto& m : names) {
+    header.push_back(m);
+    units.push_back(unit_of(m));
+  }
+  std::string out = csv_row(header) + csv_row(units);
+  std::size_t id = 0;
+  for (const auto* l : launches) {
+    std::vector<std::string> row = {std::to_string(id++),
+                                    std::to_string(ctx.pid),
+                                    ctx.process,
+                                    ctx.host,
+                                    kernel_name(*l),
+                                    "1",
+                                    std::to_string(ncu_stream(l->value("stream", std::uint64_t{0}))),
+                                    shape(l->value("block", nlohmann::json())),
+                                    shape(l->value("grid", nlohmann::json())),
+                                    "0",
+                                    ctx.cc};
+    for (const auto& m : names) row.push_back(value_of(*l, m));
+    out += csv_row(row);
+  }
+  return out;
+}
+
+std::string raw_text(const nlohmann::json& report, const NcuContext& ctx, const NcuOptions& o) {
+  const auto launches = profiled(report);
+  if (launches.empty()) return "";
+  const auto names = columns(launches, o);
+  std::string out = fmt::format("[{}] {}@{}\n", ctx.pid, ctx.process, ctx.host);
+  for (const auto* l : launches) {
+    out += fmt::format("  {} {}x{}, Context 1, Stream {}, Device 0, CC {}\n", kernel_name(*l),
+                       shape(l->value("grid", nlohmann::json())), shape(l->value("block", nlohmann::json())),
+                       ncu_stream(l->value("stream", std::uint64_t{0})), ctx.cc);
+    out += fmt::format("    Section: {}\n", kSection);
+    std::vector<std::vector<std::string>> rows;
+    for (const auto& m : names) rows.push_back({m, unit_of(m), value_of(*l, m)});
+    out += text_table({"Metric Name", "Metric Unit", "Metric Value"}, rows) + "\n";
+  }
+  return out;
+}
+
+/// A group of --print-summary per-kernel: the launches of one kernel with one block and grid.
+struct Group {
+  const nlohmann::json* first = nullptr;
+  std::vector<const nlohmann::json*> launches;
+};
+
+std::vector<Group> groups(const std::vector<const nlohmann::json*>& launches) {
+  std::vector<Group> out;
+  std::map<std::tuple<std::string, std::string, std::string>, std::size_t> index;
+  for (const auto* l : launches) {
+    const auto key = std::make_tuple(l->value("kernel", std::string()), shape(l->value("block", nlohmann::json())),
+                                     shape(l->value("grid", nlohmann::json())));
+    auto [it, fresh] = index.emplace(key, out.size());
+    if (fresh) out.push_back(Group{l, {}});
+    out[it->second].launches.push_back(l);
+  }
+  return out;
+}
+
+/// Minimum, maximum and average of a metric over a group ("n/a" when a launch lacks it).
+std::array<std::string, 3> min_max_avg(const Group& g, const std::string& m) {
+  double lo = 0, hi = 0, sum = 0;
+  for (std::size_t i = 0; i < g.launches.size(); ++i) {
+    const auto v = number_of(*g.launches[i], m);
+    if (!v) return {"n/a", "n/a", "n/a"};
+    lo = i == 0 ? *v : std::min(lo, *v);
+    hi = i == 0 ? *v : std::max(hi, *v);
+    sum += *v;
+  }
+  return {ncu_number(lo), ncu_number(hi), ncu_number(sum / static_cast<double>(g.launches.size()))};
+}
+
+std::string summary_csv(const nlohmann::json& report, const NcuContext& ctx, const NcuOptions& o) {
+  const auto launches = profiled(report);
+  if (launches.empty()) return "";
+  const auto names = columns(launches, o);
+  std::string out = csv_row({"Process ID", "Process Name", "Host Name", "Kernel Name", "Block Size", "Grid Size", "Device",
+                             "CC", "Invocations", "Section Name", "Metric Name", "Metric Unit", "Minimum", "Maximum",
+                             "Average"});
+  for (const Group& g : groups(launches)) {
+    for (const auto& m : names) {
+      const auto v = min_max_avg(g, m);
+      out += csv_row({std::to_string(ctx.pid), ctx.process, ctx.host, kernel_name(*g.first),
+                      shape(g.first->value("block", nlohmann::json())), shape(g.first->value("grid", nlohmann::json())),
+                      "0", ctx.cc, std::to_string(g.launches.size()), kSection, m, unit_of(m), v[0], v[1], v[2]});
+    }
+  }
+  return out;
+}
+
+std::string summary_text(const nlohmann::json& report, const NcuContext& ctx, const NcuOptions& o) {
+  const auto launches = profiled(report);
+  if (launches.empty()) return "";
+  const auto names = columns(launches, o);
+  std::string out = fmt::format("[{}] {}@{}\n", ctx.pid, ctx.process, ctx.host);
+  for (const Group& g : groups(launches)) {
+    out += fmt::format("  {} {}x{}, Device 0, CC {}, Invocations {}\n", kernel_name(*g.first),
+                       shape(g.first->value("grid", nlohmann::json())), shape(g.first->value("block", nlohmann::json())),
+                       ctx.cc, g.launches.size());
+    out += fmt::format("    Section: {}\n", kSection);
+    std::vector<std::vector<std::string>> rows;
+    for (const auto& m : names) {
+      const auto v = min_max_avg(g, m);
+      rows.push_back({m, unit_of(m), v[0], v[1], v[2]});
+    }
+    out += text_table({"Metric Name", "Metric Unit", "Minimum", "Maximum", "Average"}, rows) + "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+const std::vector<std::string>& known_metrics() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n;
+    for (const char* op : {"ld", "st", "atom", "red"}) {
+      const std::string base = fmt::format("pipe_lsu_mem_global_op_{}", op);
+      n.push_back("l1tex__t_requests_" + base + ".sum");
+      n.push_back("l1tex__t_sectors_" + base + ".sum");
+      n.push_back("l1tex__t_sectors_" + base + "_lookup_hit.sum");
+      n.push_back(fmt::format("smsp__sass_inst_executed_op_global_{}.sum", op));
+      n.push_back(fmt::format("smsp__sass_inst_executed_op_shared_{}.sum", op));
+    }
+    for (const char* op : {"ld", "st"}) {
+      const std::string base = fmt::format("pipe_lsu_mem_local_op_{}", op);
+      n.push_back("l1tex__t_requests_" + base + ".sum");
+      n.push_back("l1tex__t_sectors_" + base + ".sum");
+      n.push_back("l1tex__t_sectors_" + base + "_lookup_hit.sum");
+      n.push_back(fmt::format("smsp__sass_inst_executed_op_local_{}.sum", op));
+    }
+    for (const char* op : {"ld", "st", "atom"}) {
+      n.push_back(fmt::format("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{}.sum", op));
+      n.push_back(fmt::format("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{}.sum", op));
+    }
+    for (const char* s : {"read", "write"}) {
+      n.push_back(fmt::format("lts__t_sectors_srcunit_tex_op_{}.sum", s));
+      n.push_back(fmt::format("lts__t_sectors_srcunit_tex_op_{}_lookup_hit.sum", s));
+      n.push_back(fmt::format("dram__bytes_{}.sum", s));
+    }
+    n.push_back("lts__t_sectors_srcunit_tex_op_atom.sum");
+    n.push_back("lts__t_sectors_srcunit_tex_op_red.sum");
+    n.push_back("smsp__inst_executed.sum");
+    n.push_back("smsp__thread_inst_executed.sum");
+    // The TEX pipe (texture fetches, surface instructions).
+    n.push_back("smsp__sass_inst_executed_op_texture.sum");
+    n.push_back("l1tex__t_requests_pipe_tex_mem_texture.sum");
+    for (const char* h : {"", "_lookup_hit", "_lookup_miss"}) n.push_back(fmt::format("l1tex__t_sectors_pipe_tex_mem_texture{}.sum", h));
+    for (const char* op : {"ld", "st", "red"}) {
+      n.push_back(fmt::format("smsp__sass_inst_executed_op_surface_{}.sum", op));
+      n.push_back(fmt::format("l1tex__t_requests_pipe_tex_mem_surface_op_{}.sum", op));
+      for (const char* h : {"", "_lookup_hit", "_lookup_miss"})
+        n.push_back(fmt::format("l1tex__t_sectors_pipe_tex_mem_surface_op_{}{}.sum", op, h));
+    }
+    // Resources and occupancy (ptxas; docs/analysis.md), and the launch's own facts.
+    for (const char* m : {"launch__registers_per_thread", "launch__occupancy_limit_warps", "launch__occupancy_limit_blocks",
+                          "launch__occupancy_limit_registers", "launch__occupancy_limit_shared_mem",
+                          "sm__maximum_warps_per_active_cycle_pct", "launch__grid_size", "launch__block_size",
+                          "launch__thread_count", "launch__grid_dim_x", "launch__grid_dim_y", "launch__grid_dim_z",
+                          "launch__block_dim_x", "launch__block_dim_y", "launch__block_dim_z",
+                          "launch__shared_mem_per_block_dynamic"})
+      n.push_back(m);
+    // warpscope's own figures (docs/report.md).
+    for (const char* m : {"const_instructions", "global_requests", "global_sectors", "global_sectors_per_request",
+                          "global_excessive_sectors", "global_bytes_requested", "global_bytes_moved",
+                          "global_bus_utilization_pct", "l1_hit_rate_global_ld_pct", "l2_hit_rate_pct",
+                          "l2_read_hit_rate_pct", "local_requests", "local_sectors", "local_bytes", "shared_wavefronts",
+                          "shared_bank_conflicts", "shared_excess_wavefronts", "shared_ideal_wavefronts_ld",
+                          "shared_ideal_wavefronts_st", "local_spill_store_bytes_estimated",
+                          "local_spill_load_bytes_estimated", "local_spill_store_sectors_estimated",
+                          "local_spill_load_sectors_estimated"})
+      n.push_back(m);
+    std::sort(n.begin(), n.end());
+    return n;
+  }();
+  return names;
+}
+
+std::vector<std::string> resolve_metrics(const std::vector<std::string>& requested, std::vector<std::string>* notes) {
+  const auto& known = known_metrics();
+  auto is_known = [&](const std::string& m) { return std::binary_search(known.begin(), known.end(), m); };
+  std::vector<std::string> out;
+  auto add = [&](const std::string& m) {
+    if (std::find(out.begin(), out.end(), m) == out.end()) out.push_back(m);
+  };
+  for (const std::string& r : requested) {
+    if (r.empty()) continue;
+    if (r.rfind("regex:", 0) == 0) {
+      std::regex re;
+      try {
+        re = std::regex(r.substr(6), std::regex::ECMAScript);
+      } catch (const std::regex_error& e) {
+        fail(ErrorKind::kUsage, "--metrics {}: not a regular expression: {}", r, e.what());
+      }
+      std::size_t matched = 0;
+      for (const auto& m : known)
+        if (std::regex_search(m, re)) {
+          add(m);
+          ++matched;
+        }
+      if (matched == 0) fail(ErrorKind::kUsage, "--metrics {}: matches none of the metrics warpscope reports", r);
+      continue;
+    }
+    if (is_known(r)) {
+      add(r);
+      continue;
+    }
+    for (const char* rollup : {".avg", ".min", ".max"}) {
+      const std::string_view rv(rollup);
+      if (r.size() > rv.size() && r.compare(r.size() - rv.size(), rv.size(), rv) == 0 &&
+          is_known(r.substr(0, r.size() - rv.size()) + ".sum")) {
+        fail(ErrorKind::kUsage,
+             "--metrics {}: warpscope models totals over the whole GPU ({}.sum); ncu's {} is over hardware units "
+             "(SMs, L2 slices, ...) that the model does not have",
+             r, r.substr(0, r.size() - rv.size()), rollup);
+      }
+    }
+    if (is_known(r + ".sum")) {
+      add(r + ".sum");
+      if (notes != nullptr)
+        notes->push_back(fmt::format("--metrics {}: reported as {}.sum (ncu would also list .avg, .min and .max over "
+                                     "hardware units, which the model does not have)", r, r));
+      continue;
+    }
+    const auto close = nearest(r, known);
+    std::string hint;
+    for (const auto& c : close) hint += (hint.empty() ? "" : ", ") + c;
+    fail(ErrorKind::kUsage, "--metrics {}: not a metric warpscope reports{}{} (docs/report.md lists them)", r,
+         hint.empty() ? "" : "; did you mean ", hint);
+  }
+  return out;
+}
+
+std::optional<std::string> ncu_unit(const std::string& metric) {
+  const std::string m = metric.substr(0, metric.find('.'));
+  auto starts = [&](const char* p) { return m.rfind(p, 0) == 0; };
+  if (starts("l1tex__t_requests_")) return "";
+  if (starts("l1tex__t_sectors_") || starts("lts__t_sectors_")) return "sector";
+  if (starts("lts__t_requests_")) return "request";
+  if (starts("l1tex__data_")) return "";
+  if (starts("dram__bytes_")) return "byte";
+  if (starts("smsp__inst_executed") || starts("smsp__thread_inst_executed") || starts("smsp__sass_inst_executed"))
+    return "inst";
+  if (m == "launch__registers_per_thread") return "register/thread";
+  if (starts("launch__occupancy_limit_") || starts("launch__block_dim_")) return "block";
+  if (starts("launch__grid_dim_") || m == "launch__grid_size" || m == "launch__block_size") return "";
+  if (m == "launch__thread_count") return "thread";
+  if (starts("launch__shared_mem_per_block")) return "byte/block";
+  if (m == "sm__maximum_warps_per_active_cycle_pct") return "%";
+  if (m.find("__") != std::string::npos) return std::nullopt;
+  // warpscope's own figures have no ncu unit; say what they count where it is plain.
+  if (m.ends_with("_pct")) return "%";
+  if (m.find("_bytes") != std::string::npos) return "byte";
+  if (m.find("_sectors") != std::string::npos) return "sector";
+  return "";
+}
+
+std::string ncu_number(double value) {
+  if (!std::isfinite(value)) return "n/a";
+  const bool integral = std::nearbyint(value) == value && std::fabs(value) < 9.0e15;
+  std::string digits = integral ? fmt::format("{:.0f}", value) : fmt::format("{:.2f}", value);
+  const bool negative = !digits.empty() && digits[0] == '-';
+  if (negative) digits.erase(0, 1);
+  const std::size_t point = std::min(digits.find('.'), digits.size());
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && i < point && (point - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return (negative ? "-" : "") + out;
+}
+
+long ncu_stream(std::uint64_t warpscope_stream) {
+  return warpscope_stream == 0 ? 7 : 12 + static_cast<long>(warpscope_stream);
+}
+
+std::string ncu_output(const nlohmann::json& report, const NcuContext& context, const NcuOptions& options) {
+  if (options.print_summary == "per-kernel") {
+    return options.csv ? summary_csv(report, context, options) : summary_text(report, context, options);
+  }
+  return options.csv ? raw_csv(report, context, options) : raw_text(report, context, options);
+}
+
+}  // namespace warpscope::report

@@ -1,0 +1,257 @@
+// `warpscope run` with Nsight Compute's command line: the launch filter (-k with each
+// --kernel-name-base and regex:, -s, -c) on tests/runtime/programs/selection.cu, the report's
+// "profiled" marks, and --csv read back with the parser the accuracy tests use for ncu's own CSV
+// (tests/hw/ncu_csv.hpp). Expected counters follow from the coalescing rules (docs/mem.md): each
+// of the program's 128 warps per launch reads and writes 32 consecutive aligned floats, one
+// request of 4 sectors each.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "../hw/ncu_csv.hpp"
+#include "harness.hpp"
+
+namespace {
+
+using rt_test::prog;
+
+class NcuCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!std::filesystem::exists(exe_)) GTEST_SKIP() << exe_ << " not built";
+  }
+
+  /// Runs selection.cu under `warpscope run OPTIONS`; returns the report and the run.
+  nlohmann::json run(const std::string& options, rt_test::Result* result = nullptr) {
+    // Tests run in parallel processes (ctest -j): a file per test and run.
+    const std::string json = prog(std::string("selection_") +
+                                  ::testing::UnitTest::GetInstance()->current_test_info()->name() + "_" +
+                                  std::to_string(counter_++) + ".json");
+    const auto r = rt_test::run_shell(exe_ + " run --quiet --json " + json + " " + options + " -- " + prog("selection"));
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("0 failures"), std::string::npos) << r.out;
+    if (result != nullptr) *result = r;
+    return nlohmann::json::parse(rt_test::slurp(json));
+  }
+
+  /// The indices of the launches marked profiled.
+  static std::vector<int> profiled(const nlohmann::json& j) {
+    std::vector<int> out;
+    for (const auto& l : j["launches"])
+      if (l["profiled"].get<bool>()) out.push_back(l["index"].get<int>());
+    return out;
+  }
+
+  std::string exe_ = std::string(WARPSCOPE_BINARY_DIR) + "/bin/warpscope";
+  int counter_ = 0;
+};
+
+using V = std::vector<int>;
+
+TEST_F(NcuCli, WithoutAFilterEveryLaunchIsProfiled) {
+  const auto j = run("");
+  EXPECT_EQ(profiled(j), (V{0, 1, 2, 3, 4, 5}));
+  EXPECT_FALSE(j.contains("launch_filter"));
+}
+
+TEST_F(NcuCli, KernelNameMatchesTheFunctionNameExactly) {
+  const auto j = run("-k copy_f");
+  EXPECT_EQ(profiled(j), (V{0, 3, 5}));
+  // Only the selected launches went through the memory model; the others ran (the program
+  // checked their results) and have the interpreter's counts only.
+  for (int i : {0, 3, 5}) {
+    const auto& m = j["launches"][i]["metrics"];
+    EXPECT_EQ(m["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"], 128) << i;
+    EXPECT_EQ(m["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"], 512) << i;
+    EXPECT_EQ(m["l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"], 128) << i;
+    EXPECT_EQ(m["l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"], 512) << i;
+  }
+  for (int i : {1, 2, 4}) {
+    const auto& l = j["launches"][i];
+    EXPECT_FALSE(l["metrics"].contains("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum")) << i;
+    EXPECT_TRUE(l["metrics"].contains("smsp__inst_executed.sum")) << i;
+    EXPECT_EQ(l["not_profiled"], "--kernel-name copy_f does not match the kernel's function name") << i;
+  }
+  EXPECT_EQ(j["launch_filter"], (nlohmann::json{{"kernel_name", "copy_f"}, {"kernel_name_base", "function"},
+                                                {"launch_skip", 0}, {"launch_count", nullptr}}));
+  // Exact, not a substring: "copy" names no kernel.
+  EXPECT_EQ(profiled(run("-k copy")), V{});
+}
+
+TEST_F(NcuCli, KernelNameRegexIsASearch) {
+  EXPECT_EQ(profiled(run("-k regex:^s")), (V{1, 2, 4}));        // scale, strided
+  EXPECT_EQ(profiled(run("--kernel-name regex:ale")), (V{1, 4}));  // a partial match
+}
+
+TEST_F(NcuCli, KernelNameBaseDemangledAndMangled) {
+  // ncu's demangled names: "ws::scale(float *, float, int)", "void strided<2>(const float *, float *)".
+  EXPECT_EQ(profiled(run("--kernel-name-base demangled -k 'ws::scale(float *, float, int)'")), (V{1, 4}));
+  EXPECT_EQ(profiled(run("--kernel-name-base demangled -k 'regex:<2>'")), V{2});
+  EXPECT_EQ(profiled(run("--kernel-name-base mangled -k _Z6copy_fPKfPfi")), (V{0, 3, 5}));
+  // The function name is the name alone: the namespace is not part of it.
+  EXPECT_EQ(profiled(run("-k ws::scale")), V{});
+  EXPECT_EQ(profiled(run("-k scale")), (V{1, 4}));
+}
+
+TEST_F(NcuCli, LaunchSkipAndCountCountMatchingLaunchesOnly) {
+  // copy_f runs at 0, 3 and 5: skip its first, profile one.
+  auto j = run("-k copy_f -s 1 -c 1");
+  EXPECT_EQ(profiled(j), V{3});
+  EXPECT_EQ(j["launches"][0]["not_profiled"], "--launch-skip 1 skips the first matching launch");
+  EXPECT_EQ(j["launches"][5]["not_profiled"], "--launch-count 1: 1 matching launch was profiled already");
+  EXPECT_EQ(j["launches"][1]["not_profiled"], "--kernel-name copy_f does not match the kernel's function name");
+  // Without a name filter every launch matches.
+  EXPECT_EQ(profiled(run("--launch-skip 4")), (V{4, 5}));
+  EXPECT_EQ(profiled(run("--launch-count 2")), (V{0, 1}));
+  EXPECT_EQ(profiled(run("-s 1 -c 3")), (V{1, 2, 3}));
+  EXPECT_EQ(profiled(run("-c 0")), V{});
+}
+
+TEST_F(NcuCli, TextSummaryListsTheLaunchesNotProfiled) {
+  rt_test::Result r;
+  run("-k regex:copy -s 1", &r);
+  EXPECT_NE(r.err.find("2 kernel launches on hopper"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("4 of 6 launches not profiled"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("#0: --launch-skip 1 skips the first matching launch"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("#1-2, 4: --kernel-name regex:copy does not match the kernel's function name"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST_F(NcuCli, CsvReadsWithTheParserOfNcusOwnCsv) {
+  rt_test::Result r;
+  run("--csv --metrics l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,launch__grid_size,"
+      "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,smsp__sass_inst_executed_op_global_st -k copy_f",
+      &r);
+  // The program's output comes first, as under ncu; the parser skips to the "ID" header.
+  EXPECT_EQ(r.out.find("ok launches"), 0u) << r.out;
+  const std::string path = prog("selection_ws.csv");
+  std::ofstream(path) << r.out;
+  const auto rows = ncu_csv::launches(path);
+  ASSERT_EQ(rows.size(), 3u) << r.out;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto& row = rows[i];
+    EXPECT_EQ(row.at("ID"), std::to_string(i));
+    EXPECT_EQ(row.at("Process Name"), "selection");
+    EXPECT_EQ(row.at("Host Name"), "127.0.0.1");
+    EXPECT_EQ(row.at("Kernel Name"), "copy_f(const float *, float *, int)");
+    EXPECT_EQ(row.at("Context"), "1");
+    EXPECT_EQ(row.at("Stream"), "7");
+    EXPECT_EQ(row.at("Block Size"), "(256, 1, 1)");
+    EXPECT_EQ(row.at("Grid Size"), "(16, 1, 1)");
+    EXPECT_EQ(row.at("Device"), "0");
+    EXPECT_EQ(row.at("CC"), "9.0");
+    EXPECT_EQ(ncu_csv::number(row.at("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum")), 128);
+    EXPECT_EQ(ncu_csv::number(row.at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")), 512);
+    EXPECT_EQ(row.at("launch__grid_size"), "16");
+    EXPECT_EQ(row.at("smsp__sass_inst_executed_op_global_st.sum"), "128");  // named without its rollup
+  }
+  // The header and units rows as ncu writes them: the fixed columns of the H100's file, then the
+  // metrics in name order with their units.
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  std::size_t h = 0;
+  while (h < lines.size() && lines[h].rfind("\"ID\"", 0) != 0) ++h;
+  ASSERT_LT(h + 1, lines.size());
+  const auto header = ncu_csv::fields(lines[h]);
+  std::ifstream hw(std::string(WARPSCOPE_HW_DATA_DIR) + "/h100/examples/saxpy_metrics.csv");
+  std::vector<std::string> hw_header;
+  for (std::string l; std::getline(hw, l);)
+    if (l.rfind("\"ID\"", 0) == 0) hw_header = ncu_csv::fields(l);
+  ASSERT_GE(hw_header.size(), 11u);
+  EXPECT_EQ(std::vector<std::string>(header.begin(), header.begin() + 11),
+            std::vector<std::string>(hw_header.begin(), hw_header.begin() + 11));
+  EXPECT_EQ(std::vector<std::string>(header.begin() + 11, header.end()),
+            (std::vector<std::string>{"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+                                      "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "launch__grid_size",
+                                      "smsp__sass_inst_executed_op_global_st.sum"}));
+  EXPECT_EQ(lines[h + 1], "\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"sector\",\"\",\"inst\"");
+  // Which launches were left out goes to stderr; warpscope's own summary does not appear.
+  EXPECT_NE(r.err.find("3 of 6 launches not profiled"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("== warpscope"), std::string::npos) << r.err;
+}
+
+TEST_F(NcuCli, PrintSummaryPerKernelGroupsByKernelAndShape) {
+  rt_test::Result r;
+  run("--print-summary per-kernel --csv --metrics l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", &r);
+  const std::string body = r.out.substr(r.out.find("\"Process ID\""));
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream in(body);
+  for (std::string l; std::getline(in, l);) rows.push_back(ncu_csv::fields(l));
+  ASSERT_EQ(rows.size(), 4u) << body;  // the header, then copy_f, ws::scale, strided<2>
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"Process ID", "Process Name", "Host Name", "Kernel Name", "Block Size",
+                                               "Grid Size", "Device", "CC", "Invocations", "Section Name",
+                                               "Metric Name", "Metric Unit", "Minimum", "Maximum", "Average"}));
+  EXPECT_EQ(rows[1][3], "copy_f(const float *, float *, int)");
+  EXPECT_EQ(rows[1][8], "3");
+  EXPECT_EQ(rows[2][3], "ws::scale(float *, float, int)");
+  EXPECT_EQ(rows[2][8], "2");
+  EXPECT_EQ(rows[3][3], "void strided<2>(const float *, float *)");
+  EXPECT_EQ(rows[3][8], "1");
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    EXPECT_EQ(rows[i][9], "Command line profiler metrics");
+    EXPECT_EQ(rows[i][11], "sector");
+    EXPECT_EQ(std::vector<std::string>(rows[i].begin() + 12, rows[i].end()),
+              (std::vector<std::string>{"512", "512", "512"}));
+  }
+}
+
+TEST_F(NcuCli, BadFilterOptionsAreRefusedBeforeTheProgramRuns) {
+  auto r = rt_test::run_shell(exe_ + " run -k 'regex:(' -- " + prog("selection"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "");  // the program did not run
+  EXPECT_NE(r.err.find("--kernel-name regex:(: not a regular expression"), std::string::npos) << r.err;
+  r = rt_test::run_shell(exe_ + " run --metrics dram__bytes_red.sum -- " + prog("selection"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("did you mean dram__bytes_read.sum"), std::string::npos) << r.err;
+  r = rt_test::run_shell(exe_ + " run --kernel-name-base demangle -- " + prog("selection"));
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("function,demangled,mangled"), std::string::npos) << r.err;
+}
+
+TEST_F(NcuCli, UnknownOptionsSuggestTheNearest) {
+  auto r = rt_test::run_shell(exe_ + " run --kernal-name copy_f -- " + prog("selection"));
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("unknown option --kernal-name; did you mean --kernel-name?"), std::string::npos) << r.err;
+  r = rt_test::run_shell(exe_ + " run --launch-cnt 1 -- " + prog("selection"));
+  EXPECT_NE(r.err.find("did you mean --launch-count?"), std::string::npos) << r.err;
+  r = rt_test::run_shell(exe_ + " --verison");
+  EXPECT_NE(r.err.find("did you mean --version?"), std::string::npos) << r.err;
+  r = rt_test::run_shell(exe_ + " pattern --indx 1");
+  EXPECT_NE(r.err.find("did you mean --index?"), std::string::npos) << r.err;
+}
+
+// Every option of `warpscope run` and `warpscope pattern` appears in an example of its --help.
+TEST_F(NcuCli, HelpHasAnExampleForEveryOption) {
+  for (const char* sub : {"run", "pattern"}) {
+    const auto r = rt_test::run_shell(exe_ + " " + sub + " --help");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string examples = r.out.substr(r.out.find("Examples"));
+    // The option names from the help's own listing ("  --arch TEXT ...", "  -k,--kernel-name ...").
+    std::set<std::string> names;
+    std::istringstream in(r.out.substr(0, r.out.find("Examples")));
+    for (std::string line; std::getline(in, line);) {
+      if (line.rfind("  -", 0) != 0) continue;
+      std::string first = line.substr(2, line.find(' ', 2) - 2);
+      std::size_t comma;
+      while ((comma = first.find(',')) != std::string::npos) first = first.substr(comma + 1);
+      if (first != "--help") names.insert(first);
+    }
+    EXPECT_GT(names.size(), 8u) << sub;
+    for (const auto& n : names)
+      EXPECT_NE(examples.find(" " + n + " "), std::string::npos) << sub << ": no example uses " << n;
+  }
+  const auto top = rt_test::run_shell(exe_ + " --help");
+  EXPECT_NE(top.out.find("warpscope --version"), std::string::npos) << top.out;
+  EXPECT_NE(top.out.find("warpscope run -- ./app"), std::string::npos) << top.out;
+}
+
+}  // namespace
