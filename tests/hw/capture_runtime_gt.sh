@@ -13,11 +13,7 @@ out=${1:?usage: capture_runtime_gt.sh OUTDIR}
 mkdir -p "$out"
 here=$(cd "$(dirname "$0")" && pwd)
 b=$(mktemp -d)
-{
-  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv
-  nvcc --version | tail -n 2
-  ncu --version | tail -n 1
-} > "$out/versions.txt" 2>&1
+bash "$here/gpu_versions.sh" > "$out/versions.txt"
 for p in texture/texture_probe texture/surface_probe texture/texture_traffic runtime_gt/oob_probe runtime_gt/heap_probe; do
   nvcc -arch=sm_90 -lineinfo -o "$b/$(basename $p)" "$here/$p.cu" || echo "build of $p failed" >&2
 done

@@ -9,11 +9,7 @@ out=${1:?usage: capture_texture_requests.sh OUTDIR}
 mkdir -p "$out"
 here=$(cd "$(dirname "$0")" && pwd)
 b=$(mktemp -d)
-{
-  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv
-  nvcc --version | tail -n 2
-  ncu --version | tail -n 1
-} > "$out/texture_requests_versions.txt" 2>&1
+bash "$here/gpu_versions.sh" > "$out/texture_requests_versions.txt"
 nvcc -arch=sm_90 -lineinfo -o "$b/texture_requests" "$here/texture/texture_requests.cu"
 "$b/texture_requests" > "$out/texture_requests_native.txt" 2>&1
 m="l1tex__t_requests_pipe_tex_mem_texture.sum,l1tex__t_sectors_pipe_tex_mem_texture.sum"
