@@ -546,6 +546,25 @@ CtaRunner::RunResult CtaRunner::run_split(WarpState& w, Split& s) {
         }
         if (pc == top->rpc && !restack()) goto out;
         break;
+      case Ctl::kWait:
+        // An mbarrier wait: a lane whose phase has not completed makes the warp let the others run
+        // (cta_wait.cpp), unless the sweep is a patient one.
+        if (m != 0) {
+          w.instructions = count;
+          in.fn(in, x_, m);
+        }
+        ++pc;
+        top->pc = pc;
+        if (m != 0 && note_wait(w, in, pc - 1, m) && !patient_) {
+          result = RunResult::kYield;
+          if (pc == top->rpc) {
+            settle(w, s);
+            if (s.stack.empty()) result = RunResult::kDone;
+          }
+          goto out;
+        }
+        if (pc == top->rpc && !restack()) goto out;
+        break;
       case Ctl::kYield:
         ++pc;
         top->pc = pc;

@@ -144,7 +144,8 @@ void MemoryHierarchy::apply(unsigned sm, Space space, Op op, bool cached_in_l1, 
     const LineSectors& s = lines[i];
     l1c.sectors += popcount(s.mask);
     switch (op) {
-      case Op::kLoad: {
+      case Op::kLoad:
+      case Op::kLdgsts: {
         std::uint32_t to_l2 = s.mask;
         if (cached_in_l1) {
           const CacheOutcome o = l1.read(s.line, s.mask);
