@@ -136,26 +136,26 @@ void shared_advice(const stats::InstructionStats& s, std::uint32_t pc, const Ins
   out.push_back(Item{excess, std::move(j)});
 }
 
-/// cp.async of 4 or 8 bytes per lane over consecutive words: 16-byte copies move the same bytes in
-/// 16/width times fewer instructions and requests (and may bypass L1 with .cg).
+/// cp.async of 4 or 8 bytes per lane whose lanes copy consecutive words in 16-byte aligned runs
+/// (stats::InstructionStats::widenable_executions, in most executions): 16-byte copies move the
+/// same bytes with 16/width times fewer instructions and requests (and may bypass L1 with .cg).
 void async_copy_advice(const stats::InstructionStats& s, std::uint32_t pc, const InstructionInfo* info,
                        std::vector<Item>& out) {
-  if (s.executions == 0 || s.width >= 16 || s.strided_executions * 2 < s.executions || s.stride_varies ||
-      s.stride != static_cast<std::int64_t>(s.width))
-    return;
+  if (s.executions == 0 || s.width >= 16 || s.widenable_executions * 2 < s.executions) return;
   const std::uint64_t factor = 16 / s.width;
   nlohmann::json ev;
   ev["executions"] = s.executions;
+  ev["widenable_executions"] = s.widenable_executions;
   ev["requests"] = s.requests;
   ev["width"] = s.width;
-  ev["stride_bytes"] = s.stride;
   ev["average_active_lanes"] = per(s.active_lanes, s.executions);
   nlohmann::json j = base("cp_async_width", pc, info);
-  j["message"] = fmt::format("{} cp.async copies {} bytes per lane of consecutive words: copies of 16 bytes "
-                             "(__pipeline_memcpy_async(dst, src, 16), cuda::memcpy_async of float4 or with "
-                             "cuda::aligned_size_t<16>, both addresses 16-byte aligned) move the same data with {}x "
-                             "fewer instructions and requests",
-                             where(info), s.width, factor);
+  j["message"] = fmt::format("{} cp.async copies {} bytes per lane, and groups of {} lanes copy consecutive words "
+                             "from 16-byte aligned addresses: one 16-byte copy per group (__pipeline_memcpy_async(dst, "
+                             "src, 16), cuda::memcpy_async of a float4 or with cuda::aligned_size_t<16>; align the "
+                             "shared destination to 16 bytes) moves the same data with {}x fewer instructions and "
+                             "requests",
+                             where(info), s.width, factor, factor);
   j["evidence"] = std::move(ev);
   out.push_back(Item{s.executions - s.executions / factor, std::move(j)});
 }

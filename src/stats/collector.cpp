@@ -129,6 +129,7 @@ void merge_row(InstructionStats& into, InstructionStats&& from, std::uint64_t se
     into.local_end = std::max(into.local_end, from.local_end);
   }
   into.in_registers += from.in_registers;
+  into.widenable_executions += from.widenable_executions;
 }
 
 }  // namespace
@@ -482,6 +483,23 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
       }
     }
 
+    /// Whether the copy's active lanes form runs of 16 / width consecutive lanes, each run copying
+    /// consecutive words from a 16-byte aligned source to consecutive destinations.
+    static bool widenable(const WarpAccess& g, const WarpAccess& sh) {
+      const unsigned k = 16u / sh.width;
+      const std::uint32_t active = sh.active.bits();
+      for (unsigned first = 0; first < kMaxWarpSize; first += k) {
+        const std::uint32_t run = ((1u << k) - 1u) << first;
+        if ((active & run) == 0) continue;
+        if ((active & run) != run || (g.addr[first] & 15u) != 0) return false;
+        for (unsigned j = 1; j < k; ++j) {
+          if (g.addr[first + j] != g.addr[first] + j * sh.width || sh.addr[first + j] != sh.addr[first] + j * sh.width)
+            return false;
+        }
+      }
+      return active != 0;
+    }
+
     /// The last global record of a cp.async: its shared record (part 1) follows it.
     WarpAccess ldgsts_global;
 
@@ -507,6 +525,7 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
       const bool paired = ldgsts_global.pc == a.pc && ldgsts_global.cta == a.cta && ldgsts_global.warp == a.warp &&
                           ldgsts_global.active == a.active;
       const mem::AsyncCopyShared r = mem::async_copy_shared(profile, paired ? ldgsts_global : a, a);
+      if (paired && a.width < 16 && widenable(ldgsts_global, a)) ++s.widenable_executions;
       part.ldgsts_wavefronts += r.wavefronts;
       part.ldgsts_ideal += r.ideal_wavefronts;
       part.ldgsts_conflicts += r.bank_conflicts;

@@ -78,6 +78,10 @@ struct InstructionStats {
   bool offset_varies = false;     // lanes or executions used different offsets: a dynamic index
   std::uint64_t first_seen = 0;   // order of the instruction's first record in the launch
   std::uint64_t in_registers = 0; // executions not sent to the model: ptxas keeps the array in registers
+  // cp.async of 4 or 8 bytes: executions whose active lanes come in runs of 16 / width
+  // consecutive lanes copying consecutive words, each run's source 16-byte aligned and its
+  // destinations consecutive too (one 16-byte copy per run would do the same).
+  std::uint64_t widenable_executions = 0;
 
   std::uint64_t excessive_sectors() const { return sectors - ideal_sectors; }
   std::uint64_t excess_wavefronts() const { return wavefronts - ideal_wavefronts; }

@@ -280,6 +280,7 @@ nlohmann::json instruction_json(const InstructionStats& s, std::uint32_t pc, con
     j["dynamic_offset"] = s.offset_varies;
   }
   j["partial_executions"] = s.partial_executions;
+  if (s.op == Op::kLdgsts) j["widenable_executions"] = s.widenable_executions;
   if (s.strided_executions > 0 && !s.stride_varies) j["stride_bytes"] = s.stride;
   if (s.sample) {
     const Sample& p = *s.sample;
