@@ -568,6 +568,12 @@ CtaRunner::RunResult CtaRunner::run_split(WarpState& w, Split& s) {
       case Ctl::kYield:
         ++pc;
         top->pc = pc;
+        // In a patient sweep a spinning warp runs its whole budget, through its nanosleeps too (a
+        // wait loop that gives up after some sleeps ends there).
+        if (patient_ && w.spinning) {
+          if (pc == top->rpc && !restack()) goto out;
+          break;
+        }
         result = RunResult::kYield;
         if (pc == top->rpc) {
           settle(w, s);

@@ -227,6 +227,21 @@ TEST_F(Async, WaitThatNeverCompletesIsADeadlock) {
   EXPECT_THAT(e, HasSubstr("(all lanes wait there)"));
 }
 
+TEST_F(Async, WaitThatNeverCompletesInACooperativeLaunch) {
+  const DevicePtr out = dev_.malloc(64 * 4);
+  const KernelArg args[] = {arg(out)};
+  LaunchOptions o;
+  o.cooperative = true;
+  try {
+    dev_.launch(module_, "mbar_never_completes", {2}, {64}, args, o);
+    ADD_FAILURE() << "no deadlock";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kDeadlock);
+    EXPECT_THAT(e.what(), HasSubstr("grid deadlock in cooperative kernel mbar_never_completes"));
+    EXPECT_THAT(e.what(), HasSubstr("blocks 0-1: warps 0-1 waiting on an mbarrier phase that does not complete at"));
+  }
+}
+
 TEST_F(Async, WaitBehindABarrierIsADeadlock) {
   const DevicePtr out = dev_.malloc(64 * 4);
   const KernelArg args[] = {arg(out)};
