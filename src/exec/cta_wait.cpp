@@ -17,6 +17,7 @@
 #include "exec/async.hpp"
 #include "exec/fault.hpp"
 #include "exec/machine.hpp"
+#include "exec/memory.hpp"
 
 namespace warpscope::exec {
 
@@ -52,6 +53,17 @@ bool CtaRunner::note_wait(WarpState& w, const Inst& in, std::uint32_t pc, std::u
   return true;
 }
 
+bool CtaRunner::polls_own_shared(const WarpState& w, const Inst& in, std::uint32_t mask) const {
+  if (in.a == kNoSlot || (in.flags & kFlagFrameRel) != 0) return false;
+  const std::uint64_t* a = w.regs.data() + std::size_t(in.a) * kLanes;
+  bool all = true;
+  for_lanes(mask, [&](unsigned l) {
+    std::uint64_t off = 0;
+    if (classify_generic(a[l] + static_cast<std::uint64_t>(in.imm), off) != GenericSpace::kShared) all = false;
+  });
+  return all;
+}
+
 std::string CtaRunner::describe_mbarrier_wait(WarpState& w) {
   if (!w.spinning || w.wait.pc == kNoPc || w.wait.pc >= k_.code.size()) return {};
   const Inst& in = k_.code[w.wait.pc];
@@ -64,8 +76,8 @@ std::string CtaRunner::describe_mbarrier_wait(WarpState& w) {
 }
 
 void CtaRunner::wait_deadlock() {
-  std::string msg = fmt::format("mbarrier deadlock in kernel {}, block ({},{},{}): no warp can make progress",
-                                kernel_label(k_.name), x_.ctaid.x, x_.ctaid.y, x_.ctaid.z);
+  bool mbarrier = false;
+  std::string msg;
   std::vector<std::uint32_t> exited;
   for (WarpState& w : warps_) {
     if (w.done()) {
@@ -73,6 +85,11 @@ void CtaRunner::wait_deadlock() {
       continue;
     }
     std::string what = describe_mbarrier_wait(w);
+    mbarrier = mbarrier || !what.empty();
+    if (what.empty() && w.spinning && w.spin_pc < k_.code.size()) {
+      what = fmt::format("spins on an unchanged value of shared memory at {} (`{}`)", k_.where(w.spin_pc),
+                         k_.ir_instruction(w.spin_pc).text);
+    }
     for (const Split& s : w.splits) {
       if (!what.empty()) break;
       if (s.state == SplitState::kBarrier) what = fmt::format("waits at barrier {} at {}", s.bar_id, k_.where(s.bar_pc));
@@ -84,7 +101,9 @@ void CtaRunner::wait_deadlock() {
     msg += fmt::format("; warp {}: {}", w.index, what);
   }
   if (!exited.empty()) msg += fmt::format("; exited: warps {}", fmt::join(exited, ", "));
-  throw Error(ErrorKind::kDeadlock, msg);
+  throw Error(ErrorKind::kDeadlock, fmt::format("{} deadlock in kernel {}, block ({},{},{}): no warp can make progress{}",
+                                                mbarrier ? "mbarrier" : "spin", kernel_label(k_.name), x_.ctaid.x,
+                                                x_.ctaid.y, x_.ctaid.z, msg));
 }
 
 }  // namespace warpscope::exec

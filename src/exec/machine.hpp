@@ -206,6 +206,7 @@ class CtaRunner {
   // What the warps of the current CTA wait for, and the deadlock of mbarrier waits.
   bool note_wait(WarpState& w, const Inst& in, std::uint32_t pc, std::uint32_t mask);
   std::string describe_mbarrier_wait(WarpState& w);
+  bool polls_own_shared(const WarpState& w, const Inst& in, std::uint32_t mask) const;
   [[noreturn]] void wait_deadlock();
 
   const LaunchConfig& cfg_;

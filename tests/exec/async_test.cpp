@@ -214,6 +214,23 @@ TEST_F(Async, CudaBarrierPhases) {
   for (int t = 0; t < n; ++t) EXPECT_EQ(got[t], 3 * t + 1) << t;
 }
 
+TEST_F(Async, CudaStdBarrierInSharedMemory) {
+  const int n = 96;
+  const DevicePtr out = dev_.malloc(n * 4);
+  int missing = 0;
+  const KernelArg args[] = {arg(out), arg(missing)};
+  dev_.launch(module_, "std_barrier_exchange", {2}, {n}, args);
+  const auto got = download<int>(dev_, out, n);
+  for (int t = 0; t < n; ++t) EXPECT_EQ(got[t], 5 * ((t + 1) % n)) << t;
+  // One arrival short: its acquire-load loop on shared memory never ends.
+  missing = 1;
+  const KernelArg args2[] = {arg(out), arg(missing)};
+  const std::string e = launch_error("std_barrier_exchange", {1}, {n}, args2, ErrorKind::kDeadlock);
+  EXPECT_THAT(e, HasSubstr("spin deadlock in kernel std_barrier_exchange, block (0,0,0)"));
+  EXPECT_THAT(e, HasSubstr("spins on an unchanged value of shared memory at "));
+  EXPECT_THAT(e, HasSubstr("ld.acquire.sys"));
+}
+
 TEST_F(Async, WaitThatNeverCompletesIsADeadlock) {
   const DevicePtr out = dev_.malloc(64 * 4);
   const KernelArg args[] = {arg(out)};

@@ -305,3 +305,18 @@ extern "C" __global__ void mbar_too_many_arrivals(int* out) {
   asm volatile("mbarrier.arrive.noComplete.shared.b64 _, [%0], 1;" ::"r"(smem(&b)) : "memory");
   out[threadIdx.x] = 1;
 }
+
+// cuda::std::barrier (system scope: atomics and acquire loads, not mbarrier) in shared memory.
+#include <cuda/std/barrier>
+#include <new>
+extern "C" __global__ void std_barrier_exchange(int* out, int missing) {
+  using Barrier = cuda::std::barrier<>;
+  __shared__ alignas(Barrier) unsigned char storage[sizeof(Barrier)];
+  __shared__ int v[256];
+  Barrier* bar = reinterpret_cast<Barrier*>(storage);
+  if (threadIdx.x == 0) new (bar) Barrier(blockDim.x + missing);
+  __syncthreads();
+  v[threadIdx.x] = 5 * threadIdx.x;
+  bar->arrive_and_wait();
+  out[threadIdx.x] = v[(threadIdx.x + 1) % blockDim.x];
+}
