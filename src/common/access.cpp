@@ -28,6 +28,7 @@ std::string_view to_string(Op o) {
     case Op::kAtomic: return "atomic";
     case Op::kReduction: return "reduction";
     case Op::kLdgsts: return "ldgsts";
+    case Op::kBulkCopy: return "bulk_copy";
   }
   return "?";
 }

@@ -19,8 +19,10 @@ inline constexpr unsigned kSpaceCount = 6;
 /// kLdgsts: cp.async (SASS LDGSTS), a global load whose data goes to shared memory, not to
 /// registers: one record of its global side (the source addresses) and one of its shared side
 /// (the destinations, WarpAccess::part 1) follow each other (docs/mem.md, "Asynchronous copies").
-enum class Op : std::uint8_t { kLoad, kStore, kAtomic, kReduction, kLdgsts };
-inline constexpr unsigned kOpCount = 5;
+/// kBulkCopy: the global reads of cp.async.bulk, which the Tensor Memory Accelerator makes from
+/// L2 (no LSU request, no L1): records of up to 32 lanes x 16 bytes covering the copied bytes.
+enum class Op : std::uint8_t { kLoad, kStore, kAtomic, kReduction, kLdgsts, kBulkCopy };
+inline constexpr unsigned kOpCount = 6;
 /// The PTX cache operator of a load, reduced to what the memory model distinguishes:
 /// kDefault follows the profile (cached in L1 or not), kCa caches in L1, kCg bypasses L1.
 enum class CacheOp : std::uint8_t { kDefault, kCa, kCg };

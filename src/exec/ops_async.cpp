@@ -232,11 +232,32 @@ void cp_async(const Inst& in, Ctx& x, std::uint32_t m) {
   x.sink->on_access(rec);
 }
 
+/// The global reads of a bulk copy of `n` bytes at `s`: records of 32 lanes x 16 bytes (Op::kBulkCopy,
+/// `part` 0, 1, ... of the copy), the last one with the lanes the remaining bytes need.
+void emit_bulk(Ctx& x, const Inst& in, std::uint64_t s, std::uint64_t n) {
+  WarpAccess rec;
+  rec.pc = x.pc_of(in);
+  rec.cta = x.cta_linear;
+  rec.warp = x.warp_index;
+  rec.space = Space::kGlobal;
+  rec.op = Op::kBulkCopy;
+  rec.cache = CacheOp::kCg;
+  rec.width = 16;
+  for (std::uint64_t done = 0, part = 0; done < n; done += 32 * 16, ++part) {
+    const std::uint64_t lanes = std::min<std::uint64_t>(32, (n - done) / 16);
+    rec.part = static_cast<std::uint8_t>(std::min<std::uint64_t>(part, 255));
+    rec.active = LaneMask(lanes >= 32 ? kFullMask : (1u << lanes) - 1u);
+    rec.addr.fill(0);
+    for (unsigned l = 0; l < lanes; ++l) rec.addr[l] = s + done + 16 * l;
+    x.sink->on_access(rec);
+  }
+}
+
 /// cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes: each executing lane copies
 /// `size` bytes (a multiple of 16, both addresses 16-byte aligned) into the CTA's shared memory
-/// (a cluster of one CTA) and performs complete-tx of `size` on the mbarrier. The copy's traffic
-/// goes through the Tensor Memory Accelerator, which the memory model does not count yet: no
-/// record (docs/mem.md).
+/// (a cluster of one CTA) and performs complete-tx of `size` on the mbarrier. The Tensor Memory
+/// Accelerator reads the bytes from L2: Op::kBulkCopy records (docs/mem.md); the shared side and the
+/// TMA's own counters are not modelled.
 void cp_async_bulk(const Inst& in, Ctx& x, std::uint32_t m) {
   const std::uint64_t* dst = x.reg(in.a);
   const std::uint64_t* src = x.reg(in.b);
@@ -261,6 +282,7 @@ void cp_async_bulk(const Inst& in, Ctx& x, std::uint32_t m) {
       std::uint64_t sa;
       const std::uint8_t* p = translate<MemSpace::kGlobal>(x, in, l, s, static_cast<unsigned>(n), Op::kLoad, sp, sa);
       std::memmove(x.shared + d, p, n);
+      if (x.sink != nullptr) emit_bulk(x, in, s, n);
     }
     apply(x, in, l, bar, mbar::complete_tx(st, static_cast<std::uint32_t>(n)));
   });

@@ -36,6 +36,8 @@
 //    lines() of a global access.
 //  - cp.async's global side (Op::kLdgsts) is served as a load (.ca through L1, .cg not), counted
 //    apart in l1[0][kLdgsts]; its L2 reads are reads (tests/hw/data/h100/async).
+//  - cp.async.bulk's global reads (Op::kBulkCopy) are L2 reads that pass the L1 (the Tensor Memory
+//    Accelerator's; counted in l1[0][5] only for completeness, under no Nsight Compute name).
 //  - Shared (and const) accesses are ignored: they never reach L1 or L2.
 //  - A profile whose l1.bytes is 0 has no L1 (every lookup misses, nothing is kept); l2.bytes 0
 //    means no L2: reads come from DRAM and writes go to DRAM at once, and the L2 counters stay 0

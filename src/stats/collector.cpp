@@ -417,6 +417,10 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
         ldgsts_access(a, s, seq);
         return;
       }
+      if (a.op == Op::kBulkCopy) {
+        bulk_access(a, s, seq);
+        return;
+      }
       if (s.executions == 0 && s.in_registers == 0) s.first_seen = seq;
       if (a.space == Space::kLocal) {
         note_local_offsets(s, a);
@@ -498,6 +502,27 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
         }
       }
       return active != 0;
+    }
+
+    /// cp.async.bulk's global reads (Op::kBulkCopy): L2 reads of the sectors, no LSU request, no
+    /// L1 (hierarchy.hpp); counted on the instruction's row as sectors (requests 0) and nothing
+    /// else, so no coalescing advice applies to them.
+    void bulk_access(const WarpAccess& a, InstructionStats& s, std::uint64_t seq) {
+      if (s.executions == 0) s.first_seen = seq;
+      if (a.part == 0) {
+        s.executions += 1;
+        part.instructions[static_cast<unsigned>(Space::kGlobal)][static_cast<unsigned>(Op::kBulkCopy)] += 1;
+      }
+      coalescer.coalesce(a, scratch);
+      model.hierarchy.lines(a, scratch, lines);
+      const unsigned sm = profile.sm_count == 0 ? 0 : a.cta % profile.sm_count;
+      part.ops.push_back(LineOp{a.pc, sm, Space::kGlobal, Op::kBulkCopy, false, 0,
+                                static_cast<std::uint32_t>(part.lines.size()), lines.count});
+      for (std::uint32_t k = 0; k < lines.count; ++k) part.lines.push_back(lines.line[k]);
+      s.sectors += scratch.transaction_count;
+      s.ideal_sectors += scratch.transaction_count;
+      s.bytes_requested += scratch.bytes_moved;
+      s.bytes_moved += scratch.bytes_moved;
     }
 
     /// The last global record of a cp.async: its shared record (part 1) follows it.

@@ -20,6 +20,7 @@
 //  - cp.async (Op::kLdgsts): its global record is served as a load of the lanes that read (one
 //    instruction, requests, sectors, L1/L2 as .ca/.cg say); its shared record (part 1, right
 //    after) adds the shared wavefronts of mem/async_copy.hpp to the same instruction's row.
+//  - cp.async.bulk (Op::kBulkCopy, records `part` 0, 1, ... of one copy): L2 reads only.
 //  - A record the model rejects (a misaligned word the interpreter let through) is counted in
 //    model_errors with the first message; it never aborts the program.
 // on_access() and merge() are not thread-safe (src/exec calls them from one thread at a time);

@@ -18,6 +18,7 @@ const char* op_short(Op op) {
     case Op::kAtomic: return "atom";
     case Op::kReduction: return "red";
     case Op::kLdgsts: return "ldgsts";
+    case Op::kBulkCopy: return "bulk";
   }
   return "?";
 }
