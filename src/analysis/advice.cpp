@@ -19,6 +19,8 @@ const char* op_word(Op op) {
     case Op::kStore: return "store";
     case Op::kAtomic: return "atomic";
     case Op::kReduction: return "reduction";
+    case Op::kLdgsts: return "asynchronous copy";
+    case Op::kBulkCopy: return "bulk copy";
   }
   return "access";
 }
@@ -135,6 +137,30 @@ void shared_advice(const stats::InstructionStats& s, std::uint32_t pc, const Ins
   out.push_back(Item{excess, std::move(j)});
 }
 
+/// cp.async of 4 or 8 bytes per lane whose lanes copy consecutive words in 16-byte aligned runs
+/// (stats::InstructionStats::widenable_executions, in most executions): 16-byte copies move the
+/// same bytes with 16/width times fewer instructions and requests (and may bypass L1 with .cg).
+void async_copy_advice(const stats::InstructionStats& s, std::uint32_t pc, const InstructionInfo* info,
+                       std::vector<Item>& out) {
+  if (s.executions == 0 || s.width >= 16 || s.widenable_executions * 2 < s.executions) return;
+  const std::uint64_t factor = 16 / s.width;
+  nlohmann::json ev;
+  ev["executions"] = s.executions;
+  ev["widenable_executions"] = s.widenable_executions;
+  ev["requests"] = s.requests;
+  ev["width"] = s.width;
+  ev["average_active_lanes"] = per(s.active_lanes, s.executions);
+  nlohmann::json j = base("cp_async_width", pc, info);
+  j["message"] = fmt::format("{} cp.async copies {} bytes per lane, and groups of {} lanes copy consecutive words "
+                             "from 16-byte aligned addresses: one 16-byte copy per group (__pipeline_memcpy_async(dst, "
+                             "src, 16), cuda::memcpy_async of a float4 or with cuda::aligned_size_t<16>; align the "
+                             "shared destination to 16 bytes) moves the same data with {}x fewer instructions and "
+                             "requests",
+                             where(info), s.width, factor, factor);
+  j["evidence"] = std::move(ev);
+  out.push_back(Item{s.executions - s.executions / factor, std::move(j)});
+}
+
 void local_advice(const stats::InstructionStats& s, std::uint32_t pc, const InstructionInfo* info,
                   std::vector<Item>& out) {
   if (s.requests == 0) return;
@@ -229,6 +255,7 @@ nlohmann::json advise(const stats::ModelResult& model, const LaunchStats& exec, 
     const InstructionInfo* info = pc < code.size() ? &code[pc] : nullptr;
     const auto p = static_cast<std::uint32_t>(pc);
     if (s.space == Space::kGlobal) global_advice(s, p, info, profile, items);
+    if (s.op == Op::kLdgsts) async_copy_advice(s, p, info, items);
     if (s.space == Space::kShared) shared_advice(s, p, info, profile, items);
     // Spill accesses (compiled, not PTX) are the kernel-wide `spill` advice's evidence instead.
     if (s.space == Space::kLocal && !(info != nullptr && info->compiled)) local_advice(s, p, info, items);
@@ -238,7 +265,7 @@ nlohmann::json advise(const stats::ModelResult& model, const LaunchStats& exec, 
   // Math to memory (seed 000): other instructions per global/local memory instruction.
   std::uint64_t mem_insts = 0;
   for (Space sp : {Space::kGlobal, Space::kLocal})
-    for (Op o : {Op::kLoad, Op::kStore, Op::kAtomic, Op::kReduction}) mem_insts += stats::instruction_count(model, sp, o);
+    for (Op o : {Op::kLoad, Op::kStore, Op::kAtomic, Op::kReduction, Op::kLdgsts}) mem_insts += stats::instruction_count(model, sp, o);
   nlohmann::json out = nlohmann::json::array();
   if (mem_insts > 0) {
     const std::uint64_t other = exec.warp_instructions > mem_insts ? exec.warp_instructions - mem_insts : 0;

@@ -27,6 +27,8 @@ std::string_view to_string(Op o) {
     case Op::kStore: return "store";
     case Op::kAtomic: return "atomic";
     case Op::kReduction: return "reduction";
+    case Op::kLdgsts: return "ldgsts";
+    case Op::kBulkCopy: return "bulk_copy";
   }
   return "?";
 }

@@ -16,7 +16,13 @@ namespace warpscope {
 /// device addresses of the texels (CUDA arrays: the modelled block-linear layout, docs/mem.md).
 enum class Space : std::uint8_t { kGlobal, kLocal, kShared, kConst, kTexture, kSurface };
 inline constexpr unsigned kSpaceCount = 6;
-enum class Op : std::uint8_t { kLoad, kStore, kAtomic, kReduction };
+/// kLdgsts: cp.async (SASS LDGSTS), a global load whose data goes to shared memory, not to
+/// registers: one record of its global side (the source addresses) and one of its shared side
+/// (the destinations, WarpAccess::part 1) follow each other (docs/mem.md, "Asynchronous copies").
+/// kBulkCopy: the global reads of cp.async.bulk, which the Tensor Memory Accelerator makes from
+/// L2 (no LSU request, no L1): records of up to 32 lanes x 16 bytes covering the copied bytes.
+enum class Op : std::uint8_t { kLoad, kStore, kAtomic, kReduction, kLdgsts, kBulkCopy };
+inline constexpr unsigned kOpCount = 6;
 /// The PTX cache operator of a load, reduced to what the memory model distinguishes:
 /// kDefault follows the profile (cached in L1 or not), kCa caches in L1, kCg bypasses L1.
 enum class CacheOp : std::uint8_t { kDefault, kCa, kCg };
@@ -60,6 +66,12 @@ struct WarpAccess {
   // machine code's TLD); false: sampled by float coordinates (TEX, TLD4). The memory model groups
   // a warp's lanes into requests by this (mem::texture_request_lanes).
   bool texel_fetch = false;
+  // cp.async (op kLdgsts) with src-size or ignore-src: lanes of `active` that read fewer bytes than
+  // `width` and fill the rest of their destination with zeros, and among them the lanes that read
+  // nothing at all (src-size 0, ignore-src true). Both records of the copy carry them; the lanes
+  // that read nothing are in `active` for the shared side's grouping only (docs/mem.md).
+  std::uint32_t fill_lanes = 0;
+  std::uint32_t no_read_lanes = 0;
   LaneMask active;
   PerLane<std::uint64_t> addr{};
   // Optional: when `summarized`, `summary` is summarize_addresses(*this), made by the producer

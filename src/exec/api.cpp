@@ -104,7 +104,7 @@ std::vector<InstructionInfo> Module::instructions(std::string_view kernel) const
     const exec::Inst& in = k.code[pc];
     if (in.ctl == exec::Ctl::kBra && in.target != exec::kNoPc) info.branch_target = in.target;
     info.guarded = in.guard != exec::kNoSlot;
-    info.plain = exec::computes_only(in.ctl) || in.ctl == exec::Ctl::kWarpSync;
+    info.plain = exec::computes_only(in.ctl) || in.ctl == exec::Ctl::kWarpSync || in.ctl == exec::Ctl::kWait;
     info.exits = in.ctl == exec::Ctl::kRet || in.ctl == exec::Ctl::kExit || in.ctl == exec::Ctl::kTrap;
     info.local_access = in.width != 0 && in.space == Space::kLocal;
     out.push_back(std::move(info));

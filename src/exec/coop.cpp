@@ -115,8 +115,10 @@ std::string CtaRunner::describe(const CtaState& c) const {
         }
       }
       if (what.empty() && w.spinning && w.spin_pc != kNoPc) {
-        what = fmt::format("spinning on an unchanged value at {} (`{}`)", k_.where(w.spin_pc),
-                           k_.ir_instruction(w.spin_pc).text);
+        what = fmt::format("{} at {} (`{}`)",
+                           k_.code[w.spin_pc].ctl == Ctl::kWait ? "waiting on an mbarrier phase that does not complete"
+                                                                : "spinning on an unchanged value",
+                           k_.where(w.spin_pc), k_.ir_instruction(w.spin_pc).text);
       }
       if (what.empty()) {
         const std::uint32_t pc = w.splits.empty() || w.splits[0].stack.empty() ? kNoPc : w.splits[0].stack.back().pc;

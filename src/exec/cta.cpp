@@ -100,6 +100,7 @@ void CtaRunner::init_warps(std::uint32_t linear) {
     w.poll_next = 0;
     w.spinning = false;
     w.spin_pc = kNoPc;
+    w.wait = WarpState::PollSeen{};
     // Registers start as zero, constant slots as their values: one copy of a prepared file (into
     // the previous CTA's buffer, or a new one without zeroing it first).
     if (w.regs.size() == nregs) {
@@ -225,11 +226,24 @@ void CtaRunner::end_cta() {
 
 void CtaRunner::run(std::uint32_t linear, AccessSink* sink, PrintfText* printf_out) {
   begin_cta(linear, sink, printf_out);
+  // A sweep without progress (every live warp waits at a barrier or spins on an mbarrier wait:
+  // cta_wait.cpp) is followed by a patient one, in which spinning warps run their budget; a
+  // patient sweep without progress is a deadlock.
+  patient_ = false;
   for (;;) {
+    progress_ = false;
     const bool ran = sweep();
     if (all_done()) break;
     if (!ran) deadlock();
+    if (progress_) {
+      patient_ = false;
+    } else if (!patient_) {
+      patient_ = true;
+    } else {
+      wait_deadlock();
+    }
   }
+  patient_ = false;
   end_cta();
 }
 

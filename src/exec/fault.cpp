@@ -78,6 +78,8 @@ const char* op_word(Op op) {
     case Op::kStore: return "store";
     case Op::kAtomic: return "atomic";
     case Op::kReduction: return "reduction";
+    case Op::kLdgsts: return "asynchronous copy";
+    case Op::kBulkCopy: return "bulk copy";
   }
   return "access";
 }

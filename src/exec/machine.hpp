@@ -88,6 +88,10 @@ struct WarpState {
   };
   std::array<PollSeen, 4> polls{};
   std::uint32_t poll_next = 0;
+  // The warp's last mbarrier wait that did not complete (Ctl::kWait, cta_wait.cpp): the
+  // instruction, the lanes it failed for, and a hash of their mbarrier words and operands; the
+  // same again means the warp spins.
+  PollSeen wait{};
   bool spinning = false;
   std::uint32_t spin_pc = kNoPc;  // the poll that repeated
   bool done() const { return live == 0; }
@@ -198,6 +202,12 @@ class CtaRunner {
   void point_ctx(WarpState& w);
   // warp.cpp: a poll's result in a cooperative launch; true when it repeats (a spin)
   bool note_poll(WarpState& w, const Inst& in, std::uint32_t pc, std::uint32_t mask);
+  // cta_wait.cpp: an mbarrier wait's result; true when it failed for some lane (the warp yields).
+  // What the warps of the current CTA wait for, and the deadlock of mbarrier waits.
+  bool note_wait(WarpState& w, const Inst& in, std::uint32_t pc, std::uint32_t mask);
+  std::string describe_mbarrier_wait(WarpState& w);
+  bool polls_own_shared(const WarpState& w, const Inst& in, std::uint32_t mask) const;
+  [[noreturn]] void wait_deadlock();
 
   const LaunchConfig& cfg_;
   const KernelImage& k_;

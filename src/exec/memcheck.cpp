@@ -18,6 +18,8 @@ const char* access_word(Op op) {
     case Op::kStore: return "write";
     case Op::kAtomic: return "atomic";
     case Op::kReduction: return "reduction";
+    case Op::kLdgsts: return "asynchronous copy";
+    case Op::kBulkCopy: return "bulk copy";
   }
   return "access";
 }

@@ -59,6 +59,9 @@ enum class Ctl : std::uint8_t {
   kPoll,     // a load or atomic that may observe other CTAs (ld.volatile/.relaxed/.acquire or .cv,
              // atom on global memory): computes like kNone; in a cooperative launch the warp
              // loop compares its result with the warp's previous one to detect a spin (coop.cpp)
+  kWait,     // mbarrier.test_wait / try_wait: computes like kNone (d: the lanes' results); when a
+             // lane's phase is not complete the warp yields, and a wait on mbarriers that have not
+             // changed since the warp's previous failed wait is a spin (cta_wait.cpp)
 };
 
 /// Control classes that only compute (what run_hooked may wrap, what compiled accesses anchor on).

@@ -527,7 +527,11 @@ CtaRunner::RunResult CtaRunner::run_split(WarpState& w, Split& s) {
         if (pc == top->rpc && !restack()) goto out;
         break;
       }
-      case Ctl::kPoll:
+      case Ctl::kPoll: {
+        // Outside cooperative launches a poll of the CTA's own shared memory (cuda::std::barrier
+        // in shared memory) is watched too: only this CTA's warps can change what it reads.
+        // (Decided before the load: its destination may be the address register.)
+        const bool own = !coop_ && m != 0 && polls_own_shared(w, in, m);
         if (m != 0) {
           w.instructions = count;
           in.fn(in, x_, m);
@@ -536,7 +540,27 @@ CtaRunner::RunResult CtaRunner::run_split(WarpState& w, Split& s) {
         top->pc = pc;
         // In a cooperative launch a poll that returns what it returned last time is a spin: the
         // warp lets the others (and the other CTAs) run, unless the turn is a patient one.
-        if (coop_ && m != 0 && note_poll(w, in, pc - 1, m) && !patient_) {
+        if ((coop_ || own) && m != 0 && note_poll(w, in, pc - 1, m) && !patient_) {
+          result = RunResult::kYield;
+          if (pc == top->rpc) {
+            settle(w, s);
+            if (s.stack.empty()) result = RunResult::kDone;
+          }
+          goto out;
+        }
+        if (pc == top->rpc && !restack()) goto out;
+        break;
+      }
+      case Ctl::kWait:
+        // An mbarrier wait: a lane whose phase has not completed makes the warp let the others run
+        // (cta_wait.cpp), unless the sweep is a patient one.
+        if (m != 0) {
+          w.instructions = count;
+          in.fn(in, x_, m);
+        }
+        ++pc;
+        top->pc = pc;
+        if (m != 0 && note_wait(w, in, pc - 1, m) && !patient_) {
           result = RunResult::kYield;
           if (pc == top->rpc) {
             settle(w, s);
@@ -549,6 +573,12 @@ CtaRunner::RunResult CtaRunner::run_split(WarpState& w, Split& s) {
       case Ctl::kYield:
         ++pc;
         top->pc = pc;
+        // In a patient sweep a spinning warp runs its whole budget, through its nanosleeps too (a
+        // wait loop that gives up after some sleeps ends there).
+        if (patient_ && w.spinning) {
+          if (pc == top->rpc && !restack()) goto out;
+          break;
+        }
         result = RunResult::kYield;
         if (pc == top->rpc) {
           settle(w, s);

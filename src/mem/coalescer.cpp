@@ -187,7 +187,7 @@ Coalescer::Coalescer(const arch::Profile& profile, bool use_simd)
 namespace {
 
 bool l1_load(const arch::Profile& p, const WarpAccess& a) {
-  if (a.op != Op::kLoad || p.l1.bytes == 0) return false;
+  if ((a.op != Op::kLoad && a.op != Op::kLdgsts) || p.l1.bytes == 0) return false;
   if (a.space == Space::kLocal) return p.local_cached_in_l1;
   if (a.space != Space::kGlobal) return false;
   if (a.cache == CacheOp::kCa) return true;

@@ -43,7 +43,8 @@
 //  - Shared space is not coalesced: requests = 1 and one transaction per wavefront
 //    (shared_banks.hpp), each of banks * bank_bytes bytes, serving the lanes of its phase, at the
 //    phase's lowest address; bytes_moved = wavefronts * banks * bank_bytes.
-// Which loads are cached in L1: CacheOp::kCa yes, kCg no, kDefault follows
+// Which loads are cached in L1 (cp.async's global side, Op::kLdgsts, is a load here: .ca is looked
+// up in L1, .cg bypasses it, as LDGSTS.ACCESS and .BYPASS on the H100): CacheOp::kCa yes, kCg no, kDefault follows
 // profile.global_loads_cached_in_l1 for global loads; local loads follow local_cached_in_l1;
 // never without an L1 (l1.bytes == 0). Stores, atomics and reductions are never cached loads.
 //

@@ -144,7 +144,8 @@ void MemoryHierarchy::apply(unsigned sm, Space space, Op op, bool cached_in_l1, 
     const LineSectors& s = lines[i];
     l1c.sectors += popcount(s.mask);
     switch (op) {
-      case Op::kLoad: {
+      case Op::kLoad:
+      case Op::kLdgsts: {
         std::uint32_t to_l2 = s.mask;
         if (cached_in_l1) {
           const CacheOutcome o = l1.read(s.line, s.mask);
@@ -163,6 +164,9 @@ void MemoryHierarchy::apply(unsigned sm, Space space, Op op, bool cached_in_l1, 
           l1c.sector_hits += popcount(l1.write(s.line, s.mask, WritePolicy::kUpdateIfPresent).hit_mask);
         }
         l2_write(s.line, s.mask, true);
+        break;
+      case Op::kBulkCopy:  // read from L2 by the TMA, past the L1
+        l2_read(s.line, s.mask, counters_.l2_read_sectors, counters_.l2_read_hits);
         break;
       case Op::kAtomic:
       case Op::kReduction: {

@@ -34,6 +34,10 @@
 //    says of global loads (the texture cache is the L1 on every profile with sectors; docs/mem.md).
 //    Their lines come from the caller (the statistics deduplicate a fetch's footprint), made by
 //    lines() of a global access.
+//  - cp.async's global side (Op::kLdgsts) is served as a load (.ca through L1, .cg not), counted
+//    apart in l1[0][kLdgsts]; its L2 reads are reads (tests/hw/data/h100/async).
+//  - cp.async.bulk's global reads (Op::kBulkCopy) are L2 reads that pass the L1 (the Tensor Memory
+//    Accelerator's; counted in l1[0][5] only for completeness, under no Nsight Compute name).
 //  - Shared (and const) accesses are ignored: they never reach L1 or L2.
 //  - A profile whose l1.bytes is 0 has no L1 (every lookup misses, nothing is kept); l2.bytes 0
 //    means no L2: reads come from DRAM and writes go to DRAM at once, and the L2 counters stay 0
@@ -61,8 +65,9 @@ struct L1Counters {
 };
 
 struct Counters {
-  /// [0: global, 1: local, 2: texture, 3: surface][Op: 0 load, 1 store, 2 atomic, 3 reduction]
-  std::array<std::array<L1Counters, 4>, 4> l1{};
+  /// [0: global, 1: local, 2: texture, 3: surface][Op: 0 load, 1 store, 2 atomic, 3 reduction,
+  /// 4 cp.async's global side (LDGSTS; Nsight Compute counts it under op_ld too, docs/mem.md)]
+  std::array<std::array<L1Counters, kOpCount>, 4> l1{};
   std::uint64_t l2_read_sectors = 0, l2_read_hits = 0;    // lts__t_sectors_srcunit_tex_op_read
   std::uint64_t l2_write_sectors = 0, l2_write_hits = 0;  // ..._op_write
   std::uint64_t l2_atom_sectors = 0, l2_atom_hits = 0;    // ..._op_atom

@@ -590,7 +590,7 @@ __attribute__((always_inline)) inline int finish(const WarpAccess& a, CoalesceRe
   out.transaction_bytes = path.bytes;
   out.bytes_requested = requested;
   out.bytes_moved = static_cast<std::uint64_t>(static_cast<std::uint32_t>(n)) << path.shift;
-  out.cached_in_l1 = ((a.op == Op::kLoad) & ((path.l1_loads >> (static_cast<unsigned>(a.cache) & 3u)) & 1u)) != 0;
+  out.cached_in_l1 = ((a.op == Op::kLoad || a.op == Op::kLdgsts) & ((path.l1_loads >> (static_cast<unsigned>(a.cache) & 3u)) & 1u)) != 0;
   return n;
 }
 

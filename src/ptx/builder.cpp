@@ -338,8 +338,14 @@ class Builder {
   struct FnState {
     Function* fn = nullptr;
     std::vector<Frame> frames;
-    std::unordered_map<std::string, std::uint32_t> labels;       // name -> Function::labels index
+    // Labels are scoped like registers: a label defined inside `{ }` (an inline asm block, such as
+    // an mbarrier wait loop nvcc inlines twice) is seen from that scope and the scopes inside it.
+    // "scope id/name" -> Function::labels index; scopes are numbered in text order (root 0).
+    std::unordered_map<std::string, std::uint32_t> labels;
     std::vector<PtxPos> first_use;                               // per label: first reference
+    std::vector<std::uint32_t> scope_ids{0};                     // the open scopes, innermost last
+    std::uint32_t next_scope = 1;
+    std::unordered_map<std::string, std::vector<std::uint32_t>> defined_in;  // name -> scopes defining it
     std::unordered_set<std::string> prototypes;
     SourceLoc loc;
     std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::uint32_t> site_of_loc;
@@ -370,6 +376,16 @@ class Builder {
         if (fn.params[i].name == fn.params[j].name && fn.params[i].name != "_")
           error(fn.params[i].pos, "parameter '{}' declared twice", fn.params[i].name);
     site_of_loc_reset(st);
+    // Which scopes define which labels (a reference may come before the definition).
+    {
+      std::vector<std::uint32_t> open{0};
+      std::uint32_t next = 1;
+      for (const auto& stmt : sf.body) {
+        if (std::holds_alternative<syntax::OpenScope>(stmt)) open.push_back(next++);
+        if (std::holds_alternative<syntax::CloseScope>(stmt) && open.size() > 1) open.pop_back();
+        if (const auto* l = std::get_if<syntax::Label>(&stmt)) st.defined_in[l->name].push_back(open.back());
+      }
+    }
     for (const auto& stmt : sf.body) {
       std::visit([&](const auto& s) { statement(st, s); }, stmt);
     }
@@ -383,10 +399,30 @@ class Builder {
 
   void site_of_loc_reset(FnState& st) { st.site_of_loc.clear(); }
 
-  void statement(FnState& st, const syntax::OpenScope&) { st.frames.emplace_back(); }
+  void statement(FnState& st, const syntax::OpenScope&) {
+    st.frames.emplace_back();
+    st.scope_ids.push_back(st.next_scope++);
+  }
   void statement(FnState& st, const syntax::CloseScope& c) {
     if (st.frames.size() <= 1) error(c.pos, "unbalanced '}}'");
     st.frames.pop_back();
+    st.scope_ids.pop_back();
+  }
+
+  /// The key of the label `name` as seen from the current scope: the innermost open scope that
+  /// defines it, else the current scope (an undefined label, reported at the end).
+  std::string label_key(const FnState& st, const std::string& name) const {
+    auto it = st.defined_in.find(name);
+    std::uint32_t scope = st.scope_ids.back();
+    if (it != st.defined_in.end()) {
+      for (auto s = st.scope_ids.rbegin(); s != st.scope_ids.rend(); ++s) {
+        if (std::find(it->second.begin(), it->second.end(), *s) != it->second.end()) {
+          scope = *s;
+          break;
+        }
+      }
+    }
+    return std::to_string(scope) + "/" + name;
   }
   void statement(FnState& st, const syntax::Pragma& p) {
     for (const auto& v : p.values) st.fn->pragmas.push_back(v);
@@ -398,10 +434,11 @@ class Builder {
 
   void statement(FnState& st, const syntax::Label& l) {
     auto& fn = *st.fn;
-    auto it = st.labels.find(l.name);
+    const std::string key = std::to_string(st.scope_ids.back()) + "/" + l.name;
+    auto it = st.labels.find(key);
     auto here = static_cast<std::uint32_t>(fn.instructions.size());
     if (it == st.labels.end()) {
-      st.labels[l.name] = static_cast<std::uint32_t>(fn.labels.size());
+      st.labels[key] = static_cast<std::uint32_t>(fn.labels.size());
       fn.labels.push_back(Label{l.name, here, l.pos});
       st.first_use.push_back(l.pos);
       return;
@@ -582,9 +619,10 @@ class Builder {
     Operand o;
     o.kind = OperandKind::kLabel;
     o.pos = s.pos;
-    auto it = st.labels.find(s.name);
+    const std::string key = label_key(st, s.name);
+    auto it = st.labels.find(key);
     if (it == st.labels.end()) {
-      it = st.labels.emplace(s.name, static_cast<std::uint32_t>(st.fn->labels.size())).first;
+      it = st.labels.emplace(key, static_cast<std::uint32_t>(st.fn->labels.size())).first;
       st.fn->labels.push_back(Label{s.name, kNone32, s.pos});
       st.first_use.push_back(s.pos);
     }

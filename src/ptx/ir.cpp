@@ -230,6 +230,21 @@ std::string_view to_string(Opcode op) {
     case Opcode::kSust: return "sust";
     case Opcode::kSured: return "sured";
     case Opcode::kSuq: return "suq";
+    case Opcode::kCpAsync: return "cp.async";
+    case Opcode::kCpAsyncCommitGroup: return "cp.async.commit_group";
+    case Opcode::kCpAsyncWaitGroup: return "cp.async.wait_group";
+    case Opcode::kCpAsyncWaitAll: return "cp.async.wait_all";
+    case Opcode::kCpAsyncMbarrierArrive: return "cp.async.mbarrier.arrive";
+    case Opcode::kCpAsyncBulk: return "cp.async.bulk";
+    case Opcode::kMbarrierInit: return "mbarrier.init";
+    case Opcode::kMbarrierArrive: return "mbarrier.arrive";
+    case Opcode::kMbarrierArriveDrop: return "mbarrier.arrive_drop";
+    case Opcode::kMbarrierExpectTx: return "mbarrier.expect_tx";
+    case Opcode::kMbarrierCompleteTx: return "mbarrier.complete_tx";
+    case Opcode::kMbarrierTestWait: return "mbarrier.test_wait";
+    case Opcode::kMbarrierTryWait: return "mbarrier.try_wait";
+    case Opcode::kMbarrierPendingCount: return "mbarrier.pending_count";
+    case Opcode::kMbarrierInval: return "mbarrier.inval";
   }
   return "?";
 }

@@ -292,6 +292,22 @@ enum class Opcode : std::uint16_t {
   kSust,         // [h, {coords}], a                 sust.b / sust.p (surf_formatted)
   kSured,        // [h, {coords}], a                 sured.b / .p with reduce
   kSuq,          // d, [h]                           suq; tex_query
+  // asynchronous copies and mbarriers (space = destination, src_space = source of a copy)
+  kCpAsync,             // [dst], [src], cp-size{, src-size | ignore-src}{, policy}   .ca/.cg
+  kCpAsyncCommitGroup,  // (none)
+  kCpAsyncWaitGroup,    // N (immediate)
+  kCpAsyncWaitAll,      // (none)
+  kCpAsyncMbarrierArrive,  // [mbar]                          noinc
+  kCpAsyncBulk,         // [dst], [src], size, [mbar]{, policy}  .mbarrier::complete_tx::bytes
+  kMbarrierInit,        // [mbar], count
+  kMbarrierArrive,      // state|_, [mbar]{, count | txCount}   no_complete, expect_tx
+  kMbarrierArriveDrop,  // state|_, [mbar]{, count}
+  kMbarrierExpectTx,    // [mbar], txCount
+  kMbarrierCompleteTx,  // [mbar], txCount
+  kMbarrierTestWait,    // p, [mbar], state | phaseParity         parity
+  kMbarrierTryWait,     // p, [mbar], state | phaseParity{, suspendTimeHint}   parity
+  kMbarrierPendingCount,  // d, state
+  kMbarrierInval,       // [mbar]
 };
 std::string_view to_string(Opcode op);  // the PTX mnemonic head ("ld", "bar.sync", ...)
 
@@ -491,6 +507,13 @@ struct Instruction {
   SurfClamp surf_clamp = SurfClamp::kTrap;
   bool surf_formatted = false;        // .p (else .b)
   TexQuery tex_query = TexQuery::kNone;
+  // --- asynchronous copies and mbarriers
+  StateSpace src_space = StateSpace::kGeneric;  // cp.async/cp.async.bulk: the second space (source)
+  bool parity = false;       // mbarrier.test_wait/try_wait.parity
+  bool no_complete = false;  // mbarrier.arrive.noComplete
+  bool expect_tx = false;    // mbarrier.arrive.expect_tx
+  bool noinc = false;        // cp.async.mbarrier.arrive.noinc
+  bool complete_tx = false;  // cp.async.bulk .mbarrier::complete_tx::bytes
   // --- where it came from
   SourceLoc loc;  // the `.loc` in effect
   PtxPos ptx;     // position of the opcode in the PTX text

@@ -64,6 +64,8 @@ enum Cat : std::uint64_t {
   kSurfFmt = 1ull << 46,  // .b .p
   kSuClamp = 1ull << 47,  // .trap .clamp .zero
   kTexQuery = 1ull << 48, // txq/suq queries
+  kAsync = 1ull << 49,    // cp.async/mbarrier: .parity .noComplete .expect_tx .noinc
+                          // .mbarrier::complete_tx::bytes
 };
 
 struct OpSpec {
@@ -174,6 +176,22 @@ constexpr OpSpec kOps[] = {
     {"sust", Opcode::kSust, kT | kGeom | kSurfFmt | kSuClamp | kVec | kCacheSt},
     {"sured", Opcode::kSured, kT | kGeom | kSurfFmt | kSuClamp | kRed},
     {"suq", Opcode::kSuq, kT | kTexQuery},
+    // asynchronous copies and mbarriers (issue 18): a copy's first space is its destination
+    {"cp.async", Opcode::kCpAsync, kCacheLd | kSpace | kEvict},
+    {"cp.async.commit_group", Opcode::kCpAsyncCommitGroup, 0},
+    {"cp.async.wait_group", Opcode::kCpAsyncWaitGroup, 0},
+    {"cp.async.wait_all", Opcode::kCpAsyncWaitAll, 0},
+    {"cp.async.mbarrier.arrive", Opcode::kCpAsyncMbarrierArrive, kT | kSpace | kAsync},
+    {"cp.async.bulk", Opcode::kCpAsyncBulk, kSpace | kEvict | kAsync},
+    {"mbarrier.init", Opcode::kMbarrierInit, kT | kSpace},
+    {"mbarrier.arrive", Opcode::kMbarrierArrive, kT | kSpace | kOrder | kScope | kAsync},
+    {"mbarrier.arrive_drop", Opcode::kMbarrierArriveDrop, kT | kSpace | kOrder | kScope | kAsync},
+    {"mbarrier.expect_tx", Opcode::kMbarrierExpectTx, kT | kSpace | kOrder | kScope},
+    {"mbarrier.complete_tx", Opcode::kMbarrierCompleteTx, kT | kSpace | kOrder | kScope},
+    {"mbarrier.test_wait", Opcode::kMbarrierTestWait, kT | kSpace | kOrder | kScope | kAsync},
+    {"mbarrier.try_wait", Opcode::kMbarrierTryWait, kT | kSpace | kOrder | kScope | kAsync},
+    {"mbarrier.pending_count", Opcode::kMbarrierPendingCount, kT},
+    {"mbarrier.inval", Opcode::kMbarrierInval, kT | kSpace},
 };
 
 template <class E>
@@ -284,10 +302,10 @@ class Decoder {
   void run() {
     std::vector<std::string_view> parts = split(text_);
     if (parts.empty() || parts.size() > 24) unsupported_opcode();
-    // Find the longest head that names an opcode: "bar.warp.sync", "cvt.pack", "ld".
+    // Find the longest head that names an opcode: "cp.async.mbarrier.arrive", "cvt.pack", "ld".
     const OpSpec* spec = nullptr;
     std::size_t used = 0;
-    for (std::size_t n = std::min<std::size_t>(3, parts.size()); n >= 1 && spec == nullptr; --n) {
+    for (std::size_t n = std::min<std::size_t>(4, parts.size()); n >= 1 && spec == nullptr; --n) {
       std::string head(parts[0]);
       for (std::size_t k = 1; k < n; ++k) head += "." + std::string(parts[k]);
       for (const OpSpec& s : kOps) {
@@ -412,9 +430,12 @@ class Decoder {
         // cvta and isspacep with .shared::cluster work on a cluster of one CTA (docs/exec.md);
         // memory accesses to another CTA's shared memory do not.
         if (*r == StateSpace::kSharedCluster && !inst_.proxy && inst_.op != Opcode::kCvta &&
-            inst_.op != Opcode::kIsspacep)
+            inst_.op != Opcode::kIsspacep && !cluster_of_one_ok())
           unsupported(m, "distributed shared memory is not supported");
         if (has(kSpaceTo) && *r == StateSpace::kParam && m != "param") unsupported(m, "unknown space");
+        // A copy names its destination space, then its source space.
+        if ((inst_.op == Opcode::kCpAsync || inst_.op == Opcode::kCpAsyncBulk) && inst_.space != StateSpace::kGeneric)
+          return set_once(inst_.src_space, *r, m);
         return set_once(inst_.space, *r, m);
       }
     }
@@ -486,6 +507,14 @@ class Decoder {
     }
     if (has(kSync) && m == "sync") return flag(inst_.sync, m);
     if (has(kNc) && m == "nc") return flag(inst_.non_coherent, m);
+    if (has(kAsync)) {
+      if (m == "parity" && (inst_.op == Opcode::kMbarrierTestWait || inst_.op == Opcode::kMbarrierTryWait))
+        return flag(inst_.parity, m);
+      if (m == "noComplete" && inst_.op == Opcode::kMbarrierArrive) return flag(inst_.no_complete, m);
+      if (m == "expect_tx" && inst_.op == Opcode::kMbarrierArrive) return flag(inst_.expect_tx, m);
+      if (m == "noinc" && inst_.op == Opcode::kCpAsyncMbarrierArrive) return flag(inst_.noinc, m);
+      if (m == "mbarrier::complete_tx::bytes" && inst_.op == Opcode::kCpAsyncBulk) return flag(inst_.complete_tx, m);
+    }
     if (has(kProxy) && (m == "alias" || m == "async" || m == "generic" || m == "tensormap" ||
                         m.starts_with("tensormap::")))
       return;
@@ -525,6 +554,17 @@ class Decoder {
         inst_.op == Opcode::kRsqrt || inst_.op == Opcode::kSin || inst_.op == Opcode::kCos ||
         inst_.op == Opcode::kLg2 || inst_.op == Opcode::kEx2 || inst_.op == Opcode::kTanh)
       unsupported(to_string(t), "needs a float type");
+  }
+
+  // The mbarrier operations the ISA allows on .shared::cluster, and a bulk copy's destination:
+  // with a cluster of one CTA (docs/exec.md) that is the CTA's own shared memory.
+  bool cluster_of_one_ok() const {
+    switch (inst_.op) {
+      case Opcode::kMbarrierArrive: case Opcode::kMbarrierArriveDrop: case Opcode::kMbarrierExpectTx:
+      case Opcode::kMbarrierCompleteTx: return true;
+      case Opcode::kCpAsyncBulk: return inst_.space == StateSpace::kGeneric;
+      default: return false;
+    }
   }
 
   void evict(std::string_view m) {

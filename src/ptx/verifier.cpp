@@ -124,6 +124,21 @@ constexpr Shape kShapes[] = {
     {Opcode::kSust, "TW", true},
     {Opcode::kSured, "TS", true},
     {Opcode::kSuq, "DH", true},
+    {Opcode::kCpAsync, "AAI?SS", false},
+    {Opcode::kCpAsyncCommitGroup, "", false},
+    {Opcode::kCpAsyncWaitGroup, "I", false},
+    {Opcode::kCpAsyncWaitAll, "", false},
+    {Opcode::kCpAsyncMbarrierArrive, "A", false},
+    {Opcode::kCpAsyncBulk, "AASA?S", false},
+    {Opcode::kMbarrierInit, "AS", false},
+    {Opcode::kMbarrierArrive, "DA?S", false},
+    {Opcode::kMbarrierArriveDrop, "DA?S", false},
+    {Opcode::kMbarrierExpectTx, "AS", false},
+    {Opcode::kMbarrierCompleteTx, "AS", false},
+    {Opcode::kMbarrierTestWait, "QAS", false},
+    {Opcode::kMbarrierTryWait, "QAS?S", false},
+    {Opcode::kMbarrierPendingCount, "DS", false},
+    {Opcode::kMbarrierInval, "A", false},
 };
 
 const Shape* shape_of(Opcode op) {
@@ -448,6 +463,40 @@ class Verifier {
       case Opcode::kSust:
       case Opcode::kSured:
       case Opcode::kSuq: texture(in); break;
+      default: async(in); break;
+    }
+  }
+
+  // cp.async and mbarrier: the operand forms the PTX ISA gives (9.7.9.25, 9.7.13.15).
+  void async(const Instruction& in) const {
+    const auto& ops = in.operands;
+    const bool mbar = in.op >= Opcode::kMbarrierInit && in.op <= Opcode::kMbarrierInval;
+    if ((mbar || in.op == Opcode::kCpAsyncMbarrierArrive) && in.type != Type::kNone && in.type != Type::kB64)
+      error(in.ptx, "an mbarrier object is .b64");
+    switch (in.op) {
+      case Opcode::kCpAsync: {
+        if (in.cache != CacheOperator::kCa && in.cache != CacheOperator::kCg) error(in.ptx, "cp.async needs .ca or .cg");
+        if (in.space != StateSpace::kShared || in.src_space != StateSpace::kGlobal)
+          error(in.ptx, "cp.async copies .shared{{::cta}}.global");
+        const std::uint64_t size = ops[2].imm;
+        if (size != 4 && size != 8 && size != 16) error(ops[2].pos, "cp-size must be 4, 8 or 16");
+        if (in.cache == CacheOperator::kCg && size != 16) error(ops[2].pos, "cp.async.cg copies 16 bytes");
+        // The cache policy is the last operand when .L2::cache_hint is given.
+        if (in.l2_cache_hint && ops.size() == 3) error(in.ptx, ".L2::cache_hint needs a cache-policy operand");
+        if (!in.l2_cache_hint && ops.size() == 5) error(ops[4].pos, "extra operand without .L2::cache_hint");
+        break;
+      }
+      case Opcode::kCpAsyncBulk:
+        if (!in.complete_tx || in.space != StateSpace::kSharedCluster || in.src_space != StateSpace::kGlobal)
+          error(in.ptx, "the bulk copies supported are .shared::cluster.global.mbarrier::complete_tx::bytes");
+        if (ops.size() == 5 && !in.l2_cache_hint) error(ops[4].pos, "extra operand without .L2::cache_hint");
+        break;
+      case Opcode::kMbarrierArrive:
+      case Opcode::kMbarrierArriveDrop:
+        if ((in.no_complete || in.expect_tx) && ops.size() != 3)
+          error(in.ptx, ".noComplete and .expect_tx take a third operand");
+        if (in.no_complete && in.expect_tx) error(in.ptx, ".noComplete and .expect_tx exclude each other");
+        break;
       default: break;
     }
   }

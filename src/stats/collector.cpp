@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "common/error.hpp"
+#include "mem/async_copy.hpp"
 #include "mem/coalescer.hpp"
 #include "mem/local_layout.hpp"
 #include "mem/shared_banks.hpp"
@@ -57,9 +58,10 @@ struct LineOp {
 /// What a shard made of one CTA's records for one model.
 struct ModelPart {
   std::vector<std::pair<std::uint32_t, InstructionStats>> rows;  // the instructions it saw
-  std::uint64_t instructions[kSpaceCount][4] = {};
+  std::uint64_t instructions[kSpaceCount][kOpCount] = {};
   std::uint64_t global_bytes_requested = 0, global_bytes_moved = 0;
   std::uint64_t shared_wavefronts[3] = {}, shared_ideal[3] = {}, shared_conflicts[3] = {};
+  std::uint64_t ldgsts_wavefronts = 0, ldgsts_ideal = 0, ldgsts_conflicts = 0;
   std::uint64_t model_errors = 0;
   std::string first_model_error;
   std::vector<LineOp> ops;
@@ -127,6 +129,7 @@ void merge_row(InstructionStats& into, InstructionStats&& from, std::uint64_t se
     into.local_end = std::max(into.local_end, from.local_end);
   }
   into.in_registers += from.in_registers;
+  into.widenable_executions += from.widenable_executions;
 }
 
 }  // namespace
@@ -426,6 +429,14 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
         texture_access(a, s, seq);
         return;
       }
+      if (a.op == Op::kLdgsts) {
+        ldgsts_access(a, s, seq);
+        return;
+      }
+      if (a.op == Op::kBulkCopy) {
+        bulk_access(a, s, seq);
+        return;
+      }
       if (s.executions == 0 && s.in_registers == 0) s.first_seen = seq;
       if (a.space == Space::kLocal) {
         note_local_offsets(s, a);
@@ -457,6 +468,11 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
         }
         return;
       }
+      served(a, s, sh);
+    }
+
+    /// A global or local access through the coalescer and (in merge()) the caches.
+    void served(const WarpAccess& a, InstructionStats& s, const AddressSummary& sh) {
       coalescer.coalesce(a, scratch);
       // The lines go to merge(), which serves them through the caches in CTA order.
       model.hierarchy.lines(a, scratch, lines);
@@ -485,6 +501,77 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
         s.sample = std::make_shared<Sample>(make_sample(a, scratch, base));
         s.sample_excess = excess;
       }
+    }
+
+    /// Whether the copy's active lanes form runs of 16 / width consecutive lanes, each run copying
+    /// consecutive words from a 16-byte aligned source to consecutive destinations.
+    static bool widenable(const WarpAccess& g, const WarpAccess& sh) {
+      const unsigned k = 16u / sh.width;
+      const std::uint32_t active = sh.active.bits();
+      for (unsigned first = 0; first < kMaxWarpSize; first += k) {
+        const std::uint32_t run = ((1u << k) - 1u) << first;
+        if ((active & run) == 0) continue;
+        if ((active & run) != run || (g.addr[first] & 15u) != 0) return false;
+        for (unsigned j = 1; j < k; ++j) {
+          if (g.addr[first + j] != g.addr[first] + j * sh.width || sh.addr[first + j] != sh.addr[first] + j * sh.width)
+            return false;
+        }
+      }
+      return active != 0;
+    }
+
+    /// cp.async.bulk's global reads (Op::kBulkCopy): L2 reads of the sectors, no LSU request, no
+    /// L1 (hierarchy.hpp); counted on the instruction's row as sectors (requests 0) and nothing
+    /// else, so no coalescing advice applies to them.
+    void bulk_access(const WarpAccess& a, InstructionStats& s, std::uint64_t seq) {
+      if (s.executions == 0) s.first_seen = seq;
+      if (a.part == 0) {
+        s.executions += 1;
+        part.instructions[static_cast<unsigned>(Space::kGlobal)][static_cast<unsigned>(Op::kBulkCopy)] += 1;
+      }
+      coalescer.coalesce(a, scratch);
+      model.hierarchy.lines(a, scratch, lines);
+      const unsigned sm = profile.sm_count == 0 ? 0 : a.cta % profile.sm_count;
+      part.ops.push_back(LineOp{a.pc, sm, Space::kGlobal, Op::kBulkCopy, false, 0,
+                                static_cast<std::uint32_t>(part.lines.size()), lines.count});
+      for (std::uint32_t k = 0; k < lines.count; ++k) part.lines.push_back(lines.line[k]);
+      s.sectors += scratch.transaction_count;
+      s.ideal_sectors += scratch.transaction_count;
+      s.bytes_requested += scratch.bytes_moved;
+      s.bytes_moved += scratch.bytes_moved;
+    }
+
+    /// The last global record of a cp.async: its shared record (part 1) follows it.
+    WarpAccess ldgsts_global;
+
+    /// cp.async (Op::kLdgsts): the global side as a load of the lanes that read, then the shared
+    /// side's wavefronts (mem/async_copy.hpp), both counted on the instruction's row.
+    void ldgsts_access(const WarpAccess& a, InstructionStats& s, std::uint64_t seq) {
+      if (a.space != Space::kShared) {
+        if (s.executions == 0) s.first_seen = seq;
+        part.instructions[static_cast<unsigned>(Space::kGlobal)][static_cast<unsigned>(Op::kLdgsts)] += 1;
+        s.executions += 1;
+        s.active_lanes += static_cast<std::uint64_t>(std::popcount(a.active.bits()));
+        ldgsts_global = a;
+        const std::uint32_t reads = a.active.bits() & ~a.no_read_lanes;
+        if (reads == 0) return;  // nothing is read: no request (the H100's zero-fill of a warp)
+        WarpAccess g = a;
+        g.active = LaneMask(reads);
+        g.summarized = false;
+        for (unsigned l = 0; l < kMaxWarpSize; ++l)
+          if (!((reads >> l) & 1u)) g.addr[l] = 0;
+        served(g, s, summarize_addresses(g));
+        return;
+      }
+      const bool paired = ldgsts_global.pc == a.pc && ldgsts_global.cta == a.cta && ldgsts_global.warp == a.warp &&
+                          ldgsts_global.active == a.active;
+      const mem::AsyncCopyShared r = mem::async_copy_shared(profile, paired ? ldgsts_global : a, a);
+      if (paired && a.width < 16 && widenable(ldgsts_global, a)) ++s.widenable_executions;
+      part.ldgsts_wavefronts += r.wavefronts;
+      part.ldgsts_ideal += r.ideal_wavefronts;
+      part.ldgsts_conflicts += r.bank_conflicts;
+      s.wavefronts += r.wavefronts;
+      s.ideal_wavefronts += r.ideal_wavefronts;
     }
   };
 
@@ -551,7 +638,10 @@ void LaunchCollector::merge(std::uint32_t, std::unique_ptr<CtaPart> part_base) {
       r.per_pc[op.pc].l2_hit_sectors += l2_hits(c) - l2_before;
     }
     for (unsigned s = 0; s < kSpaceCount; ++s)
-      for (unsigned o = 0; o < 4; ++o) r.instructions[s][o] += p.instructions[s][o];
+      for (unsigned o = 0; o < kOpCount; ++o) r.instructions[s][o] += p.instructions[s][o];
+    r.ldgsts_wavefronts += p.ldgsts_wavefronts;
+    r.ldgsts_ideal += p.ldgsts_ideal;
+    r.ldgsts_conflicts += p.ldgsts_conflicts;
     r.global_bytes_requested += p.global_bytes_requested;
     r.global_bytes_moved += p.global_bytes_moved;
     for (unsigned k = 0; k < 3; ++k) {

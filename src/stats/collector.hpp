@@ -17,6 +17,10 @@
 //    requested and moved, L1 and L2 hit sectors, shared wavefronts and ideal wavefronts, and the
 //    evidence the advice rules read (uniform accesses, constant strides, misalignment), plus one
 //    sample access: the one with the most excess (first on ties).
+//  - cp.async (Op::kLdgsts): its global record is served as a load of the lanes that read (one
+//    instruction, requests, sectors, L1/L2 as .ca/.cg say); its shared record (part 1, right
+//    after) adds the shared wavefronts of mem/async_copy.hpp to the same instruction's row.
+//  - cp.async.bulk (Op::kBulkCopy, records `part` 0, 1, ... of one copy): L2 reads only.
 //  - A record the model rejects (a misaligned word the interpreter let through) is counted in
 //    model_errors with the first message; it never aborts the program.
 // on_access() and merge() are not thread-safe (src/exec calls them from one thread at a time);
@@ -75,6 +79,10 @@ struct InstructionStats {
   bool offset_varies = false;     // lanes or executions used different offsets: a dynamic index
   std::uint64_t first_seen = 0;   // order of the instruction's first record in the launch
   std::uint64_t in_registers = 0; // executions not sent to the model: ptxas keeps the array in registers
+  // cp.async of 4 or 8 bytes: executions whose active lanes come in runs of 16 / width
+  // consecutive lanes copying consecutive words, each run's source 16-byte aligned and its
+  // destinations consecutive too (one 16-byte copy per run would do the same).
+  std::uint64_t widenable_executions = 0;
 
   std::uint64_t excessive_sectors() const { return sectors - ideal_sectors; }
   std::uint64_t excess_wavefronts() const { return wavefronts - ideal_wavefronts; }
@@ -84,12 +92,15 @@ struct InstructionStats {
 struct ModelResult {
   const arch::Profile* profile = nullptr;
   mem::Counters counters;  // L1/L2/DRAM (after the end-of-launch L2 flush)
-  /// [Space][Op] warp memory instructions executed (the SASS-style counts).
-  std::uint64_t instructions[kSpaceCount][4] = {};
+  /// [Space][Op] warp memory instructions executed (the SASS-style counts); cp.async counts once,
+  /// under [kGlobal][kLdgsts].
+  std::uint64_t instructions[kSpaceCount][kOpCount] = {};
   std::uint64_t global_bytes_requested = 0, global_bytes_moved = 0;
   // Shared memory by operation: 0 loads, 1 stores, 2 atomics and reductions (Nsight Compute counts
   // shared atomics under op_atom, tests/hw/data/h100/accuracy).
   std::uint64_t shared_wavefronts[3] = {}, shared_ideal[3] = {}, shared_conflicts[3] = {};
+  // cp.async's writes to shared memory (mem/async_copy.hpp), apart from the loads and stores.
+  std::uint64_t ldgsts_wavefronts = 0, ldgsts_ideal = 0, ldgsts_conflicts = 0;
   std::uint64_t model_errors = 0;
   std::string first_model_error;
   std::vector<InstructionStats> per_pc;  // indexed by WarpAccess::pc (may be shorter than the code)

@@ -17,6 +17,8 @@ const char* op_short(Op op) {
     case Op::kStore: return "st";
     case Op::kAtomic: return "atom";
     case Op::kReduction: return "red";
+    case Op::kLdgsts: return "ldgsts";
+    case Op::kBulkCopy: return "bulk";
   }
   return "?";
 }
@@ -76,6 +78,39 @@ void texture_metric_values(const ModelResult& m, std::vector<std::pair<std::stri
   }
 }
 
+/// Whether the launch ran cp.async (its LDGSTS metrics appear only then).
+bool uses_async_copies(const ModelResult& m) { return instruction_count(m, Space::kGlobal, Op::kLdgsts) != 0; }
+
+/// cp.async (SASS LDGSTS) under Nsight Compute's names (tests/hw/data/h100/async): the .ca
+/// copies are LDGSTS.ACCESS (looked up in L1), the .cg ones LDGSTS.BYPASS; the non-sass l1tex
+/// names exist for ACCESS only. Their global requests and sectors are also in op_ld.
+void async_copy_metric_values(const ModelResult& m, std::vector<std::pair<std::string, std::uint64_t>>& out) {
+  std::uint64_t inst[2] = {}, req[2] = {}, sec[2] = {}, hit[2] = {};
+  for (const InstructionStats& s : m.per_pc) {
+    if (!s.seen || s.op != Op::kLdgsts) continue;
+    const unsigned k = s.cache == CacheOp::kCg ? 1 : 0;
+    inst[k] += s.executions;
+    req[k] += s.requests;
+    sec[k] += s.sectors;
+    hit[k] += s.l1_hit_sectors;
+  }
+  out.emplace_back("smsp__sass_inst_executed_op_ldgsts.sum", inst[0] + inst[1]);
+  out.emplace_back("smsp__sass_inst_executed_op_ldgsts_cache_access.sum", inst[0]);
+  out.emplace_back("smsp__sass_inst_executed_op_ldgsts_cache_bypass.sum", inst[1]);
+  out.emplace_back("l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts_cache_access.sum", req[0]);
+  out.emplace_back("l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access.sum", sec[0]);
+  out.emplace_back("l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access_lookup_hit.sum", hit[0]);
+  out.emplace_back("l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access_lookup_miss.sum", sec[0] - hit[0]);
+  out.emplace_back("smsp__sass_l1tex_t_requests_pipe_lsu_mem_global_op_ldgsts.sum", req[0] + req[1]);
+  out.emplace_back("smsp__sass_l1tex_t_requests_pipe_lsu_mem_global_op_ldgsts_cache_access.sum", req[0]);
+  out.emplace_back("smsp__sass_l1tex_t_requests_pipe_lsu_mem_global_op_ldgsts_cache_bypass.sum", req[1]);
+  out.emplace_back("smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts.sum", sec[0] + sec[1]);
+  out.emplace_back("smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access.sum", sec[0]);
+  out.emplace_back("smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_bypass.sum", sec[1]);
+  out.emplace_back("smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum", m.ldgsts_wavefronts);
+  out.emplace_back("smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum", m.ldgsts_conflicts);
+}
+
 void texture_metrics(nlohmann::json& j, const ModelResult& m) {
   if (!uses_textures(m)) return;
   std::vector<std::pair<std::string, std::uint64_t>> v;
@@ -101,7 +136,14 @@ nlohmann::json metrics_json(const ModelResult& m, const LaunchStats& exec) {
   for (Space s : {Space::kGlobal, Space::kLocal}) {
     for (Op o : kOps) {
       if (s == Space::kLocal && o != Op::kLoad && o != Op::kStore) continue;
-      const auto& l = c.at(s, o);
+      mem::L1Counters l = c.at(s, o);
+      if (s == Space::kGlobal && o == Op::kLoad) {
+        // Nsight Compute counts LDGSTS requests and sectors (cp.async) under op_ld as well.
+        const auto& a = c.at(Space::kGlobal, Op::kLdgsts);
+        l.requests += a.requests;
+        l.sectors += a.sectors;
+        l.sector_hits += a.sector_hits;
+      }
       const std::string base = fmt::format("pipe_lsu_mem_{}_op_{}", to_string(s), op_short(o));
       j["l1tex__t_requests_" + base + ".sum"] = l.requests;
       j["l1tex__t_sectors_" + base + ".sum"] = l.sectors;
@@ -117,6 +159,11 @@ nlohmann::json metrics_json(const ModelResult& m, const LaunchStats& exec) {
     }
   }
   texture_metrics(j, m);
+  if (uses_async_copies(m)) {
+    std::vector<std::pair<std::string, std::uint64_t>> v;
+    async_copy_metric_values(m, v);
+    for (const auto& [name, value] : v) j[name] = value;
+  }
   j["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"] = m.shared_wavefronts[0];
   j["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"] = m.shared_wavefronts[1];
   j["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"] = m.shared_conflicts[0];
@@ -142,7 +189,7 @@ nlohmann::json metrics_json(const ModelResult& m, const LaunchStats& exec) {
   for (const InstructionStats& s : m.per_pc) {
     if (!s.seen) continue;
     if (s.space == Space::kGlobal) excessive += s.excessive_sectors();
-    if (s.space == Space::kShared) shared_excess += s.excess_wavefronts();
+    if (s.space == Space::kShared || s.op == Op::kLdgsts) shared_excess += s.excess_wavefronts();
   }
   j["global_requests"] = g_req;
   j["global_sectors"] = g_sec;
@@ -157,8 +204,8 @@ nlohmann::json metrics_json(const ModelResult& m, const LaunchStats& exec) {
   j["local_requests"] = ll.requests + ls.requests;
   j["local_sectors"] = ll.sectors + ls.sectors;
   j["local_bytes"] = (ll.sectors + ls.sectors) * m.profile->sector_bytes;
-  j["shared_wavefronts"] = m.shared_wavefronts[0] + m.shared_wavefronts[1] + m.shared_wavefronts[2];
-  j["shared_bank_conflicts"] = m.shared_conflicts[0] + m.shared_conflicts[1] + m.shared_conflicts[2];
+  j["shared_wavefronts"] = m.shared_wavefronts[0] + m.shared_wavefronts[1] + m.shared_wavefronts[2] + m.ldgsts_wavefronts;
+  j["shared_bank_conflicts"] = m.shared_conflicts[0] + m.shared_conflicts[1] + m.shared_conflicts[2] + m.ldgsts_conflicts;
   j["shared_excess_wavefronts"] = shared_excess;
   if (m.model_errors > 0) {
     j["memory_model_errors"] = m.model_errors;
@@ -194,6 +241,12 @@ nlohmann::json estimated_json(const ModelResult& m) {
       if (!name.starts_with("smsp__") && (!measured || name.find("_lookup_") != std::string::npos ||
                                           name.find("surface_op_red") != std::string::npos))
         e.push_back(name);
+  }
+  // cp.async: hits depend on the order of the copies as above; and the H100 serves concurrent
+  // .cg copies of the same sectors with fewer L2 reads (docs/mem.md).
+  if (uses_async_copies(m)) {
+    e.push_back("l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access_lookup_hit.sum");
+    e.push_back("l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access_lookup_miss.sum");
   }
   // The interpreter runs PTX; the hardware counts SASS instructions, which ptxas makes from it.
   for (const char* n : {"smsp__inst_executed.sum", "smsp__thread_inst_executed.sum"}) e.push_back(n);
@@ -232,6 +285,7 @@ nlohmann::json instruction_json(const InstructionStats& s, std::uint32_t pc, con
     j["dynamic_offset"] = s.offset_varies;
   }
   j["partial_executions"] = s.partial_executions;
+  if (s.op == Op::kLdgsts) j["widenable_executions"] = s.widenable_executions;
   if (s.strided_executions > 0 && !s.stride_varies) j["stride_bytes"] = s.stride;
   if (s.sample) {
     const Sample& p = *s.sample;
@@ -390,6 +444,8 @@ nlohmann::json lines_json(const ModelResult& m, const LaunchStats& exec, const s
       l.g_ideal += s->ideal_sectors;
       l.g_req_bytes += s->bytes_requested;
       l.g_moved += s->bytes_moved;
+      l.s_wf += s->wavefronts;  // cp.async: the writes of its shared side
+      l.s_ideal += s->ideal_wavefronts;
     } else if (s->space == Space::kLocal) {
       l.l_req += s->requests;
       l.l_sec += s->sectors;

@@ -138,3 +138,42 @@ TEST(Advice, LowMathToMemoryRatio) {
 
 }  // namespace
 }  // namespace warpscope::analysis
+
+namespace warpscope::analysis {
+namespace {
+
+/// The two records of one cp.async: sources base + src_stride * l, destinations dst + width * l.
+void copy(Launch& r, std::uint8_t width, std::uint64_t base, std::int64_t src_stride, std::uint64_t dst) {
+  WarpAccess g = access(0, Space::kGlobal, width, base, src_stride);
+  g.op = Op::kLdgsts;
+  g.cache = CacheOp::kCa;
+  WarpAccess s = access(0, Space::kShared, width, dst, width);
+  s.op = Op::kLdgsts;
+  s.cache = CacheOp::kCa;
+  s.part = 1;
+  r.collector.on_access(g);
+  r.collector.on_access(s);
+}
+
+TEST(Advice, FourByteAsyncCopiesOfConsecutiveWordsSuggestSixteen) {
+  Launch r;
+  for (int i = 0; i < 4; ++i) copy(r, 4, 0x10000 + 128 * i, 4, 0x400);
+  const auto a = r.advice(100);
+  ASSERT_EQ(rules(a), std::vector<std::string>{"cp_async_width"});
+  EXPECT_EQ(a[0]["evidence"]["widenable_executions"], 4);
+  EXPECT_EQ(a[0]["evidence"]["width"], 4);
+  EXPECT_NE(a[0]["message"].get<std::string>().find("4x fewer instructions"), std::string::npos);
+}
+
+TEST(Advice, AsyncCopiesThatCannotBeWidenedGetNoWidthAdvice) {
+  Launch r;
+  copy(r, 16, 0x10000, 16, 0x400);  // already 16 bytes
+  Launch q;
+  copy(q, 8, 0x10008, 8, 0x400);    // runs of two 8-byte words start off a 16-byte boundary
+  EXPECT_EQ(rules(r.advice(100)), std::vector<std::string>{});
+  // (the warp's 256 bytes start 8 bytes into a sector: that is the misaligned rule's)
+  EXPECT_EQ(rules(q.advice(100)), std::vector<std::string>{"misaligned"});
+}
+
+}  // namespace
+}  // namespace warpscope::analysis
