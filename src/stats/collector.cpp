@@ -368,11 +368,10 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
         for (auto& seen : tex_seen) seen.clear();
         tex_requested = 0;
       }
-      WarpAccess g = a;
-      g.space = Space::kGlobal;
-      g.part = 0;
-      g.summarized = false;
       if (a.part == 0 && !s.sample) {
+        WarpAccess g = a;
+        g.space = Space::kGlobal;
+        g.summarized = false;
         coalescer.coalesce(g, scratch);
         s.sample = std::make_shared<Sample>(make_sample(g, scratch, 0));
         s.sample_excess = 0;
@@ -384,29 +383,49 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
       for (unsigned q = 0; q * n < kMaxWarpSize; ++q) {
         const std::uint32_t lanes = a.active.bits() & (group_lanes << (q * n));
         if (lanes == 0) continue;
-        g.active = LaneMask(lanes);
-        coalescer.coalesce(g, scratch);
-        model.hierarchy.lines(g, scratch, lines);
+        // The request's sectors, straight from its lanes' texels (aligned, at most 16 bytes: a
+        // texel never leaves its sector; a wider or unaligned range is taken sector by sector).
         const auto first = static_cast<std::uint32_t>(part.lines.size());
         std::uint32_t count = 0;
-        std::uint64_t sectors = 0;
+        std::uint64_t sectors = 0, distinct = 0;
         std::vector<mem::LineSectors>& seen_lines = tex_seen[q];
-        for (std::uint32_t k = 0; k < lines.count; ++k) {
-          mem::LineSectors ls = lines.line[k];
-          bool known = false;
-          for (mem::LineSectors& seen : seen_lines) {
-            if (seen.line != ls.line) continue;
-            const std::uint32_t fresh = ls.mask & ~seen.mask;
-            seen.mask |= ls.mask;
-            ls.mask = fresh;
-            known = true;
-            break;
+        const std::uint32_t line_bytes = model.hierarchy.l2().geometry().line_bytes;
+        for (std::uint32_t rest = lanes; rest != 0; rest &= rest - 1) {
+          const unsigned l = static_cast<unsigned>(std::countr_zero(rest));
+          const std::uint64_t addr = a.addr[l];
+          bool repeat = false;
+          for (std::uint32_t before = lanes & ((1u << l) - 1); before != 0 && !repeat; before &= before - 1)
+            repeat = a.addr[static_cast<unsigned>(std::countr_zero(before))] == addr;
+          if (repeat) continue;
+          distinct += a.width;
+          for (std::uint64_t at = addr, end = addr + a.width; at < end;) {
+            const std::uint64_t line_end = (at / line_bytes + 1) * line_bytes;
+            const auto len = static_cast<std::uint32_t>(std::min(end, line_end) - at);
+            const mem::LineSectors ls = model.hierarchy.l2().span(at, len);
+            at += len;
+            std::uint32_t fresh = ls.mask;
+            bool known = false;
+            for (mem::LineSectors& seen : seen_lines) {
+              if (seen.line != ls.line) continue;
+              fresh &= ~seen.mask;
+              seen.mask |= ls.mask;
+              known = true;
+              break;
+            }
+            if (!known) seen_lines.push_back(ls);
+            if (fresh == 0) continue;
+            sectors += static_cast<std::uint64_t>(std::popcount(fresh));
+            bool merged = false;
+            for (std::uint32_t k = first; k < part.lines.size() && !merged; ++k) {
+              if (part.lines[k].line != ls.line) continue;
+              part.lines[k].mask |= fresh;
+              merged = true;
+            }
+            if (!merged) {
+              part.lines.push_back(mem::LineSectors{ls.line, fresh});
+              ++count;
+            }
           }
-          if (!known) seen_lines.push_back(ls);
-          if (ls.mask == 0) continue;
-          part.lines.push_back(ls);
-          ++count;
-          sectors += static_cast<std::uint64_t>(std::popcount(ls.mask));
         }
         const std::uint32_t requests = (tex_requested >> q) & 1u ? 0 : 1;
         tex_requested |= 1u << q;
@@ -414,7 +433,7 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
         s.requests += requests;
         s.sectors += sectors;
         s.ideal_sectors += sectors;  // a footprint has no coalescing ideal: no excess is claimed
-        s.bytes_requested += scratch.bytes_requested;
+        s.bytes_requested += distinct;
         s.bytes_moved += sectors * profile.sector_bytes;
       }
     }
