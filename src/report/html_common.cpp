@@ -214,6 +214,7 @@ figure#memory-chart figcaption { font-size: 12px; color: #555; margin-top: 0.3em
 /* source */
 table.src { font-size: 12px; width: 100%; }
 table.src td.ln { color: #777; text-align: right; white-space: nowrap; }
+table.src tr.src-line[style] td.ln { color: #1a1a1a; }
 table.src td.code { white-space: pre-wrap; overflow-wrap: anywhere; }
 table.src th.group { text-align: center; }
 table.src tr.src-insn td { color: #555; font-size: 11px; border-top-style: dotted; }

@@ -111,10 +111,13 @@ std::string html_launch_page(const json& report, std::size_t launch_position) {
   std::vector<const json*> pictured = worst_instructions(groups);
   std::string s = page_start(fmt::format("{} \u2014 warpscope", kernel_name(launch)));
   s += launch_header(report, launch, launch_position, launches.size());
-  s += glance_section(launch, groups);
+  // A launch the filter left out has no lines, advice or memory counters: only say so.
+  if (is_profiled(launch)) s += glance_section(launch, groups);
   s += chart_section(report, launch);
-  s += source_section(groups, pictured);
-  s += accesses_section(groups, pictured);
+  if (is_profiled(launch)) {
+    s += source_section(groups, pictured);
+    s += accesses_section(groups, pictured);
+  }
   s += all_metrics_section(launch);
   s += timing_note(report);
   return s + kPageEnd;

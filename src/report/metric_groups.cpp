@@ -60,9 +60,8 @@ std::string all_metrics_section(const json& launch) {
     zeros += is_zero(value);
   }
   std::string s = fmt::format(
-      "<details id=\"all-metrics\">\n<summary>All metrics ({}, {} of them zero, folded away), by unit</summary>\n"
-      "<div class=\"metric-groups\">\n",
-      metrics->size(), zeros);
+      "<details id=\"all-metrics\">\n<summary>All metrics by unit ({}{})</summary>\n<div class=\"metric-groups\">\n",
+      metrics->size(), zeros ? fmt::format("; {} are zero and folded away", zeros) : "");
   for (const MetricUnit& unit : metric_units()) {
     auto it = by_unit.find(unit.key);
     if (it == by_unit.end()) continue;

@@ -257,7 +257,7 @@ TEST(report_html, AllMetricsGroupedByUnitWithZerosFolded) {
   EXPECT_NE(local.find("<summary>1 zero metric</summary>"), std::string::npos);
   auto dram = all.find("data-metric=\"dram__bytes_read.sum\"");
   EXPECT_NE(all.substr(dram, all.find("</tr>", dram) - dram).find("class=\"estimated\""), std::string::npos);
-  EXPECT_NE(all.find("<summary>All metrics (25, 8 of them zero, folded away), by unit</summary>"), std::string::npos);
+  EXPECT_NE(all.find("<summary>All metrics by unit (25; 8 are zero and folded away)</summary>"), std::string::npos);
 }
 
 TEST(report_html, MemoryChartNumbersFollowFromTheMetrics) {
@@ -355,6 +355,9 @@ TEST(report_html, NotProfiledLaunchHasNoMemoryChart) {
   EXPECT_EQ(page.find("id=\"memory-chart\""), std::string::npos);
   EXPECT_EQ(page.find("<svg"), std::string::npos);
   EXPECT_NE(page.find("id=\"no-memory-chart\""), std::string::npos);
+  // Nor lines, advice or pictures to look for.
+  for (const char* part : {"id=\"worst-heading\"", "id=\"advice-heading\"", "id=\"source-heading\""})
+    EXPECT_EQ(page.find(part), std::string::npos) << part;
   EXPECT_NE(element(page, "p", "not-profiled").find("--launch-count 3 profiles only the first 3 matching launches"),
             std::string::npos);
   // Its instruction counts are still there.
