@@ -3,12 +3,12 @@
 // html_compare.cpp.
 #include "report/html.hpp"
 
+#include <fmt/format.h>
+
 #include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <system_error>
-
-#include <fmt/format.h>
 
 #include "common/error.hpp"
 #include "report/html_common.hpp"
@@ -20,12 +20,23 @@ std::string html_escape(const std::string& text) {
   out.reserve(text.size());
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;

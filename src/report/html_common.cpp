@@ -1,11 +1,11 @@
 #include "report/html_common.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <algorithm>
 #include <cmath>
 #include <iterator>
-
-#include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include "report/html.hpp"
 
@@ -50,12 +50,6 @@ std::uint64_t to_u64(const json& v) {
 std::uint64_t u64_field(const json& object, const char* key, std::uint64_t fallback) {
   const json* v = field(object, key);
   return v && v->is_number() ? to_u64(*v) : fallback;
-}
-
-const json* metric_value(const json& launch, const std::string& name) {
-  const json* metrics = field(launch, "metrics");
-  const json* v = metrics ? field(*metrics, name.c_str()) : nullptr;
-  return v && v->is_number() ? v : nullptr;
 }
 
 std::set<std::string> estimated_set(const json& entry) {
@@ -272,16 +266,14 @@ std::string compare_archs_text(const json& launch) {
   return fmt::format("{}", fmt::join(archs, ", "));
 }
 
-
 // ---- Source lines. ----
 
 FileGroups group_lines(const json& launch) {
   FileGroups groups;
   for (const json& line : array_field(launch, "lines")) groups[string_field(line, "file")].push_back(&line);
   for (auto& [file, lines] : groups)
-    std::stable_sort(lines.begin(), lines.end(), [](const json* a, const json* b) {
-      return number_field(*a, "line") < number_field(*b, "line");
-    });
+    std::stable_sort(lines.begin(), lines.end(),
+                     [](const json* a, const json* b) { return number_field(*a, "line") < number_field(*b, "line"); });
   return groups;
 }
 
@@ -314,8 +306,8 @@ std::string evidence_list(const json& advice) {
   if (!evidence || !evidence->is_object() || evidence->empty()) return "";
   std::vector<std::string> items;
   for (const auto& [key, value] : evidence->items())
-    items.push_back(fmt::format("<span class=\"ev\"><span class=\"ev-key\">{}</span> {}</span>", html_escape(key),
-                                h(value)));
+    items.push_back(
+        fmt::format("<span class=\"ev\"><span class=\"ev-key\">{}</span> {}</span>", html_escape(key), h(value)));
   return fmt::format("<div class=\"evidence\">{}</div>\n", fmt::join(items, " "));
 }
 
@@ -331,10 +323,11 @@ std::string advice_item(const json& advice, const char* cls, const FileGroups* g
     where = anchor.empty() ? label : fmt::format("<a href=\"#{}\">{}</a>", anchor, label);
   }
   if (field(advice, "pc")) where += fmt::format(" pc {}", h(field(advice, "pc")));
-  return fmt::format("<li class=\"{}\" data-rule=\"{}\"><div><span class=\"rule\">{}</span> {}</div>"
-                     "<p class=\"message\">{}</p>\n{}</li>\n",
-                     cls, html_escape(rule), html_escape(rule), where,
-                     html_escape(string_field(advice, "message")), evidence_list(advice));
+  return fmt::format(
+      "<li class=\"{}\" data-rule=\"{}\"><div><span class=\"rule\">{}</span> {}</div>"
+      "<p class=\"message\">{}</p>\n{}</li>\n",
+      cls, html_escape(rule), html_escape(rule), where, html_escape(string_field(advice, "message")),
+      evidence_list(advice));
 }
 
 }  // namespace warpscope::report::html

@@ -9,11 +9,10 @@
 
 #include <cstdint>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace warpscope::report::html {
 
@@ -30,8 +29,6 @@ double number_field(const json& object, const char* key, double fallback = 0);
 std::uint64_t u64_field(const json& object, const char* key, std::uint64_t fallback = 0);
 /// A non-negative number as an integer (negative and non-numbers are 0).
 std::uint64_t to_u64(const json& v);
-/// `launch.metrics[name]` when it is a number.
-const json* metric_value(const json& launch, const std::string& name);
 /// The names listed in `entry.estimated`.
 std::set<std::string> estimated_set(const json& entry);
 /// `name`, else the mangled `kernel`, else "(unnamed kernel)".

@@ -1,11 +1,11 @@
 // The side-by-side page of a `--compare-arch` launch (launch_<index>_compare.html): one column
 // per profile (the primary first), rows grouped by unit, the values that differ from the
 // primary's highlighted with their relative change, and each profile's advice in its column.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <string_view>
-
-#include <fmt/format.h>
 
 #include "common/error.hpp"
 #include "report/html.hpp"
@@ -32,7 +32,8 @@ std::string delta(const json* primary, const json* v) {
   if (a == 0) return "";
   double change = 100.0 * (b - a) / std::fabs(a);
   double size = std::fabs(change);
-  return fmt::format("{}{} %", change > 0 ? "+" : "\u2212", size < 0.1 ? fmt::format("{:.2g}", size) : fmt::format("{:.1f}", size));
+  return fmt::format("{}{} %", change > 0 ? "+" : "\u2212",
+                     size < 0.1 ? fmt::format("{:.2g}", size) : fmt::format("{:.1f}", size));
 }
 
 /// One row: a cell per profile, those that differ from the primary's marked.
@@ -60,10 +61,10 @@ std::string launch_rows(const std::vector<Profile>& profiles) {
   };
   std::string s;
   std::vector<bool> none(profiles.size(), false);
-  for (Item item : {Item{"registers per thread", "resources", "registers"},
-                    Item{"occupancy %", "occupancy", "occupancy_pct"}, Item{"limited by", "occupancy", "limited_by"},
-                    Item{"blocks per SM", "occupancy", "blocks_per_sm"},
-                    Item{"active warps per SM", "occupancy", "active_warps_per_sm"}}) {
+  for (Item item :
+       {Item{"registers per thread", "resources", "registers"}, Item{"occupancy %", "occupancy", "occupancy_pct"},
+        Item{"limited by", "occupancy", "limited_by"}, Item{"blocks per SM", "occupancy", "blocks_per_sm"},
+        Item{"active warps per SM", "occupancy", "active_warps_per_sm"}}) {
     std::vector<const json*> values;
     bool any = false;
     for (const Profile& p : profiles) {
@@ -88,7 +89,8 @@ std::string html_compare_page(const json& report, std::size_t launch_position) {
     fail(ErrorKind::kUsage, "launch {} does not exist (the report has {})", launch_position, launches.size());
   const json& launch = launches[launch_position];
   std::vector<Profile> profiles{{plain(field(report, "arch")), &launch, estimated_set(launch)}};
-  for (const json& c : array_field(launch, "compare")) profiles.push_back({plain(field(c, "arch")), &c, estimated_set(c)});
+  for (const json& c : array_field(launch, "compare"))
+    profiles.push_back({plain(field(c, "arch")), &c, estimated_set(c)});
 
   json index = launch_index(launch, launch_position);
   std::string s = page_start(fmt::format("{} side by side \u2014 warpscope", kernel_name(launch)));
@@ -119,7 +121,8 @@ std::string html_compare_page(const json& report, std::size_t launch_position) {
   s += "<table id=\"compare\">\n" + head + "<tbody>\n";
   // Launch and occupancy first (what decides how many warps run), then the memory units.
   std::vector<MetricUnit> units{metric_units()};
-  std::stable_partition(units.begin(), units.end(), [](const MetricUnit& u) { return std::string_view(u.key) == "launch"; });
+  std::stable_partition(units.begin(), units.end(),
+                        [](const MetricUnit& u) { return std::string_view(u.key) == "launch"; });
   std::vector<std::string> all_zero;
   for (const MetricUnit& unit : units) {
     std::string rows = std::string_view(unit.key) == "launch" ? launch_rows(profiles) : "";
@@ -146,10 +149,12 @@ std::string html_compare_page(const json& report, std::size_t launch_position) {
   }
   s += "</tbody>\n</table>\n";
   if (!all_zero.empty()) {
-    s += fmt::format("<details class=\"zeros\" id=\"compare-zeros\"><summary>{} metrics are zero on every profile"
-                     "</summary>\n<p>",
-                     all_zero.size());
-    for (std::size_t i = 0; i < all_zero.size(); ++i) s += (i ? ", " : "") + ("<code>" + html_escape(all_zero[i]) + "</code>");
+    s += fmt::format(
+        "<details class=\"zeros\" id=\"compare-zeros\"><summary>{} metrics are zero on every profile"
+        "</summary>\n<p>",
+        all_zero.size());
+    for (std::size_t i = 0; i < all_zero.size(); ++i)
+      s += (i ? ", " : "") + ("<code>" + html_escape(all_zero[i]) + "</code>");
     s += "</p>\n</details>\n";
   }
 
@@ -160,7 +165,8 @@ std::string html_compare_page(const json& report, std::size_t launch_position) {
   for (const Profile& p : profiles) {
     const json& advice = array_field(*p.entry, "advice");
     s += fmt::format("<td data-arch=\"{}\">", html_escape(p.arch));
-    if (advice.empty()) s += "<p class=\"note\">No advice.</p>";
+    if (advice.empty())
+      s += "<p class=\"note\">No advice.</p>";
     else {
       s += "<ol class=\"advice-list\">\n";
       for (const json& a : advice) s += advice_item(a, "compare-advice", nullptr);

@@ -49,15 +49,16 @@ std::string launch_row(const json& l, std::size_t i) {
                           html_escape(html_compare_file(l, i)), compare_archs_text(l));
   s += fmt::format("<td class=\"name\"><a href=\"{}\">{}</a>{}</td>", html_escape(html_launch_file(l, i)),
                    html_escape(kernel_name(l)), badges);
-  s += fmt::format("<td class=\"dim\">{}</td><td class=\"dim\">{}</td>", dim3(field(l, "grid")), dim3(field(l, "block")));
+  s += fmt::format("<td class=\"dim\">{}</td><td class=\"dim\">{}</td>", dim3(field(l, "grid")),
+                   dim3(field(l, "block")));
   s += fmt::format("<td class=\"num\">{}</td>", h(field(l, "registers")));
   for (const char* name : {"global_requests", "global_sectors_per_request", "global_bus_utilization_pct",
                            "l1_hit_rate_global_ld_pct", "l2_hit_rate_pct", "local_bytes"})
     s += fmt::format("<td class=\"num\">{}</td>", metric_text(l, name));
   s += fmt::format("<td class=\"num\">{} / {}</td>", metric_text(l, "shared_wavefronts"),
                    metric_text(l, "shared_bank_conflicts"));
-  s += fmt::format("<td class=\"num\">{}</td></tr>\n", profiled ? fmt::format("{}", array_field(l, "advice").size())
-                                                                 : std::string("\u2014"));
+  s += fmt::format("<td class=\"num\">{}</td></tr>\n",
+                   profiled ? fmt::format("{}", array_field(l, "advice").size()) : std::string("\u2014"));
   return s;
 }
 
@@ -73,8 +74,8 @@ std::string html_index_page(const json& report) {
   s += timing_note(report);
   if (const json* mm = field(report, "memory_model"); mm && mm->is_boolean() && !mm->get<bool>())
     s += "<p class=\"note\">Built without the memory model: memory metrics are absent.</p>\n";
-  if (const json* ptxas = field(report, "ptxas"); ptxas && field(*ptxas, "available") &&
-                                                  *field(*ptxas, "available") == false)
+  if (const json* ptxas = field(report, "ptxas");
+      ptxas && field(*ptxas, "available") && *field(*ptxas, "available") == false)
     s += fmt::format("<p class=\"note\">ptxas not available: register counts are unknown. {}</p>\n",
                      html_escape(string_field(*ptxas, "note")));
   if (const json* sticky = field(report, "sticky_error"))
@@ -84,9 +85,8 @@ std::string html_index_page(const json& report) {
   const json& launches = array_field(report, "launches");
   std::size_t profiled = 0;
   for (const json& l : launches) profiled += is_profiled(l);
-  s += profiled == launches.size()
-           ? fmt::format("<h2>Launches ({})</h2>\n", launches.size())
-           : fmt::format("<h2>Launches ({}, {} profiled)</h2>\n", launches.size(), profiled);
+  s += profiled == launches.size() ? fmt::format("<h2>Launches ({})</h2>\n", launches.size())
+                                   : fmt::format("<h2>Launches ({}, {} profiled)</h2>\n", launches.size(), profiled);
   s += "<table id=\"launches\">\n<thead><tr>"
        "<th class=\"num\">#</th><th>kernel</th><th>grid</th><th>block</th><th class=\"num\">regis&shy;ters</th>"
        "<th class=\"num\" title=\"global load and store requests\">global requests</th>"

@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <map>
+
 #include "common/error.hpp"
 #include "report/html.hpp"
 #include "report/html_common.hpp"
@@ -29,8 +31,8 @@ std::string occupancy_text(const json& launch) {
 }
 
 std::string launch_header(const json& report, const json& launch, std::size_t position, std::size_t count) {
-  std::string s = fmt::format("<nav><a href=\"index.html\">&larr; all launches</a> &middot; launch {} of {}",
-                              position + 1, count);
+  std::string s =
+      fmt::format("<nav><a href=\"index.html\">&larr; all launches</a> &middot; launch {} of {}", position + 1, count);
   if (!array_field(launch, "compare").empty())
     s += fmt::format(" &middot; <a id=\"compare-link\" href=\"{}\">side by side with {}</a>",
                      html_escape(html_compare_file(launch, position)), compare_archs_text(launch));
@@ -54,9 +56,10 @@ std::string launch_header(const json& report, const json& launch, std::size_t po
   if (const json* error = field(launch, "error"))
     s += fmt::format("<p class=\"error\" id=\"launch-error\">The launch faulted: {}</p>\n", h(error));
   if (!is_profiled(launch))
-    s += fmt::format("<p class=\"note\" id=\"not-profiled\"><span class=\"badge not-profiled\">not profiled</span> "
-                     "{}: it ran without the memory model, so it has instruction counts only.</p>\n",
-                     html_escape(string_field(launch, "not_profiled", "the launch filter left it out")));
+    s += fmt::format(
+        "<p class=\"note\" id=\"not-profiled\"><span class=\"badge not-profiled\">not profiled</span> "
+        "{}: it ran without the memory model, so it has instruction counts only.</p>\n",
+        html_escape(string_field(launch, "not_profiled", "the launch filter left it out")));
   return s;
 }
 
@@ -69,21 +72,36 @@ std::string glance_section(const json& launch, const FileGroups& groups) {
   if (advice.empty()) {
     s += "<p class=\"note\" id=\"no-advice\">No advice for this launch.</p>\n";
   } else {
+    // The first few items in full; the rest (often the same rule at many pcs) folded, counted by rule,
+    // so that the memory chart stays near the top.
+    constexpr std::size_t kShown = 3;
     s += "<ol class=\"advice-list\" id=\"advice\">\n";
-    for (const json& a : advice) s += advice_item(a, "advice", &groups);
+    for (std::size_t i = 0; i < advice.size() && i < kShown; ++i) s += advice_item(advice[i], "advice", &groups);
     s += "</ol>\n";
+    if (advice.size() > kShown) {
+      std::map<std::string, std::size_t> rules;
+      for (std::size_t i = kShown; i < advice.size(); ++i) ++rules[string_field(advice[i], "rule", "advice")];
+      std::vector<std::string> counts;
+      for (const auto& [rule, n] : rules) counts.push_back(fmt::format("{} {}", html_escape(rule), n));
+      s += fmt::format(
+          "<details id=\"more-advice\"><summary>{} more advice item{} ({})</summary>\n"
+          "<ol class=\"advice-list\" start=\"{}\">\n",
+          advice.size() - kShown, advice.size() - kShown == 1 ? "" : "s", fmt::join(counts, ", "), kShown + 1);
+      for (std::size_t i = kShown; i < advice.size(); ++i) s += advice_item(advice[i], "advice", &groups);
+      s += "</ol>\n</details>\n";
+    }
   }
   return s + "</section>\n";
 }
 
 std::string chart_section(const json& report, const json& launch) {
   std::string s = "<h2 id=\"memory-heading\">Memory chart</h2>\n";
-  if (!is_profiled(launch))
-    return s + "<p class=\"note\" id=\"no-memory-chart\">Not profiled: no memory chart.</p>\n";
+  if (!is_profiled(launch)) return s + "<p class=\"note\" id=\"no-memory-chart\">Not profiled: no memory chart.</p>\n";
   const json* metrics = field(launch, "metrics");
   if (!metrics || !has_memory_metrics(*metrics))
-    return s + "<p class=\"note\" id=\"no-memory-chart\">No memory counters for this launch (run without the "
-               "memory model, or it faulted before any).</p>\n";
+    return s +
+           "<p class=\"note\" id=\"no-memory-chart\">No memory counters for this launch (run without the "
+           "memory model, or it faulted before any).</p>\n";
   std::set<std::string> estimated = estimated_set(launch);
   bool hits_estimated = false;
   for (const std::string& name : estimated)

@@ -1,9 +1,9 @@
 #include "report/html_source.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <string_view>
-
-#include <fmt/format.h>
 
 #include "report/access_svg.hpp"
 #include "report/html.hpp"
@@ -256,25 +256,25 @@ std::string source_section(const FileGroups& groups, const std::vector<const jso
   for (const auto& [file, lines] : groups) {
     s += fmt::format("<h3 class=\"src-file\" id=\"file-{}\"><code>{}</code></h3>\n", file_number,
                      html_escape(file_label(file)));
-    s += fmt::format("<div class=\"src-wrap\">\n<table class=\"src\" data-file=\"{}\">\n{}<tbody>\n",
-                     html_escape(file), head);
+    s += fmt::format("<div class=\"src-wrap\">\n<table class=\"src\" data-file=\"{}\">\n{}<tbody>\n", html_escape(file),
+                     head);
     for (const json* line : lines) {
       double excess = line_excess(*line);
       json excess_value = excess;
       double shade = worst > 0 ? 0.75 * excess / worst : 0;
-      std::string style =
-          shade > 0 ? fmt::format(" style=\"background-color: rgba(215, 48, 39, {:.3f})\"", shade) : "";
+      std::string style = shade > 0 ? fmt::format(" style=\"background-color: rgba(215, 48, 39, {:.3f})\"", shade) : "";
       std::string number = html_escape(raw(field(*line, "line")));
       std::string cells;
       for (std::size_t i : shown) {
         json v = line_value(*line, i);
         cells += fmt::format("<td class=\"num\">{}</td>", v.is_null() ? h(nullptr) : h(v));
       }
-      s += fmt::format("<tr class=\"src-line\" id=\"src-{}-{}\" data-file=\"{}\" data-line=\"{}\" "
-                       "data-excess=\"{}\" data-shade=\"{:.3f}\"{}><td class=\"ln\">{}</td><td class=\"code\">{}</td>"
-                       "{}</tr>\n",
-                       file_number, number, html_escape(file), number, html_escape(raw(&excess_value)), shade, style,
-                       number, html_escape(string_field(*line, "text")), cells);
+      s += fmt::format(
+          "<tr class=\"src-line\" id=\"src-{}-{}\" data-file=\"{}\" data-line=\"{}\" "
+          "data-excess=\"{}\" data-shade=\"{:.3f}\"{}><td class=\"ln\">{}</td><td class=\"code\">{}</td>"
+          "{}</tr>\n",
+          file_number, number, html_escape(file), number, html_escape(raw(&excess_value)), shade, style, number,
+          html_escape(string_field(*line, "text")), cells);
       for (const json& insn : array_field(*line, "instructions")) {
         std::vector<json> values = instruction_values(insn);
         std::string insn_cells;
@@ -284,10 +284,11 @@ std::string source_section(const FileGroups& groups, const std::vector<const jso
         std::string link = it == pictured.end() ? ""
                                                 : fmt::format("<a class=\"pic\" href=\"#access-{0}\">picture {1}</a>",
                                                               it - pictured.begin(), it - pictured.begin() + 1);
-        s += fmt::format("<tr class=\"src-insn\" data-line=\"{}\" data-pc=\"{}\"><td class=\"ln\"></td>"
-                         "<td class=\"code\">{}<span class=\"space\">{} {}</span>{}</td>{}</tr>\n",
-                         number, html_escape(raw(field(insn, "pc"))), h(field(insn, "ptx")), h(field(insn, "space")),
-                         h(field(insn, "op")), link, insn_cells);
+        s += fmt::format(
+            "<tr class=\"src-insn\" data-line=\"{}\" data-pc=\"{}\"><td class=\"ln\"></td>"
+            "<td class=\"code\">{}<span class=\"space\">{} {}</span>{}</td>{}</tr>\n",
+            number, html_escape(raw(field(insn, "pc"))), h(field(insn, "ptx")), h(field(insn, "space")),
+            h(field(insn, "op")), link, insn_cells);
       }
     }
     s += "</tbody>\n</table>\n</div>\n";
@@ -312,10 +313,11 @@ std::string accesses_section(const FileGroups& groups, const std::vector<const j
         fmt::format("<a href=\"#{}\">Access {}</a>: {}", anchor, k + 1, instruction_summary(at.file, *at.line, insn));
     if (number_field(sample, "wavefronts") > 0)
       caption += fmt::format(" ({} wavefronts in the access drawn)", h(field(sample, "wavefronts")));
-    s += fmt::format("<figure class=\"access-svg\" id=\"access-{}\" data-line=\"{}\" data-pc=\"{}\">\n"
-                     "<figcaption>{}</figcaption>\n{}</figure>\n",
-                     k, html_escape(raw(field(*at.line, "line"))), html_escape(raw(field(insn, "pc"))), caption,
-                     render_access_svg(picture_of(*at.line, insn, sample)));
+    s += fmt::format(
+        "<figure class=\"access-svg\" id=\"access-{}\" data-line=\"{}\" data-pc=\"{}\">\n"
+        "<figcaption>{}</figcaption>\n{}</figure>\n",
+        k, html_escape(raw(field(*at.line, "line"))), html_escape(raw(field(insn, "pc"))), caption,
+        render_access_svg(picture_of(*at.line, insn, sample)));
   }
   return s;
 }

@@ -1,9 +1,9 @@
 #include "report/memory_chart.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-
-#include <fmt/format.h>
 
 #include "report/html.hpp"
 #include "report/html_common.hpp"
@@ -11,8 +11,8 @@
 namespace warpscope::report {
 namespace {
 
-using nlohmann::json;
 using html::grouped;
+using nlohmann::json;
 
 constexpr std::uint64_t kSectorBytes = 32;  // Nsight Compute's sector
 
@@ -119,8 +119,8 @@ constexpr double kKernelX = 10, kKernelW = 160, kL1X = 460, kL1W = 165, kL2X = 8
                  kDramW = 105, kWidth = 1180;
 constexpr double kTop = 10, kHeader = 40, kRow = 64, kGap = 16;
 
-constexpr const char* kLsu = "#2b6cb0", *kTex = "#8e44ad", *kLocal = "#b7791f", *kShared = "#2f855a",
-                      *kDram = "#c05621", *kZero = "#b8b8b8";
+constexpr const char *kLsu = "#2b6cb0", *kTex = "#8e44ad", *kLocal = "#b7791f", *kShared = "#2f855a",
+                     *kDram = "#c05621", *kZero = "#b8b8b8";
 
 std::string n(const std::optional<std::uint64_t>& v) { return v ? grouped(*v) : "\u2014"; }
 
@@ -173,15 +173,16 @@ std::string arrow(const ChartFlow& f, double x1, double x2, double y, const Styl
       "<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\" class=\"above\">{}</text>"
       "<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\" class=\"below\" fill=\"#444\">{}</text></g>\n",
       st.zero ? " zero" : "", attrs(f), tooltip(f), x1 + 2, y, tip - head + 1, y, st.colour, st.width,
-      st.zero ? " stroke-dasharray=\"4 3\"" : "", tip - head, y - half, tip, y, tip - head, y + half, st.colour,
-      mid, y - 4 - std::max(half, st.width / 2), html_escape(above), mid, y + 12 + std::max(half, st.width / 2),
+      st.zero ? " stroke-dasharray=\"4 3\"" : "", tip - head, y - half, tip, y, tip - head, y + half, st.colour, mid,
+      y - 4 - std::max(half, st.width / 2), html_escape(above), mid, y + 12 + std::max(half, st.width / 2),
       html_escape(below));
 }
 
 std::string box(double x, double y, double w, double h, const std::string& cls, const std::string& title,
                 const std::string& figure) {
   return fmt::format(
-      "<g class=\"box {}\"><rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" rx=\"6\" fill=\"#f3f5f9\" "
+      "<g class=\"box {}\"><rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" rx=\"6\" "
+      "fill=\"#f3f5f9\" "
       "stroke=\"#4a5568\" stroke-width=\"1.2\"/>"
       "<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\" font-weight=\"bold\" font-size=\"13\">{}</text>"
       "<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\" fill=\"#444\" class=\"figure\">{}</text></g>\n",
@@ -260,9 +261,10 @@ std::string render_memory_chart(const MemoryChart& c) {
   // L1 -> L2 and L2 -> DRAM.
   for (std::size_t i = 0; i < c.to_l2.size(); ++i) {
     const ChartFlow& f = c.to_l2[i];
-    s += arrow(f, kL1X + kL1W, kL2X, l2_rows[i], arrow_style(f, largest, kLsu),
-               fmt::format("{}: {} sectors", f.label, n(f.sectors)),
-               f.hits ? fmt::format("{} B \u00b7 hit {}", n(f.bytes), pct(f.hit_pct())) : fmt::format("{} B", n(f.bytes)));
+    s += arrow(
+        f, kL1X + kL1W, kL2X, l2_rows[i], arrow_style(f, largest, kLsu),
+        fmt::format("{}: {} sectors", f.label, n(f.sectors)),
+        f.hits ? fmt::format("{} B \u00b7 hit {}", n(f.bytes), pct(f.hit_pct())) : fmt::format("{} B", n(f.bytes)));
   }
   for (std::size_t i = 0; i < c.to_dram.size(); ++i) {
     const ChartFlow& f = c.to_dram[i];

@@ -1,9 +1,9 @@
 #include "report/metric_groups.hpp"
 
+#include <fmt/format.h>
+
 #include <map>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "report/html.hpp"
 #include "report/html_common.hpp"
@@ -11,10 +11,15 @@
 namespace warpscope::report {
 
 const std::vector<MetricUnit>& metric_units() {
-  static const std::vector<MetricUnit> kUnits{
-      {"global", "Global memory"},   {"local", "Local memory"},     {"shared", "Shared memory"},
-      {"texture", "Texture and surface"}, {"l2", "L2 cache"},      {"dram", "DRAM"},
-      {"instructions", "Instructions"}, {"launch", "Launch and occupancy"}, {"other", "Other"}};
+  static const std::vector<MetricUnit> kUnits{{"global", "Global memory"},
+                                              {"local", "Local memory"},
+                                              {"shared", "Shared memory"},
+                                              {"texture", "Texture and surface"},
+                                              {"l2", "L2 cache"},
+                                              {"dram", "DRAM"},
+                                              {"instructions", "Instructions"},
+                                              {"launch", "Launch and occupancy"},
+                                              {"other", "Other"}};
   return kUnits;
 }
 
@@ -38,10 +43,11 @@ namespace {
 using nlohmann::json;
 
 std::string metric_row(const std::string& name, const json& value, bool estimated, bool zero) {
-  return fmt::format("<tr class=\"metric{}{}\" data-metric=\"{}\"><td class=\"metric-name\"><code>{}</code>{}</td>"
-                     "<td class=\"num\">{}</td></tr>\n",
-                     estimated ? " is-estimated" : "", zero ? " zero" : "", html_escape(name), html_escape(name),
-                     estimated ? html::estimated_marker() : "", html::h(value));
+  return fmt::format(
+      "<tr class=\"metric{}{}\" data-metric=\"{}\"><td class=\"metric-name\"><code>{}</code>{}</td>"
+      "<td class=\"num\">{}</td></tr>\n",
+      estimated ? " is-estimated" : "", zero ? " zero" : "", html_escape(name), html_escape(name),
+      estimated ? html::estimated_marker() : "", html::h(value));
 }
 
 bool is_zero(const json& value) { return value.is_number() && value.get<double>() == 0; }
@@ -74,13 +80,15 @@ std::string all_metrics_section(const json& launch) {
     }
     s += fmt::format("<section class=\"metric-group\" id=\"metrics-{}\">\n<h3>{}</h3>\n", unit.key, unit.title);
     if (!rows.empty())
-      s += fmt::format("<table class=\"metrics\">\n<thead><tr><th>metric</th><th class=\"num\">value</th></tr></thead>\n"
-                       "<tbody>\n{}</tbody>\n</table>\n",
-                       rows);
+      s += fmt::format(
+          "<table class=\"metrics\">\n<thead><tr><th>metric</th><th class=\"num\">value</th></tr></thead>\n"
+          "<tbody>\n{}</tbody>\n</table>\n",
+          rows);
     if (zero_count)
-      s += fmt::format("<details class=\"zeros\"><summary>{} zero metric{}</summary>\n<table class=\"metrics\">\n"
-                       "<tbody>\n{}</tbody>\n</table>\n</details>\n",
-                       zero_count, zero_count == 1 ? "" : "s", zero_rows);
+      s += fmt::format(
+          "<details class=\"zeros\"><summary>{} zero metric{}</summary>\n<table class=\"metrics\">\n"
+          "<tbody>\n{}</tbody>\n</table>\n</details>\n",
+          zero_count, zero_count == 1 ? "" : "s", zero_rows);
     s += "</section>\n";
   }
   s += "</div>\n";

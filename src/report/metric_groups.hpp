@@ -6,10 +6,9 @@
 // list to update; one that matches no rule is "other".
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace warpscope::report {
 

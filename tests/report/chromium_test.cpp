@@ -166,7 +166,7 @@ Rendered render(const std::string& chromium, const fs::path& page, const fs::pat
   // No network: the pages need none, and a page that tried would fail to load its resource.
   std::string common = "timeout 60 " + quote(chromium) +
                        " --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run"
-                       " --no-default-browser-check --disable-extensions --hide-scrollbars"
+                       " --no-default-browser-check --disable-extensions"
                        " --proxy-server=127.0.0.1:9"
                        " --user-data-dir=" + quote((work / "profile").string()) +
                        " --window-size=" + std::to_string(kWidth) + "," + std::to_string(kHeight);
@@ -315,6 +315,8 @@ class report_chromium : public ::testing::Test {
   }
 
   /// The page fits the 1280-pixel window: nothing to scroll sideways, no element past its edge.
+  /// Scrollbars are shown (a page taller than the window loses 15 pixels to one), so clientWidth
+  /// is the width a user has.
   void check_fits(const Rendered& r) {
     ASSERT_FALSE(r.measure.empty()) << "the measuring script left nothing in the DOM\n" << r.log << r.dom.substr(0, 2000);
     EXPECT_LE(r.number("scrollWidth"), kWidth);

@@ -386,6 +386,26 @@ TEST(report_html, AdviceItemsLinkToTheirLines) {
   EXPECT_EQ(count(html_launch_page(r, 1), "class=\"advice\""), 0u);
 }
 
+TEST(report_html, AdviceBeyondTheFirstThreeIsFolded) {
+  json r = test::sample_report();
+  json& advice = r["launches"][0]["advice"];
+  for (int pc : {40, 41, 42}) {
+    json more = advice[0];
+    more["pc"] = pc;
+    advice.push_back(more);
+  }
+  advice.push_back(advice[1]);
+  std::string page = html_launch_page(r, 0);
+  // aos, bank_conflict, aos in the list; aos, aos, bank_conflict folded, counted by rule.
+  std::string shown = element(page, "ol", "advice");
+  EXPECT_EQ(count(shown, "<li class=\"advice\""), 3u);
+  std::string folded = element(page, "details", "more-advice");
+  EXPECT_NE(folded.find("<summary>3 more advice items (aos 2, bank_conflict 1)</summary>"), std::string::npos) << folded;
+  EXPECT_NE(folded.find("<ol class=\"advice-list\" start=\"4\">"), std::string::npos);
+  EXPECT_EQ(count(folded, "<li class=\"advice\""), 3u);
+  EXPECT_EQ(html_launch_page(test::sample_report(), 0).find("more-advice"), std::string::npos);
+}
+
 TEST(report_html, SourceLinesSortedByFileThenLineAndShadedByExcess) {
   json r = test::sample_report();
   std::string page = html_launch_page(r, 0);
