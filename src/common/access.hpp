@@ -56,6 +56,10 @@ struct WarpAccess {
   // of the footprint, all of one warp instruction; `part` 0 is the first (it is the request),
   // 1, 2, ... the others, which follow it at once. Every other record has part 0.
   std::uint8_t part = 0;
+  // ldmatrix/stmatrix (LDSM/STSM, and the wmma.load that ptxas makes one): one shared-memory
+  // record per 8x8 matrix, `part` its index, the 8 lanes that give its rows' addresses active
+  // (width 16). Their wavefronts count as shared loads/stores, the instruction as LDSM/STSM.
+  bool matrix = false;
   LaneMask active;
   PerLane<std::uint64_t> addr{};
   // Optional: when `summarized`, `summary` is summarize_addresses(*this), made by the producer

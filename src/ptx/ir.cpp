@@ -230,6 +230,13 @@ std::string_view to_string(Opcode op) {
     case Opcode::kSust: return "sust";
     case Opcode::kSured: return "sured";
     case Opcode::kSuq: return "suq";
+    case Opcode::kWmmaLoad: return "wmma.load";
+    case Opcode::kWmmaStore: return "wmma.store";
+    case Opcode::kWmmaMma: return "wmma.mma";
+    case Opcode::kMma: return "mma";
+    case Opcode::kLdmatrix: return "ldmatrix";
+    case Opcode::kStmatrix: return "stmatrix";
+    case Opcode::kMovmatrix: return "movmatrix";
   }
   return "?";
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "ptx/mma.hpp"
 
 namespace warpscope::ptx {
 
@@ -64,6 +65,7 @@ enum Cat : std::uint64_t {
   kSurfFmt = 1ull << 46,  // .b .p
   kSuClamp = 1ull << 47,  // .trap .clamp .zero
   kTexQuery = 1ull << 48, // txq/suq queries
+  kMmaQ = 1ull << 49,     // wmma/mma/ldmatrix/stmatrix/movmatrix qualifiers (mma.hpp)
 };
 
 struct OpSpec {
@@ -174,6 +176,13 @@ constexpr OpSpec kOps[] = {
     {"sust", Opcode::kSust, kT | kGeom | kSurfFmt | kSuClamp | kVec | kCacheSt},
     {"sured", Opcode::kSured, kT | kGeom | kSurfFmt | kSuClamp | kRed},
     {"suq", Opcode::kSuq, kT | kTexQuery},
+    {"wmma.load", Opcode::kWmmaLoad, kMmaQ | kSpace | kSync | kAligned},
+    {"wmma.store", Opcode::kWmmaStore, kMmaQ | kSpace | kSync | kAligned},
+    {"wmma.mma", Opcode::kWmmaMma, kMmaQ | kSync | kAligned | kRnd | kSatfinite},
+    {"mma", Opcode::kMma, kMmaQ | kSync | kAligned | kRnd | kSatfinite},
+    {"ldmatrix", Opcode::kLdmatrix, kMmaQ | kSpace | kSync | kAligned},
+    {"stmatrix", Opcode::kStmatrix, kMmaQ | kSpace | kSync | kAligned},
+    {"movmatrix", Opcode::kMovmatrix, kMmaQ | kSync | kAligned},
 };
 
 template <class E>
@@ -350,6 +359,7 @@ class Decoder {
 
   void apply(std::string_view m) {
     if (m.empty()) unsupported(m, "empty modifier");
+    if (has(kMmaQ) && apply_mma_qualifier(m, inst_)) return;
     if (has(kT)) {
       if (auto t = lookup(kTypes, m)) {
         if (inst_.type == Type::kNone) {

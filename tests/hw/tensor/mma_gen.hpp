@@ -269,7 +269,7 @@ inline Pos b_pos(const Config& c, int lane, int j, int e) {
   return {j * 4 * w + t * w + e, g};
 }
 /// Accumulator element i (0..3 for m16n8, 0..1 for m8n8) of lane.
-inline Pos c_pos(const Config& c, int lane, int i) {
+inline Pos c_pos(const Config&, int lane, int i) {
   const int g = lane >> 2, t = lane & 3;
   return {g + 8 * (i >> 1), 2 * t + (i & 1)};
 }

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "mma_gen.hpp"
@@ -339,9 +340,12 @@ bool close_enough(const Config& cfg, const Inputs& in, int m, int n, std::uint64
 }
 
 int main(int argc, char** argv) {
-  const int only = argc > 1 ? std::atoi(argv[1]) : 0;
+  // No argument: every configuration; a number: that one; "nofp8": all but .e4m3/.e5m2.
+  const bool nofp8 = argc > 1 && std::string(argv[1]) == "nofp8";
+  const int only = argc > 1 && !nofp8 ? std::atoi(argv[1]) : 0;
   for (const Config& cfg : configs()) {
     if (only && cfg.id != only) continue;
+    if (nofp8 && (cfg.a == T::kE4M3 || cfg.a == T::kE5M2)) continue;
     std::vector<std::vector<Inputs>> ins;
     auto out = cfg.kind == 0 ? run_mma(cfg, ins) : run_wmma(cfg, ins);
     const int hexd = bits(cfg.d) / 4;
