@@ -13,8 +13,11 @@
 //    16 for .f64, 4 for .f16), otherwise one access per element;
 //  - from shared memory, the .f16, 8-bit (along K), .s4/.u4 and .b1 multiplicand blocks are LDSM:
 //    matrix records (WarpAccess::matrix), up to four per instruction; everything else LDS/STS.
+// .f16 accumulators follow the block rule too (one 4-byte access per register, transposed for
+// column-major storage). LDSM: one instruction per 16 rows (A) or columns (B) of the fragment.
 // Each access is checked (alignment to its width, bounds) before any register or memory changes.
 // ldmatrix/stmatrix: lanes 8i..8i+7 give the row addresses of matrix i; one matrix record each.
+// stmatrix lanes that write the same bytes: the lowest lane's value remains (measured).
 #include <array>
 #include <vector>
 
@@ -108,9 +111,28 @@ class WmmaMem {
   bool multiplicand() const { return d_.matrix == 'a' || d_.matrix == 'b'; }
   bool along_k() const { return (d_.matrix == 'a') != d_.col; }  // A row-major / B column-major
 
+  /// One 4-byte access per register of 16-bit elements (or of 8/4/1-bit ones stored along K):
+  /// lane l reads word l % 4 of line l / 4 of the 8-line block the register covers.
+  Access block_access(unsigned r) const {
+    std::uint64_t l0 = ~0ull, o0 = ~0ull;
+    for (unsigned l = 0; l < kLanes; ++l)
+      for (unsigned e = 0; e < f_.per_reg; ++e) {
+        l0 = std::min(l0, line_of(f_.at(l, r, e)));
+        o0 = std::min(o0, off_of(f_.at(l, r, e)));
+      }
+    const unsigned per_word = 32 / f_.bits;
+    Access a;
+    for (unsigned l = 0; l < kLanes; ++l) a.addr[l] = base_[l] + bit_addr(l, l0 + l / 4, o0 + (l % 4) * per_word) / 8;
+    return a;
+  }
+
   Plan plan() const {
     Plan p;
     const bool shared = space_is_shared();
+    if (!multiplicand() && f_.bits == 16) {  // .f16 accumulators: blocks too (LDS/STS, never LDSM)
+      for (unsigned r = 0; r < f_.regs; ++r) p.plain.push_back(block_access(r));
+      return p;
+    }
     if (multiplicand()) {
       const MmaType t = d_.matrix == 'a' ? d_.a : d_.b;
       for (unsigned r = 0; r < f_.regs; ++r) {
@@ -121,16 +143,7 @@ class WmmaMem {
           for (unsigned l = 0; l < kLanes; ++l) a.addr[l] = elem_addr(l, f_.at(l, r, 0));
           p.plain.push_back(a);
         } else if (f_.bits == 16 || along_k()) {
-          // The 8-line block the register covers; lane l: line l/4, 32-bit word l%4.
-          std::uint64_t l0 = ~0ull, o0 = ~0ull;
-          for (unsigned l = 0; l < kLanes; ++l)
-            for (unsigned e = 0; e < f_.per_reg; ++e) {
-              l0 = std::min(l0, line_of(f_.at(l, r, e)));
-              o0 = std::min(o0, off_of(f_.at(l, r, e)));
-            }
-          const unsigned per_word = 32 / f_.bits;
-          Access a;
-          for (unsigned l = 0; l < kLanes; ++l) a.addr[l] = base_[l] + bit_addr(l, l0 + l / 4, o0 + (l % 4) * per_word) / 8;
+          const Access a = block_access(r);
           const bool ldsm = shared && t != MmaType::kBF16;
           if (ldsm) {
             std::array<std::uint64_t, 8> lines{};
@@ -228,17 +241,20 @@ class WmmaMem {
         Space sp;
         xlate(x_, in_, d_.space, c, p.blocks[i][c], 16, op, sp, offsets[i][c]);
       }
-    emit_matrix_records(x_, in_, offsets, op);
+    // ptxas makes one LDSM per 16 rows (A) or columns (B) of the fragment: the blocks of 16 lines
+    // of K (tests/hw/data/h100/tensor/tensor_extra.csv: m32n8k16 .s8 A is two LDSM.x2).
+    const unsigned k = d_.matrix == 'a' ? f_.cols : f_.rows;
+    emit_matrix_records(x_, in_, offsets, op, std::min<std::size_t>(4, std::max(1u, k * f_.bits / 64)));
   }
 
  public:
   /// LDSM/STSM records: up to four 8x8 blocks per instruction, block i on lanes 8i..8i+7, with
   /// the shared-memory offsets of its rows.
   static void emit_matrix_records(Ctx& x, const Inst& in, const std::vector<std::array<std::uint64_t, 8>>& blocks,
-                                  Op op) {
+                                  Op op, std::size_t per_instruction = 4) {
     if (x.sink == nullptr) return;
-    for (std::size_t first = 0; first < blocks.size(); first += 4) {
-      for (std::size_t i = first; i < std::min(blocks.size(), first + 4); ++i) {
+    for (std::size_t first = 0; first < blocks.size(); first += per_instruction) {
+      for (std::size_t i = first; i < std::min(blocks.size(), first + per_instruction); ++i) {
         WarpAccess rec;
         rec.pc = x.pc_of(in);
         rec.cta = x.cta_linear;
@@ -329,9 +345,11 @@ void exec_stmatrix(const Inst& in, Ctx& x, std::uint32_t mask) {
   const MmaDesc d = mma_desc(x, in);
   std::vector<std::array<std::uint64_t, 8>> offsets;
   const auto rows = matrix_rows(x, in, d, Op::kStore, offsets);
+  // Where lanes write the same bytes, the lowest lane's value remains, and a later matrix's
+  // over an earlier one's (tests/hw/data/h100/tensor/tensor_extra.txt, stsm_collide).
   for (unsigned i = 0; i < d.num; ++i) {
     const std::uint64_t* reg = x.reg(mma_slot(x, in, d, 0, i));
-    for (unsigned l = 0; l < kLanes; ++l)
+    for (unsigned l = kLanes; l-- > 0;)
       for (unsigned e = 0; e < 2; ++e) {
         const auto h = static_cast<std::uint16_t>(reg[l] >> (16 * e));
         std::uint8_t* p = d.trans ? rows[i][ldsm_col(l, e)] + 2 * ldsm_row(l) : rows[i][ldsm_row(l)] + 2 * ldsm_col(l, e);

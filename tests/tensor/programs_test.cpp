@@ -3,6 +3,7 @@
 // (tests/hw/data/h100/tensor, captured by tests/hw/tensor/capture_tensor.sh).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <regex>
@@ -82,13 +83,17 @@ double metric(const nlohmann::json& launch, const std::string& name) {
   return m.contains(name) ? m[name].get<double>() : 0.0;
 }
 
-/// Per launch, each metric as Nsight Compute counted it.
+/// Per launch, each metric as Nsight Compute counted it, except the (launch, metric) pairs in
+/// `known` (documented differences: docs/mem.md).
 void expect_counters(const nlohmann::json& launches, const std::vector<ncu_csv::Row>& hw,
-                     const std::vector<std::string>& metrics, const std::vector<std::string>& names) {
+                     const std::vector<std::string>& metrics, const std::vector<std::string>& names,
+                     const std::map<std::size_t, std::vector<std::string>>& known = {}) {
   ASSERT_EQ(launches.size(), hw.size());
   for (std::size_t i = 0; i < hw.size(); ++i)
     for (const std::string& m : metrics) {
       ASSERT_TRUE(hw[i].count(m)) << m;
+      const auto k = known.find(i);
+      if (k != known.end() && std::find(k->second.begin(), k->second.end(), m) != k->second.end()) continue;
       EXPECT_EQ(metric(launches[i], m), ncu_csv::number(hw[i].at(m)))
           << "launch " << i << " (" << (i < names.size() ? names[i] : launches[i]["name"].get<std::string>()) << "): " << m;
     }
@@ -124,6 +129,31 @@ TEST(WmmaTraffic, RequestsSectorsAndWavefrontsOfEachLoadAndStoreAsTheH100) {
   std::vector<std::string> m = kShared;
   m.insert(m.end(), kGlobal.begin(), kGlobal.end());
   expect_counters(j["launches"], ncu_csv::launches(data("wmma_traffic.csv")), m, launch_names(out));
+}
+
+TEST(TensorExtra, MoreFragmentTrafficStmatrixCollisionsAndF16TiesAsTheH100) {
+  std::string out;
+  const auto j = report_of(prog("tensor_extra"), "tensor_extra", &out);
+  std::vector<std::string> m = kShared;
+  m.insert(m.end(), kGlobal.begin(), kGlobal.end());
+  // 8-byte shared loads whose lanes cover their bytes out of lane order (column-major .f64
+  // fragments): the H100 counts them as if each half-warp were served alone (4 and 8 wavefronts
+  // per LDS.64 where the bank model, fitted to lane-ordered patterns, gives 2 and 4; docs/mem.md).
+  const std::vector<std::string> ld = {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+                                       "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"};
+  const auto hw = ncu_csv::launches(data("tensor_extra.csv"));
+  const std::vector<std::string> names = launch_names(out);
+  std::map<std::size_t, std::vector<std::string>> known;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (names[i] == "shared a f64 m8n8k4 col ld=8" || names[i] == "shared b f64 m8n8k4 row ld=8" ||
+        names[i] == "shared c f64 m8n8k4 col ld=8")
+      known[i] = ld;
+  EXPECT_EQ(known.size(), 3u);
+  for (const auto& [i, ms] : known) {  // the difference stays what docs/mem.md says
+    EXPECT_EQ(metric(j["launches"][i], ld[0]) * 2, ncu_csv::number(hw[i].at(ld[0]))) << names[i];
+  }
+  expect_counters(j["launches"], hw, m, names, known);
+  expect_same_lines(lines_of(out), lines_of(rt_test::slurp(data("tensor_extra.txt"))), "tensor_extra");
 }
 
 TEST(TensorGemm, TheTeamsGemmsPassAndCountAsTheH100) {
