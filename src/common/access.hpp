@@ -66,6 +66,10 @@ struct WarpAccess {
   // machine code's TLD); false: sampled by float coordinates (TEX, TLD4). The memory model groups
   // a warp's lanes into requests by this (mem::texture_request_lanes).
   bool texel_fetch = false;
+  // ldmatrix/stmatrix (LDSM/STSM, and the wmma.load that ptxas makes one): one shared-memory
+  // record per 8x8 matrix, `part` its index, the 8 lanes that give its rows' addresses active
+  // (width 16). Their wavefronts count as shared loads/stores, the instruction as LDSM/STSM.
+  bool matrix = false;
   // cp.async (op kLdgsts) with src-size or ignore-src: lanes of `active` that read fewer bytes than
   // `width` and fill the rest of their destination with zeros, and among them the lanes that read
   // nothing at all (src-size 0, ignore-src true). Both records of the copy carry them; the lanes

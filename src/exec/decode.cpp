@@ -193,6 +193,11 @@ class KernelDecoder final : public DecodeCtx {
     img_->calls.push_back(std::move(info));
     return static_cast<std::uint32_t>(img_->calls.size() - 1);
   }
+  std::uint32_t add_operand_list(const std::vector<std::uint32_t>& words) override {
+    const auto at = static_cast<std::uint32_t>(img_->operand_lists.size());
+    img_->operand_lists.insert(img_->operand_lists.end(), words.begin(), words.end());
+    return at;
+  }
 
   std::uint32_t callee(std::uint32_t ir) override {
     auto it = func_of_ir_.find(ir);
@@ -587,7 +592,7 @@ class KernelDecoder final : public DecodeCtx {
     if (decode_half(*this, ins, out) || decode_float(*this, ins, out) || decode_int(*this, ins, out) ||
         decode_cvt(*this, ins, out) || decode_move(*this, ins, out) || decode_mem(*this, ins, out) ||
         decode_atom(*this, ins, out) || decode_warp(*this, ins, out) || decode_tex(*this, ins, out) ||
-        decode_async(*this, ins, out)) {
+        decode_async(*this, ins, out) || decode_mma(*this, ins, out)) {
       if (out.fn == nullptr && out.ctl == Ctl::kNone) unsupported("no implementation for these types");
       return;
     }

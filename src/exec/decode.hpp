@@ -56,6 +56,8 @@ class DecodeCtx {
   virtual std::uint32_t constant(std::uint64_t value) = 0;
   /// Extra per-instruction data for calls.
   virtual std::uint32_t add_call(CallInfo info) = 0;
+  /// Appends words to KernelImage::operand_lists; returns the offset of the first.
+  virtual std::uint32_t add_operand_list(const std::vector<std::uint32_t>& words) = 0;
   /// Index of a callee in the image, decoding it if needed (for call).
   virtual std::uint32_t callee(std::uint32_t ir_function_index) = 0;
   /// Frame-relative offset and size of a call-site .param variable or own param/return symbol,
@@ -93,6 +95,7 @@ bool decode_atom(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out);    // o
 bool decode_warp(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out);    // ops_warp.cpp
 bool decode_tex(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out);     // ops_tex.cpp
 bool decode_async(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out);   // ops_async.cpp
+bool decode_mma(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out);     // ops_mma.cpp
 
 /// Decodes one kernel of a verified module. `variable_addresses[i]` is the device address of
 /// module variable i when it is .global or .const. Throws kUnsupported (opcode and line) for an

@@ -187,6 +187,9 @@ struct KernelImage {
   std::vector<LaneGrouping> groupings;
   std::vector<Hook> hooks;               // sorted by pc
   const Hook& hook(std::uint32_t pc) const;
+  // Per-instruction data that does not fit an Inst (matrix instructions: a descriptor and their
+  // fragments' slots, ops_mma.cpp), at the offset the instruction keeps in Inst::aux2.
+  std::vector<std::uint32_t> operand_lists;
 
   const ptx::Function& ir_function(std::uint32_t func) const {
     return module->functions[funcs[func].ir_index];

@@ -245,6 +245,13 @@ std::string_view to_string(Opcode op) {
     case Opcode::kMbarrierTryWait: return "mbarrier.try_wait";
     case Opcode::kMbarrierPendingCount: return "mbarrier.pending_count";
     case Opcode::kMbarrierInval: return "mbarrier.inval";
+    case Opcode::kWmmaLoad: return "wmma.load";
+    case Opcode::kWmmaStore: return "wmma.store";
+    case Opcode::kWmmaMma: return "wmma.mma";
+    case Opcode::kMma: return "mma";
+    case Opcode::kLdmatrix: return "ldmatrix";
+    case Opcode::kStmatrix: return "stmatrix";
+    case Opcode::kMovmatrix: return "movmatrix";
   }
   return "?";
 }

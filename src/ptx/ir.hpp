@@ -308,6 +308,14 @@ enum class Opcode : std::uint16_t {
   kMbarrierTryWait,     // p, [mbar], state | phaseParity{, suspendTimeHint}   parity
   kMbarrierPendingCount,  // d, state
   kMbarrierInval,       // [mbar]
+  // warp-level matrix instructions (Instruction::mma holds their qualifiers; src/ptx/mma.hpp)
+  kWmmaLoad,     // {d..}, [a][, stride]      wmma.load.{a,b,c}
+  kWmmaStore,    // [a], {s..}[, stride]      wmma.store.d
+  kWmmaMma,      // {d..}, {a..}, {b..}, {c..}
+  kMma,          // {d..}, {a..}, {b..}, {c..}   mma.sync
+  kLdmatrix,     // {d..}, [a]
+  kStmatrix,     // [a], {s..}
+  kMovmatrix,    // d, a
 };
 std::string_view to_string(Opcode op);  // the PTX mnemonic head ("ld", "bar.sync", ...)
 
@@ -377,6 +385,28 @@ enum class TexQuery : std::uint8_t {
   kNone, kWidth, kHeight, kDepth, kChannelDataType, kChannelOrder, kNormalizedCoords, kFilterMode,
   kAddrMode0, kAddrMode1, kAddrMode2, kArraySize, kNumMipmapLevels, kNumSamples, kMemoryLayout,
   kForceUnnormalizedCoords,
+};
+
+/// Element types of the matrix instructions (some have no fundamental Type: .s4 .u4 .b1).
+enum class MmaType : std::uint8_t {
+  kNone, kF16, kBF16, kTF32, kF32, kF64, kS32, kS8, kU8, kS4, kU4, kB1, kE4M3, kE5M2, kB16, kB8,
+};
+std::string_view to_string(MmaType t);
+
+/// Qualifiers of wmma, mma, ldmatrix, stmatrix and movmatrix (Opcode::kWmmaLoad .. kMovmatrix).
+/// The rounding mode (.f64), .satfinite, the state space, .sync and .aligned use Instruction's
+/// own fields.
+struct MmaQualifiers {
+  std::uint16_t m = 0, n = 0, k = 0;  // .m16n8k16 (ldmatrix/stmatrix/movmatrix: .m8n8, k = 0)
+  char matrix = 0;                   // wmma.load/.store: 'a', 'b', 'c' or 'd'
+  // Layouts: wmma.load/store: `a_col` is the one .row/.col; mma and wmma.mma: .alayout.blayout.
+  bool a_col = false, b_col = false;
+  std::uint8_t layouts = 0;          // how many .row/.col were written
+  std::array<MmaType, 4> types{};    // in the order written (mma: d, a, b, c; wmma.mma .f16: d, c)
+  std::uint8_t ntypes = 0;
+  std::uint8_t num = 0;              // ldmatrix/stmatrix .x1/.x2/.x4
+  bool trans = false;                // .trans
+  std::uint8_t bitop = 0;            // .b1: 1 = .xor.popc, 2 = .and.popc
 };
 
 /// prefetch level: `.L1` / `.L2`.
@@ -514,6 +544,8 @@ struct Instruction {
   bool expect_tx = false;    // mbarrier.arrive.expect_tx
   bool noinc = false;        // cp.async.mbarrier.arrive.noinc
   bool complete_tx = false;  // cp.async.bulk .mbarrier::complete_tx::bytes
+  // --- matrix instructions
+  MmaQualifiers mma;
   // --- where it came from
   SourceLoc loc;  // the `.loc` in effect
   PtxPos ptx;     // position of the opcode in the PTX text

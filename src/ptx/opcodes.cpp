@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "ptx/mma.hpp"
 
 namespace warpscope::ptx {
 
@@ -66,6 +67,7 @@ enum Cat : std::uint64_t {
   kTexQuery = 1ull << 48, // txq/suq queries
   kAsync = 1ull << 49,    // cp.async/mbarrier: .parity .noComplete .expect_tx .noinc
                           // .mbarrier::complete_tx::bytes
+  kMmaQ = 1ull << 50,     // wmma/mma/ldmatrix/stmatrix/movmatrix qualifiers (mma.hpp)
 };
 
 struct OpSpec {
@@ -192,6 +194,13 @@ constexpr OpSpec kOps[] = {
     {"mbarrier.try_wait", Opcode::kMbarrierTryWait, kT | kSpace | kOrder | kScope | kAsync},
     {"mbarrier.pending_count", Opcode::kMbarrierPendingCount, kT},
     {"mbarrier.inval", Opcode::kMbarrierInval, kT | kSpace},
+    {"wmma.load", Opcode::kWmmaLoad, kMmaQ | kSpace | kSync | kAligned},
+    {"wmma.store", Opcode::kWmmaStore, kMmaQ | kSpace | kSync | kAligned},
+    {"wmma.mma", Opcode::kWmmaMma, kMmaQ | kSync | kAligned | kRnd | kSatfinite},
+    {"mma", Opcode::kMma, kMmaQ | kSync | kAligned | kRnd | kSatfinite},
+    {"ldmatrix", Opcode::kLdmatrix, kMmaQ | kSpace | kSync | kAligned},
+    {"stmatrix", Opcode::kStmatrix, kMmaQ | kSpace | kSync | kAligned},
+    {"movmatrix", Opcode::kMovmatrix, kMmaQ | kSync | kAligned},
 };
 
 template <class E>
@@ -368,6 +377,7 @@ class Decoder {
 
   void apply(std::string_view m) {
     if (m.empty()) unsupported(m, "empty modifier");
+    if (has(kMmaQ) && apply_mma_qualifier(m, inst_)) return;
     if (has(kT)) {
       if (auto t = lookup(kTypes, m)) {
         if (inst_.type == Type::kNone) {

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "common/error.hpp"
+#include "ptx/mma.hpp"
 
 namespace warpscope::ptx {
 
@@ -22,6 +23,7 @@ namespace {
 //   H  texture/surface handle `[h]` without coordinates (txq, suq)
 //   W  data of tex/tld4/suld/sust: a register or a vector of .vN elements (`{%r1}` for N = 1)
 //   G  tex.grad gradients / txq.level LOD: a vector or a source
+//   F  matrix fragment: a vector of registers (or one register), counted by mma_form (mma.hpp)
 // A '?' makes the remaining positions optional.
 struct Shape {
   Opcode op;
@@ -139,6 +141,13 @@ constexpr Shape kShapes[] = {
     {Opcode::kMbarrierTryWait, "QAS?S", false},
     {Opcode::kMbarrierPendingCount, "DS", false},
     {Opcode::kMbarrierInval, "A", false},
+    {Opcode::kWmmaLoad, "FA?S", false},
+    {Opcode::kWmmaStore, "AF?S", false},
+    {Opcode::kWmmaMma, "FFFF", false},
+    {Opcode::kMma, "FFFF", false},
+    {Opcode::kLdmatrix, "FA", false},
+    {Opcode::kStmatrix, "AF", false},
+    {Opcode::kMovmatrix, "DS", false},
 };
 
 const Shape* shape_of(Opcode op) {
@@ -373,6 +382,19 @@ class Verifier {
           source(o, false);
         }
         break;
+      case 'F': {
+        // wmma.store/stmatrix read their fragment (operand 1); every other fragment at k == 0 is
+        // a destination; mma/wmma.mma's a, b, c are sources.
+        const bool is_dest = k == 0 && in.op != Opcode::kWmmaStore && in.op != Opcode::kStmatrix;
+        if (o.kind == OperandKind::kVector) {
+          vector(o, 0, is_dest);
+        } else if (is_dest) {
+          dest(o);
+        } else {
+          source(o, false);
+        }
+        break;
+      }
       case 'L':
         if (o.kind != OperandKind::kLabel || o.target >= fn_->instructions.size())
           error(o.pos, "branch target is not an instruction of this function");
@@ -384,9 +406,47 @@ class Verifier {
     }
   }
 
+  /// Matrix instructions: the form exists on sm_90 (mma_form throws kUnsupported otherwise) and
+  /// each fragment has as many 32-bit (.f64: 64-bit) registers as the form holds.
+  void matrix(const Instruction& in) {
+    const MmaForm f = mma_form(in, m_.text_origin(*fn_));
+    std::size_t first = 0, count = 0;
+    switch (in.op) {
+      case Opcode::kWmmaLoad: case Opcode::kLdmatrix: first = 0; count = 1; break;
+      case Opcode::kWmmaStore: case Opcode::kStmatrix: first = 1; count = 1; break;
+      case Opcode::kMovmatrix: return;
+      default: first = 0; count = 4; break;
+    }
+    static constexpr const char* kWhat[] = {"first", "second", "third", "fourth"};
+    for (std::size_t i = 0; i < count; ++i) {
+      const Operand& o = in.operands[first + i];
+      const std::size_t got = o.kind == OperandKind::kVector ? o.elements.size() : 1;
+      const std::uint32_t want = f.regs[count == 1 ? 0 : i];
+      if (got != want)
+        error(o.pos, "the {} fragment of '{}' holds {} registers, found {}", kWhat[count == 1 ? 0 : i], in.text, want, got);
+      const auto regs = o.kind == OperandKind::kVector ? o.elements : std::vector<Operand>{o};
+      for (const Operand& e : regs) {
+        if (e.kind != OperandKind::kReg) error(e.pos, "a fragment element must be a register");
+        const Type t = fn_->registers[e.reg].type;
+        if (type_bits(t) != (f.wide ? 64u : 32u))
+          error(e.pos, "fragment register '{}' is .{}, '{}' needs {}-bit registers", fn_->registers[e.reg].name,
+                to_string(t), in.text, f.wide ? 64 : 32);
+      }
+    }
+    if ((in.op == Opcode::kWmmaLoad || in.op == Opcode::kWmmaStore) && in.operands.size() == 3) {
+      const Operand& s = in.operands[2];
+      if (s.kind == OperandKind::kReg && type_bits(fn_->registers[s.reg].type) != 32)
+        error(s.pos, "the stride of '{}' is a 32-bit integer", in.text);
+    }
+  }
+
   void specific(const Instruction& in) {
     const auto& ops = in.operands;
     switch (in.op) {
+      case Opcode::kWmmaLoad: case Opcode::kWmmaStore: case Opcode::kWmmaMma: case Opcode::kMma:
+      case Opcode::kLdmatrix: case Opcode::kStmatrix: case Opcode::kMovmatrix:
+        matrix(in);
+        break;
       case Opcode::kMov: {
         // pack / unpack: element widths must add up to the instruction's width
         for (const Operand* v : {&ops[0], &ops[1]}) {

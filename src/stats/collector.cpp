@@ -62,6 +62,7 @@ struct ModelPart {
   std::uint64_t global_bytes_requested = 0, global_bytes_moved = 0;
   std::uint64_t shared_wavefronts[3] = {}, shared_ideal[3] = {}, shared_conflicts[3] = {};
   std::uint64_t ldgsts_wavefronts = 0, ldgsts_ideal = 0, ldgsts_conflicts = 0;
+  std::uint64_t matrix_instructions[2] = {}, matrix_wavefronts[2] = {}, matrix_conflicts[2] = {};
   std::uint64_t model_errors = 0;
   std::string first_model_error;
   std::vector<LineOp> ops;
@@ -464,13 +465,19 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
           return;
         }
       }
-      part.instructions[static_cast<unsigned>(a.space)][static_cast<unsigned>(a.op)] += 1;
-      s.executions += 1;
+      // A matrix record (one 8x8 matrix of an LDSM/STSM) is an instruction with its first part.
+      if (!a.matrix) part.instructions[static_cast<unsigned>(a.space)][static_cast<unsigned>(a.op)] += 1;
+      if (a.matrix && a.part == 0) part.matrix_instructions[a.op == Op::kLoad ? 0 : 1] += 1;
+      if (!a.matrix || a.part == 0) s.executions += 1;
       s.active_lanes += static_cast<std::uint64_t>(std::popcount(a.active.bits()));
       const AddressSummary sh = summary_of(a);
       if (a.space == Space::kShared) {
         const SharedTotals r = shared_totals(a, sh);
         const unsigned k = a.op == Op::kLoad ? 0 : a.op == Op::kStore ? 1 : 2;
+        if (a.matrix) {
+          part.matrix_wavefronts[k] += r.wavefronts;
+          part.matrix_conflicts[k] += r.wavefronts - r.ideal_wavefronts;
+        }
         part.shared_wavefronts[k] += r.wavefronts;
         part.shared_ideal[k] += r.ideal_wavefronts;
         part.shared_conflicts[k] += r.wavefronts - r.ideal_wavefronts;
@@ -667,6 +674,11 @@ void LaunchCollector::merge(std::uint32_t, std::unique_ptr<CtaPart> part_base) {
       r.shared_wavefronts[k] += p.shared_wavefronts[k];
       r.shared_ideal[k] += p.shared_ideal[k];
       r.shared_conflicts[k] += p.shared_conflicts[k];
+    }
+    for (unsigned k = 0; k < 2; ++k) {
+      r.matrix_instructions[k] += p.matrix_instructions[k];
+      r.matrix_wavefronts[k] += p.matrix_wavefronts[k];
+      r.matrix_conflicts[k] += p.matrix_conflicts[k];
     }
     if (p.model_errors != 0 && r.model_errors == 0) r.first_model_error = p.first_model_error;
     r.model_errors += p.model_errors;

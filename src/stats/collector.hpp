@@ -101,6 +101,10 @@ struct ModelResult {
   std::uint64_t shared_wavefronts[3] = {}, shared_ideal[3] = {}, shared_conflicts[3] = {};
   // cp.async's writes to shared memory (mem/async_copy.hpp), apart from the loads and stores.
   std::uint64_t ldgsts_wavefronts = 0, ldgsts_ideal = 0, ldgsts_conflicts = 0;
+  // ldmatrix/stmatrix (LDSM/STSM, WarpAccess::matrix): 0 loads, 1 stores. Their wavefronts are in
+  // shared_wavefronts; the instructions are not in `instructions` (Nsight Compute counts them
+  // apart from LDS/STS: tests/hw/data/h100/tensor).
+  std::uint64_t matrix_instructions[2] = {}, matrix_wavefronts[2] = {}, matrix_conflicts[2] = {};
   std::uint64_t model_errors = 0;
   std::string first_model_error;
   std::vector<InstructionStats> per_pc;  // indexed by WarpAccess::pc (may be shorter than the code)

@@ -170,6 +170,14 @@ nlohmann::json metrics_json(const ModelResult& m, const LaunchStats& exec) {
   j["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"] = m.shared_conflicts[1];
   j["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum"] = m.shared_wavefronts[2];
   j["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum"] = m.shared_conflicts[2];
+  if (m.matrix_instructions[0] + m.matrix_instructions[1] != 0) {  // ldmatrix/stmatrix (LDSM/STSM)
+    j["sm__sass_inst_executed_op_ldsm.sum"] = m.matrix_instructions[0];
+    j["sm__sass_inst_executed_op_shared_stsm.sum"] = m.matrix_instructions[1];
+    j["sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum"] = m.matrix_wavefronts[0];
+    j["sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum"] = m.matrix_wavefronts[1];
+    j["sm__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum"] = m.matrix_conflicts[0];
+    j["sm__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_stsm.sum"] = m.matrix_conflicts[1];
+  }
   j["shared_ideal_wavefronts_ld"] = m.shared_ideal[0];
   j["shared_ideal_wavefronts_st"] = m.shared_ideal[1];
   j["lts__t_sectors_srcunit_tex_op_read.sum"] = c.l2_read_sectors;

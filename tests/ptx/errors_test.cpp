@@ -40,8 +40,11 @@ TEST(PtxErrors, UnknownOpcodeIsUnsupportedWithNameAndLine) {
   EXPECT_CONTAINS(msg, "test.ptx:10:1:");
   msg = kernel_error("tex.2dms.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %r2, %r3, %r4}];", ErrorKind::kUnsupported);
   EXPECT_CONTAINS(msg, "multisample textures are not supported");
-  msg = kernel_error("wmma.load.a.sync.aligned.row.m16n16k16.f16 {%r1}, [%rd1];", ErrorKind::kUnsupported);
-  EXPECT_CONTAINS(msg, "wmma");
+  // Sparse mma (mma.sp) is not implemented; wmma/mma are (tests/tensor).
+  msg = kernel_error("mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2}, {%r3}, "
+                     "{%f1, %f2, %f3, %f4}, %r4, 0x0;",
+                     ErrorKind::kUnsupported);
+  EXPECT_CONTAINS(msg, "'.sp'");
   // SIMD video instructions (__vabsdiffu4) are not implemented.
   msg = kernel_error("vabsdiff4.u32.u32.u32 %r1, %r2, %r3, %r4;", ErrorKind::kUnsupported);
   EXPECT_CONTAINS(msg, "unsupported PTX instruction 'vabsdiff4.u32.u32.u32' (line 9)");

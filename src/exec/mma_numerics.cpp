@@ -1,0 +1,275 @@
+#include "exec/mma_numerics.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cfenv>
+#include <cmath>
+#include <cstring>
+
+#include "ptx/mma.hpp"
+
+namespace warpscope::exec::mma_math {
+namespace {
+
+using ptx::MmaType;
+__extension__ typedef unsigned __int128 u128;
+__extension__ typedef __int128 i128;
+
+struct Format {
+  int exp_bits, man_bits, bias;
+};
+Format format_of(MmaType t) {
+  switch (t) {
+    case MmaType::kF16: return {5, 10, 15};
+    case MmaType::kBF16: return {8, 7, 127};
+    case MmaType::kTF32: case MmaType::kF32: return {8, 23, 127};
+    case MmaType::kF64: return {11, 52, 1023};
+    default: return {0, 0, 0};
+  }
+}
+
+/// A float operand: value = (neg ? -1 : 1) * sig * 2^exp; lead = floor(log2 |value|).
+struct Num {
+  enum Cls : std::uint8_t { kZero, kFinite, kInf, kNaN } cls = kZero;
+  bool neg = false;
+  std::uint64_t sig = 0;
+  int exp = 0;
+  int lead = 0;
+};
+
+Num decode(MmaType t, std::uint64_t bits) {
+  if (t == MmaType::kTF32) bits &= 0xffffe000u;  // the tensor cores read 10 mantissa bits
+  const Format f = format_of(t);
+  Num n;
+  const std::uint64_t man = bits & ((std::uint64_t{1} << f.man_bits) - 1);
+  const std::uint64_t be = (bits >> f.man_bits) & ((std::uint64_t{1} << f.exp_bits) - 1);
+  n.neg = ((bits >> (f.exp_bits + f.man_bits)) & 1) != 0;
+  if (be == (std::uint64_t{1} << f.exp_bits) - 1) {
+    n.cls = man == 0 ? Num::kInf : Num::kNaN;
+    return n;
+  }
+  if (be == 0) {
+    if (man == 0) return n;  // zero
+    n.cls = Num::kFinite;
+    n.sig = man;
+    n.exp = 1 - f.bias - f.man_bits;
+  } else {
+    n.cls = Num::kFinite;
+    n.sig = man | (std::uint64_t{1} << f.man_bits);
+    n.exp = static_cast<int>(be) - f.bias - f.man_bits;
+  }
+  n.lead = n.exp + static_cast<int>(std::bit_width(n.sig)) - 1;
+  return n;
+}
+
+std::uint64_t canonical_nan(MmaType t) {
+  return t == MmaType::kF16 ? 0x7fffu : t == MmaType::kF64 ? 0x7fffffffffffffffull : 0x7fffffffu;
+}
+std::uint64_t infinity(MmaType t, bool neg) {
+  const Format f = format_of(t);
+  const std::uint64_t inf = ((std::uint64_t{1} << f.exp_bits) - 1) << f.man_bits;
+  return neg ? inf | (std::uint64_t{1} << (f.exp_bits + f.man_bits)) : inf;
+}
+
+/// Rounds neg * mag * 2^e2 to format t (toward zero or to nearest even).
+std::uint64_t round_to(MmaType t, bool neg, u128 mag, int e2, bool nearest) {
+  const Format f = format_of(t);
+  const std::uint64_t sign = neg ? std::uint64_t{1} << (f.exp_bits + f.man_bits) : 0;
+  if (mag == 0) return sign;
+  const int width = 128 - static_cast<int>(mag >> 64 ? std::countl_zero(static_cast<std::uint64_t>(mag >> 64))
+                                                    : 64 + std::countl_zero(static_cast<std::uint64_t>(mag)));
+  const int emin = 1 - f.bias, emax = (1 << f.exp_bits) - 2 - f.bias;
+  int e = e2 + width - 1;
+  if (e < emin) e = emin;
+  const int lsb = e - f.man_bits;  // exponent of the result's last bit
+  u128 q;
+  const int shift = lsb - e2;
+  if (shift <= 0) {
+    q = mag << -shift;
+  } else if (shift >= 128) {
+    q = 0;
+    if (nearest && shift == 128 && (mag >> 127)) q = 1;  // unreachable for the sizes used
+  } else {
+    q = mag >> shift;
+    if (nearest) {
+      const u128 rem = mag & ((u128{1} << shift) - 1);
+      const u128 half = u128{1} << (shift - 1);
+      if (rem > half || (rem == half && (q & 1))) ++q;
+    }
+  }
+  if (q >> (f.man_bits + 1)) {  // rounded up to the next binade
+    q >>= 1;
+    ++e;
+  }
+  if (e > emax) {
+    if (nearest) return infinity(t, neg);
+    return sign | (static_cast<std::uint64_t>(emax + f.bias) << f.man_bits) | ((std::uint64_t{1} << f.man_bits) - 1);
+  }
+  const auto qq = static_cast<std::uint64_t>(q);
+  if (qq < (std::uint64_t{1} << f.man_bits)) return sign | qq;  // subnormal (e == emin)
+  return sign | (static_cast<std::uint64_t>(e + f.bias) << f.man_bits) | (qq - (std::uint64_t{1} << f.man_bits));
+}
+
+/// Special cases of a dot product: NaN, or an infinity; false when every operand is finite.
+bool special(const Num* a, const Num* b, unsigned k, const Num& c, bool& nan, bool& neg_inf) {
+  bool pos = false, negv = false, any = false;
+  nan = false;
+  if (c.cls == Num::kNaN) nan = true;
+  if (c.cls == Num::kInf) (c.neg ? negv : pos) = true;
+  for (unsigned i = 0; i < k; ++i) {
+    if (a[i].cls == Num::kNaN || b[i].cls == Num::kNaN) nan = true;
+    const bool ai = a[i].cls == Num::kInf, bi = b[i].cls == Num::kInf;
+    if (ai || bi) {
+      if ((ai && b[i].cls == Num::kZero) || (bi && a[i].cls == Num::kZero)) nan = true;
+      (a[i].neg != b[i].neg ? negv : pos) = true;
+    }
+  }
+  any = nan || pos || negv;
+  if (pos && negv) nan = true;
+  neg_inf = negv;
+  return any;
+}
+
+}  // namespace
+
+std::uint32_t fused_dot(MmaType ab, const std::uint32_t* a, const std::uint32_t* b, unsigned k, unsigned group,
+                        MmaType tc, std::uint32_t c, MmaType td) {
+  Num na[32], nb[32];
+  for (unsigned i = 0; i < k; ++i) {
+    na[i] = decode(ab, a[i]);
+    nb[i] = decode(ab, b[i]);
+  }
+  Num acc = decode(tc, c);
+  std::uint64_t out = c;
+  for (unsigned g0 = 0; g0 < k; g0 += group) {
+    const unsigned n = std::min(group, k - g0);
+    bool nan = false, neg_inf = false;
+    if (special(na + g0, nb + g0, n, acc, nan, neg_inf)) {
+      if (nan) return static_cast<std::uint32_t>(canonical_nan(td));
+      out = infinity(td, neg_inf);  // the next group (wmma .tf32) may still make it NaN
+      acc = decode(td, out);
+      continue;
+    }
+    int emax = acc.cls == Num::kFinite ? acc.lead : INT32_MIN;
+    for (unsigned i = g0; i < g0 + n; ++i)
+      if (na[i].cls == Num::kFinite && nb[i].cls == Num::kFinite) emax = std::max(emax, na[i].lead + nb[i].lead);
+    if (emax == INT32_MIN) {  // every term is zero
+      bool all_neg = acc.neg;
+      for (unsigned i = g0; i < g0 + n; ++i) all_neg = all_neg && (na[i].neg != nb[i].neg);
+      const Format f = format_of(td);
+      out = all_neg ? std::uint64_t{1} << (f.exp_bits + f.man_bits) : 0;  // -0 only when every term is -0
+      acc = decode(td, out);
+      continue;
+    }
+    const int grid = emax - 25;
+    std::int64_t sum = 0;
+    auto add = [&](bool neg, std::uint64_t sig, int exp) {
+      const int shift = exp - grid;
+      const std::uint64_t v = shift >= 0 ? sig << shift : (shift > -64 ? sig >> -shift : 0);
+      sum += neg ? -static_cast<std::int64_t>(v) : static_cast<std::int64_t>(v);
+    };
+    if (acc.cls == Num::kFinite) add(acc.neg, acc.sig, acc.exp);
+    for (unsigned i = g0; i < g0 + n; ++i)
+      if (na[i].cls == Num::kFinite && nb[i].cls == Num::kFinite)
+        add(na[i].neg != nb[i].neg, na[i].sig * nb[i].sig, na[i].exp + nb[i].exp);
+    const bool neg = sum < 0;
+    const std::uint64_t mag = neg ? static_cast<std::uint64_t>(-sum) : static_cast<std::uint64_t>(sum);
+    out = round_to(td, neg, mag, grid, td == MmaType::kF16);
+    acc = decode(td, out);
+  }
+  return static_cast<std::uint32_t>(out);
+}
+
+std::uint32_t chain_884(const std::uint32_t* a, const std::uint32_t* b, MmaType tc, std::uint32_t c, MmaType td) {
+  Num na[4], nb[4];
+  for (unsigned i = 0; i < 4; ++i) {
+    na[i] = decode(MmaType::kF16, a[i]);
+    nb[i] = decode(MmaType::kF16, b[i]);
+  }
+  const Num nc = decode(tc, c);
+  bool nan = false, neg_inf = false;
+  if (special(na, nb, 4, nc, nan, neg_inf))
+    return static_cast<std::uint32_t>(nan ? canonical_nan(td) : infinity(td, neg_inf));
+  if (td == MmaType::kF16) {
+    // The exact sum: every term is a multiple of 2^-48 (subnormal f16 squared) and below 2^33.
+    i128 sum = 0;
+    auto add = [&](bool neg, std::uint64_t sig, int exp) {
+      const i128 v = static_cast<i128>(sig) << (exp + 48);
+      sum += neg ? -v : v;
+    };
+    if (nc.cls == Num::kFinite) add(nc.neg, nc.sig, nc.exp);
+    for (unsigned i = 0; i < 4; ++i)
+      if (na[i].cls == Num::kFinite && nb[i].cls == Num::kFinite) add(na[i].neg != nb[i].neg, na[i].sig * nb[i].sig, na[i].exp + nb[i].exp);
+    const bool neg = sum < 0;
+    return static_cast<std::uint32_t>(round_to(MmaType::kF16, neg, static_cast<u128>(neg ? -sum : sum), -48, true));
+  }
+  // .f32 D: fused multiply-adds in k order (each rounded to nearest f32), C added last.
+  auto value = [](const Num& x) {
+    return x.cls == Num::kZero ? (x.neg ? -0.0f : 0.0f) : (x.neg ? -1.0f : 1.0f) * std::ldexp(static_cast<float>(x.sig), x.exp);
+  };
+  float acc = value(na[0]) * value(nb[0]);  // exact: 22 significant bits
+  for (unsigned i = 1; i < 4; ++i) acc = std::fmaf(value(na[i]), value(nb[i]), acc);
+  acc = acc + value(nc);
+  std::uint32_t bits;
+  std::memcpy(&bits, &acc, 4);
+  if ((bits & 0x7fffffffu) > 0x7f800000u) bits = 0x7fffffffu;
+  return bits;
+}
+
+std::uint64_t fma_chain_f64(const std::uint64_t* a, const std::uint64_t* b, unsigned k, std::uint64_t c, ptx::Rounding rnd) {
+  const int mode = rnd == ptx::Rounding::kRz ? FE_TOWARDZERO
+                   : rnd == ptx::Rounding::kRm ? FE_DOWNWARD
+                   : rnd == ptx::Rounding::kRp ? FE_UPWARD
+                                               : FE_TONEAREST;
+  double acc;
+  std::memcpy(&acc, &c, 8);
+  const int saved = std::fegetround();
+  if (mode != FE_TONEAREST) std::fesetround(mode);
+  // NaNs as the H100's DMMA gives them (tests/hw/data/h100/tensor): at each step a NaN in B's
+  // element wins, then a NaN accumulator, then a NaN in A's element (each passed on quieted); an
+  // invalid operation (inf - inf, 0 x inf) makes 0xfff8000000000000.
+  auto is_nan = [](std::uint64_t v) { return (v & 0x7fffffffffffffffull) > 0x7ff0000000000000ull; };
+  std::uint64_t bits = c;
+  for (unsigned i = 0; i < k; ++i) {
+    if (is_nan(b[i])) {
+      bits = b[i] | 0x0008000000000000ull;
+      continue;
+    }
+    if (is_nan(bits)) continue;
+    if (is_nan(a[i])) {
+      bits = a[i] | 0x0008000000000000ull;
+      continue;
+    }
+    double x, y;
+    std::memcpy(&x, &a[i], 8);
+    std::memcpy(&y, &b[i], 8);
+    std::memcpy(&acc, &bits, 8);
+    acc = std::fma(x, y, acc);
+    std::memcpy(&bits, &acc, 8);
+    if (is_nan(bits)) bits = 0xfff8000000000000ull;
+  }
+  if (mode != FE_TONEAREST) std::fesetround(saved);
+  return bits;
+}
+
+std::uint32_t int_dot(MmaType ta, MmaType tb, const std::uint32_t* a, const std::uint32_t* b, unsigned k,
+                      std::uint32_t c, bool satfinite, unsigned bitop) {
+  auto value = [](MmaType t, std::uint32_t v) -> std::int64_t {
+    switch (t) {
+      case MmaType::kS8: return static_cast<std::int8_t>(v & 0xff);
+      case MmaType::kU8: return v & 0xff;
+      case MmaType::kS4: return static_cast<std::int64_t>(static_cast<std::int32_t>(v << 28) >> 28);
+      case MmaType::kU4: return v & 0xf;
+      default: return v & 1;
+    }
+  };
+  std::int64_t sum = static_cast<std::int32_t>(c);
+  for (unsigned i = 0; i < k; ++i) {
+    if (ta == MmaType::kB1) sum += bitop == 1 ? ((a[i] ^ b[i]) & 1) : ((a[i] & b[i]) & 1);
+    else sum += value(ta, a[i]) * value(tb, b[i]);
+  }
+  if (satfinite) sum = std::clamp<std::int64_t>(sum, INT32_MIN, INT32_MAX);
+  return static_cast<std::uint32_t>(sum);
+}
+
+}  // namespace warpscope::exec::mma_math
