@@ -198,6 +198,7 @@ void CtaRunner::begin_cta(std::uint32_t linear, AccessSink* sink, PrintfText* pr
   bars_.fill(BarrierState{});
   bars_pending_ = 0;
   barrier_activity_ = false;
+  released_ = false;
   init_warps(linear);
 }
 
@@ -205,7 +206,14 @@ bool CtaRunner::sweep() {
   bool ran = false;
   for (WarpState& w : warps_) {
     if (w.done()) continue;
+    const std::uint64_t before = w.instructions;
     if (run_warp(w)) ran = true;
+    // Every 2^16 warp instructions: progress, and whether to stop (stop.cpp).
+    unreported_ += w.instructions - before;
+    if (unreported_ >= kCheckInstructions) [[unlikely]] {
+      flush_progress();
+      check_stop();
+    }
     if (released_) break;  // after a barrier completes, warps resume in warp order
   }
   released_ = false;
@@ -225,10 +233,27 @@ void CtaRunner::end_cta() {
 
 void CtaRunner::run(std::uint32_t linear, AccessSink* sink, PrintfText* printf_out) {
   begin_cta(linear, sink, printf_out);
+  check_stop();
+  // Hangs: once a warp has run 2^20 instructions its polls are watched (warp.cpp), and a sweep in
+  // which every warp that ran spins is followed by a patient one, in which they run their budget
+  // (a poll loop that ends by itself ends there). A patient sweep without progress is a hang when
+  // every CTA before this one has finished: no running thread can change what the warps read.
+  // (With several host threads, a CTA before this one may still be running and set it.)
+  patient_ = false;
   for (;;) {
+    progress_ = false;
     const bool ran = sweep();
     if (all_done()) break;
     if (!ran) deadlock();
+    if (progress_) {
+      patient_ = false;
+    } else if (!patient_) {
+      patient_ = true;
+    } else if (lower_ctas_finished()) {
+      throw CtaStop{CtaStop::Kind::kHang, 0};
+    } else {
+      patient_ = false;
+    }
   }
   end_cta();
 }

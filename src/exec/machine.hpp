@@ -11,7 +11,9 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,11 @@
 namespace warpscope::exec {
 
 inline constexpr unsigned kBarriers = 16;
+/// A warp's polls are watched for spins (note_poll) in a cooperative launch, and in any launch
+/// once the warp has run this many instructions (a CTA that runs that long may be hung).
+inline constexpr std::uint64_t kWatchPolls = 1u << 20;
+/// Warp instructions between two looks at the stop flags (CtaRunner::sweep, stop.cpp).
+inline constexpr std::uint64_t kCheckInstructions = 1u << 16;
 
 struct Entry {
   enum Kind : std::uint8_t { kNormal, kCallFrame };
@@ -77,10 +84,10 @@ struct WarpState {
   std::vector<std::vector<std::uint64_t>> saved;  // registers of suspended recursive activations
   HeldRecords held;           // records of instructions with lane groupings (compiled.cpp)
   ClockState clock;           // %clock reads (ops_move.cpp)
-  // Spin detection in cooperative launches (coop.cpp): the last result of each poll (Ctl::kPoll)
-  // the warp ran recently; a poll that returns what it returned last time, to the same lanes,
-  // makes the warp `spinning` until a poll returns something new, it arrives at a barrier, or
-  // lanes exit.
+  // Spin detection in cooperative launches (coop.cpp) and in warps that have run kWatchPolls
+  // instructions (hangs, CtaRunner::run): the last result of each poll (Ctl::kPoll) the warp ran
+  // recently; a poll that returns what it returned last time, to the same lanes, makes the warp
+  // `spinning` until a poll returns something new, it arrives at a barrier, or lanes exit.
   struct PollSeen {
     std::uint32_t pc = kNoPc;
     std::uint32_t mask = 0;
@@ -101,6 +108,30 @@ struct BarrierState {
   bool red_and = true, red_or = false;
 };
 
+/// What the host threads running one launch share (launch.cpp, coop.cpp): the requests to stop
+/// that every CtaRunner polls (check_stop: every 2^16 warp instructions and at each CTA's start)
+/// and the progress counters.
+struct LaunchShared {
+  const std::atomic<int>* stop = nullptr;  // LaunchOptions::stop: nonzero stops every CTA
+  LaunchProgress* progress = nullptr;      // never null while CTAs run
+  // A CTA failed: CTAs with a higher linear index stop (their results are not delivered).
+  std::atomic<std::uint64_t> abort_above{std::numeric_limits<std::uint64_t>::max()};
+  // Every CTA with a lower linear index has finished (the hang rule of CtaRunner::run).
+  std::atomic<std::uint64_t> finished_below{0};
+};
+
+/// Thrown by a CtaRunner that ends its CTA before the end (not an Error: launch.cpp and coop.cpp
+/// turn it into LaunchStopped, with the warps' places that the runner still holds).
+struct CtaStop {
+  enum class Kind : std::uint8_t {
+    kRequested,  // LaunchShared::stop
+    kAbort,      // a lower CTA failed
+    kHang,       // every live warp of the CTA spins on memory no running thread changes
+  };
+  Kind kind = Kind::kRequested;
+  int code = 0;
+};
+
 /// Launch-wide, read-only while CTAs run.
 struct LaunchConfig {
   const KernelImage* kernel = nullptr;
@@ -118,6 +149,7 @@ struct LaunchConfig {
   bool cooperative = false;
   std::uint64_t grid_workspace = 0;
   DeviceHeap* heap = nullptr;             // device malloc/free, for kernels with uses_heap
+  LaunchShared* shared = nullptr;         // stop requests and progress (null: neither)
 };
 
 /// A CTA of a cooperative launch between its turns (coop.cpp): everything CtaRunner keeps per
@@ -150,6 +182,20 @@ class CtaRunner {
   Turn turn(CtaState& cta, AccessSink* sink, bool patient);
   /// What the live warps of a suspended CTA wait for, for the grid deadlock message.
   std::string describe(const CtaState& cta) const;
+  std::string describe(const std::vector<WarpState>& warps) const;
+
+  /// stop.cpp: where the live warps of CTA `linear` are (the runner's own CTA after CtaStop,
+  /// or a suspended CTA of a cooperative launch), added to `places`.
+  void add_places(std::uint32_t linear, std::vector<WarpPlace>& places) const { add_places(linear, warps_, places); }
+  void add_places(std::uint32_t linear, const std::vector<WarpState>& warps, std::vector<WarpPlace>& places) const;
+  /// Warp instructions of the CTA being run (not yet in instructions()).
+  std::uint64_t running_instructions() const;
+  std::uint64_t running_thread_instructions() const;
+  /// Adds the instructions not yet counted to LaunchShared::progress.
+  void flush_progress();
+  /// The first CTA of the chunk of consecutive CTAs this runner is running (launch.cpp): the hang
+  /// rule waits until every CTA before it has finished.
+  void set_chunk_start(std::uint64_t first) { chunk_start_ = first; }
 
   std::uint64_t instructions() const { return instructions_; }
   std::uint64_t thread_instructions() const { return thread_instructions_; }
@@ -196,6 +242,10 @@ class CtaRunner {
   bool try_merge(WarpState& w, std::size_t split);
   [[noreturn]] void deadlock();
   void point_ctx(WarpState& w);
+  // stop.cpp: throws CtaStop when the launch is asked to stop or a lower CTA failed; publishes
+  // progress first.
+  void check_stop();
+  bool lower_ctas_finished() const;
   // warp.cpp: a poll's result in a cooperative launch; true when it repeats (a spin)
   bool note_poll(WarpState& w, const Inst& in, std::uint32_t pc, std::uint32_t mask);
 
@@ -215,6 +265,8 @@ class CtaRunner {
   bool progress_ = false;
   bool budget_hit_ = false;
   bool patient_ = false;
+  std::uint64_t unreported_ = 0;    // warp instructions not yet added to LaunchShared::progress
+  std::uint64_t chunk_start_ = 0;   // set_chunk_start
   std::vector<std::uint64_t> regs_template_;  // a warp's register file at start
   std::uint64_t instructions_ = 0;
   std::uint64_t thread_instructions_ = 0;

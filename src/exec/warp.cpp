@@ -534,9 +534,10 @@ CtaRunner::RunResult CtaRunner::run_split(WarpState& w, Split& s) {
         }
         ++pc;
         top->pc = pc;
-        // In a cooperative launch a poll that returns what it returned last time is a spin: the
-        // warp lets the others (and the other CTAs) run, unless the turn is a patient one.
-        if (coop_ && m != 0 && note_poll(w, in, pc - 1, m) && !patient_) {
+        // In a cooperative launch (or once the warp has run kWatchPolls instructions) a poll that
+        // returns what it returned last time is a spin: the warp lets the others (and the other
+        // CTAs) run, unless the turn or sweep is a patient one.
+        if ((coop_ || count >= kWatchPolls) && m != 0 && note_poll(w, in, pc - 1, m) && !patient_) {
           result = RunResult::kYield;
           if (pc == top->rpc) {
             settle(w, s);
