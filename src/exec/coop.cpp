@@ -57,7 +57,7 @@ CtaRunner::Turn CtaRunner::turn(CtaState& c, AccessSink* sink, bool patient) {
     enter_cta(c.linear, sink, &c.text);
   }
   check_stop();
-  patient_ = patient;
+  set_patient(patient);
   budget_hit_ = false;
   bool any = false;
   auto executed = [&] {

@@ -99,6 +99,8 @@ void CtaRunner::init_warps(std::uint32_t linear) {
     w.polls.fill(WarpState::PollSeen{});
     w.poll_next = 0;
     w.spinning = false;
+    w.cycling = false;
+    w.evolving_epoch = 0;
     w.spin_pc = kNoPc;
     // Registers start as zero, constant slots as their values: one copy of a prepared file (into
     // the previous CTA's buffer, or a new one without zeroing it first).
@@ -235,24 +237,25 @@ void CtaRunner::run(std::uint32_t linear, AccessSink* sink, PrintfText* printf_o
   begin_cta(linear, sink, printf_out);
   check_stop();
   // Hangs: once a warp has run 2^20 instructions its polls are watched (warp.cpp), and a sweep in
-  // which every warp that ran spins is followed by a patient one, in which they run their budget
-  // (a poll loop that ends by itself ends there). A patient sweep without progress is a hang when
-  // every CTA before this one has finished: no running thread can change what the warps read.
-  // (With several host threads, a CTA before this one may still be running and set it.)
-  patient_ = false;
+  // which every warp that ran spins is followed by a patient one, in which each runs until its
+  // state repeats at a poll (a cycle) or its budget is used (a wait that may end by itself). A
+  // patient sweep in which every warp that ran proved a cycle is a hang when every CTA before this
+  // one had finished before it began: no running thread can change what the warps read. (With
+  // several host threads, a CTA before this one may still be running and set it.)
+  set_patient(false);
+  bool lower_finished = false;
   for (;;) {
     progress_ = false;
     const bool ran = sweep();
     if (all_done()) break;
     if (!ran) deadlock();
     if (progress_) {
-      patient_ = false;
-    } else if (!patient_) {
-      patient_ = true;
-    } else if (lower_ctas_finished()) {
+      set_patient(false);
+    } else if (patient_ && lower_finished) {
       throw CtaStop{CtaStop::Kind::kHang, 0};
     } else {
-      patient_ = false;
+      lower_finished = lower_ctas_finished();
+      set_patient(true);
     }
   }
   end_cta();
@@ -299,12 +302,15 @@ bool CtaRunner::run_warp(WarpState& w) {
       }
     }
     if (!w.spinning) progress_ = true;
+    w.cycling = false;
     const std::uint32_t live_before = w.live;
     const RunResult r = run_split(w, w.splits[i]);
     if (w.live != live_before) {
       progress_ = true;
       w.spinning = false;
     }
+    // A patient spin that used its budget without proving a cycle may still end by itself.
+    if (patient_ && r == RunResult::kYield && w.spinning && !w.cycling) progress_ = true;
     if (w.done() && x_.sink != nullptr && !k_.groupings.empty()) release_held(k_, w.held, *x_.sink);
     bool yield = false;
     switch (r) {
@@ -350,6 +356,7 @@ bool CtaRunner::run_warp(WarpState& w) {
 void CtaRunner::on_blocked(WarpState& w, std::size_t i) {
   progress_ = true;
   w.spinning = false;
+  w.cycling = false;
   Split& s = w.splits[i];
   const std::uint32_t id = s.bar_id;
   const Inst& in = k_.code[s.bar_pc];

@@ -88,14 +88,23 @@ struct WarpState {
   // instructions (hangs, CtaRunner::run): the last result of each poll (Ctl::kPoll) the warp ran
   // recently; a poll that returns what it returned last time, to the same lanes, makes the warp
   // `spinning` until a poll returns something new, it arrives at a barrier, or lanes exit.
+  // In a patient sweep or turn, a spinning warp proves that it is in a cycle: at a repeated poll
+  // its registers, its local memory and the CTA's shared memory are what they were the last time
+  // there (`state`, hashed in the patient epoch `state_epoch`); such a warp can only leave its
+  // loop when another thread writes what it polls (`cycling`). A warp whose state differs is
+  // `evolving` for the rest of that epoch (a wait with a counter, which may end by itself).
   struct PollSeen {
     std::uint32_t pc = kNoPc;
     std::uint32_t mask = 0;
     std::uint64_t hash = 0;
+    std::uint64_t state = 0;
+    std::uint64_t state_epoch = 0;
   };
   std::array<PollSeen, 4> polls{};
   std::uint32_t poll_next = 0;
   bool spinning = false;
+  bool cycling = false;
+  std::uint64_t evolving_epoch = 0;
   std::uint32_t spin_pc = kNoPc;  // the poll that repeated
   bool done() const { return live == 0; }
 };
@@ -265,6 +274,12 @@ class CtaRunner {
   bool progress_ = false;
   bool budget_hit_ = false;
   bool patient_ = false;
+  std::uint64_t patient_epoch_ = 0;  // counts patient sweeps and turns (WarpState::PollSeen)
+  void set_patient(bool patient) {
+    if (patient && !patient_) ++patient_epoch_;
+    patient_ = patient;
+  }
+  std::uint64_t state_hash(const WarpState& w) const;  // stop.cpp
   std::uint64_t unreported_ = 0;    // warp instructions not yet added to LaunchShared::progress
   std::uint64_t chunk_start_ = 0;   // set_chunk_start
   std::vector<std::uint64_t> regs_template_;  // a warp's register file at start

@@ -8,6 +8,7 @@
 // sweep goes on (the yield budget), so a stop is seen within about 2^20 + 2^16 instructions of
 // each running warp: a few milliseconds.
 #include <algorithm>
+#include <cstring>
 #include <limits>
 
 #include <fmt/format.h>
@@ -40,6 +41,25 @@ void CtaRunner::check_stop() {
 
 bool CtaRunner::lower_ctas_finished() const {
   return cfg_.shared == nullptr || cfg_.shared->finished_below.load(std::memory_order_acquire) >= chunk_start_;
+}
+
+std::uint64_t CtaRunner::state_hash(const WarpState& w) const {
+  std::uint64_t h = 0x9e3779b97f4a7c15ull;
+  auto mix = [&h](const void* data, std::size_t bytes) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    std::size_t i = 0;
+    for (; i + 8 <= bytes; i += 8) {
+      std::uint64_t v;
+      std::memcpy(&v, p + i, 8);
+      h = (h ^ v) * 0xff51afd7ed558ccdull;
+      h ^= h >> 29;
+    }
+    for (; i < bytes; ++i) h = (h ^ p[i]) * 0x100000001b3ull;
+  };
+  mix(w.regs.data(), w.regs.size() * sizeof(std::uint64_t));
+  mix(w.local.data(), w.local.size());
+  mix(shared_.data(), shared_.size());
+  return h;
 }
 
 std::uint64_t CtaRunner::running_instructions() const {

@@ -536,8 +536,8 @@ CtaRunner::RunResult CtaRunner::run_split(WarpState& w, Split& s) {
         top->pc = pc;
         // In a cooperative launch (or once the warp has run kWatchPolls instructions) a poll that
         // returns what it returned last time is a spin: the warp lets the others (and the other
-        // CTAs) run, unless the turn or sweep is a patient one.
-        if ((coop_ || count >= kWatchPolls) && m != 0 && note_poll(w, in, pc - 1, m) && !patient_) {
+        // CTAs) run; in a patient turn or sweep only once it has proven a cycle (note_poll).
+        if ((coop_ || count >= kWatchPolls) && m != 0 && note_poll(w, in, pc - 1, m)) {
           result = RunResult::kYield;
           if (pc == top->rpc) {
             settle(w, s);
@@ -550,6 +550,10 @@ CtaRunner::RunResult CtaRunner::run_split(WarpState& w, Split& s) {
       case Ctl::kYield:
         ++pc;
         top->pc = pc;
+        if (patient_ && w.spinning) {  // a patient spin runs on to its next poll (note_poll)
+          if (pc == top->rpc && !restack()) goto out;
+          break;
+        }
         result = RunResult::kYield;
         if (pc == top->rpc) {
           settle(w, s);
@@ -590,14 +594,30 @@ bool CtaRunner::note_poll(WarpState& w, const Inst& in, std::uint32_t pc, std::u
   if (seen != nullptr && seen->mask == mask && seen->hash == h) {
     w.spinning = true;
     w.spin_pc = pc;
-    return true;
+    if (!patient_) return true;  // yield: the others may change what it polls
+    // Patient: run on until the warp's state repeats here (a cycle: yield) or differs (it may end
+    // by itself: run its budget).
+    if (w.evolving_epoch == patient_epoch_) return false;
+    const std::uint64_t state = state_hash(w);
+    if (seen->state_epoch == patient_epoch_) {
+      if (seen->state == state) {
+        w.cycling = true;
+        return true;
+      }
+      w.evolving_epoch = patient_epoch_;
+      return false;
+    }
+    seen->state = state;
+    seen->state_epoch = patient_epoch_;
+    return false;
   }
   if (seen == nullptr) {
     seen = &w.polls[w.poll_next];
     w.poll_next = (w.poll_next + 1) % static_cast<std::uint32_t>(w.polls.size());
   }
-  *seen = WarpState::PollSeen{pc, mask, h};
+  *seen = WarpState::PollSeen{pc, mask, h, 0, 0};
   w.spinning = false;
+  w.cycling = false;
   progress_ = true;
   return false;
 }

@@ -73,7 +73,7 @@ std::string place_text(const json& p, bool html) {
 
 std::string incomplete_marker(const json& launch) {
   const json& inc = incomplete_of(launch);
-  return inc.is_null() ? "" : fmt::format("  [incomplete: {}]", inc.value("reason", "?"));
+  return inc.is_null() ? "" : "[incomplete] ";
 }
 
 std::string incomplete_text(const json& report) {

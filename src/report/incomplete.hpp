@@ -9,7 +9,7 @@
 
 namespace warpscope::report {
 
-/// "   [incomplete: signal]" for a launch table row.
+/// "[incomplete] " before the kernel's name in a launch table row, or "".
 std::string incomplete_marker(const nlohmann::json& launch);
 /// The text section: why the run stopped and, per incomplete launch, where its warps were.
 std::string incomplete_text(const nlohmann::json& report);

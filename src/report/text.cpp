@@ -81,7 +81,7 @@ std::string launch_table(const nlohmann::json& report, bool all_launches) {
       rows.push_back(Row{fmt::format("{}", i++), l.value("name", "?"), fmt_dim(l.value("grid", nlohmann::json())),
                          fmt_dim(l.value("block", nlohmann::json())), 1, l.value("metrics", nlohmann::json::object())});
       if (l.contains("error")) rows.back().name += "  [" + l["error"].get<std::string>().substr(0, 40) + "]";
-      rows.back().name += incomplete_marker(l);
+      rows.back().name = incomplete_marker(l) + rows.back().name;
     }
   }
   if (model) {

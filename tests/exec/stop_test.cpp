@@ -172,12 +172,13 @@ TEST_F(Stop, WaitForAnotherWarpIsNoHang) {
 }
 
 TEST_F(Stop, PollLoopThatGivesUpByItselfIsNoHang) {
-  // 7 instructions per poll: polls are watched after 2^20 instructions (about 150,000 polls), the
-  // patient sweep lets the loop run 2^20 more: 250,000 polls end inside it.
+  // 7 instructions per poll: polls are watched after 2^20 instructions (about 150,000 polls); the
+  // counter makes the warp's state differ at each poll, so no patient sweep proves a cycle, however
+  // long the wait: a million polls (several patient sweeps' budgets) end by themselves.
   Device dev;
   Module m = dev.load_ptx(ptx_, "stop.ptx");
   const DevicePtr flag = dev.malloc(4), polls = dev.malloc(2 * 4);
-  const int n = 250000;
+  const int n = 1000000;
   const KernelArg args[] = {arg(flag), arg(polls), arg(n)};
   dev.launch(m, "bounded_spin", {2}, {32}, args);
   for (int v : download<int>(dev, polls, 2)) EXPECT_EQ(v, n);

@@ -146,7 +146,9 @@ class Stop : public ::testing::Test {
 };
 
 TEST_F(Stop, SigintToTheProcessGroupStopsWithAReport) {
-  const StopRun r = run("sigint", {"--threads", "2"}, "forever", SIGINT, true);
+  const std::string html = rt_test::prog("stop_sigint_html");
+  std::filesystem::remove_all(html);
+  const StopRun r = run("sigint", {"--threads", "2", "--html", html}, "forever", SIGINT, true);
   ASSERT_TRUE(WIFEXITED(r.status)) << r.err;
   EXPECT_EQ(WEXITSTATUS(r.status), 130) << r.err;
   EXPECT_LT(r.seconds_after_signal, 2.0);
@@ -156,6 +158,12 @@ TEST_F(Stop, SigintToTheProcessGroupStopsWithAReport) {
   EXPECT_EQ(r.report["stopped"]["reason"], "signal");
   EXPECT_EQ(r.report["stopped"]["exit_code"], 130);
   EXPECT_NE(r.err.find("stopped by SIGINT (exit code 130)"), std::string::npos) << r.err;
+  // The HTML pages say so too.
+  EXPECT_NE(rt_test::slurp(html + "/index.html").find("id=\"stopped\""), std::string::npos);
+  EXPECT_NE(rt_test::slurp(html + "/index.html").find("(incomplete)"), std::string::npos);
+  const std::string page = rt_test::slurp(html + "/launch_1.html");
+  EXPECT_NE(page.find("id=\"launch-incomplete\""), std::string::npos);
+  EXPECT_NE(page.find("interrupted by SIGINT"), std::string::npos);
 }
 
 TEST_F(Stop, SigtermToWarpscopeAloneReachesTheProgram) {
