@@ -98,6 +98,7 @@ void CtaRunner::init_warps(std::uint32_t linear) {
     w.saved.clear();
     w.polls.fill(WarpState::PollSeen{});
     w.poll_next = 0;
+    w.poll_tick = 0;
     w.spinning = false;
     w.cycling = false;
     w.evolving_epoch = 0;

@@ -102,6 +102,7 @@ struct WarpState {
   };
   std::array<PollSeen, 4> polls{};
   std::uint32_t poll_next = 0;
+  std::uint32_t poll_tick = 0;  // polls run once watched outside cooperative launches (1 in 8 noted)
   bool spinning = false;
   bool cycling = false;
   std::uint64_t evolving_epoch = 0;

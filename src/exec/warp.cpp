@@ -534,10 +534,12 @@ CtaRunner::RunResult CtaRunner::run_split(WarpState& w, Split& s) {
         }
         ++pc;
         top->pc = pc;
-        // In a cooperative launch (or once the warp has run kWatchPolls instructions) a poll that
-        // returns what it returned last time is a spin: the warp lets the others (and the other
-        // CTAs) run; in a patient turn or sweep only once it has proven a cycle (note_poll).
-        if ((coop_ || count >= kWatchPolls) && m != 0 && note_poll(w, in, pc - 1, m)) {
+        // In a cooperative launch (or once the warp has run kWatchPolls instructions: then every
+        // 8th poll, which a spin repeats anyway) a poll that returns what it returned last time
+        // is a spin: the warp lets the others (and the other CTAs) run; in a patient turn or
+        // sweep only once it has proven a cycle (note_poll).
+        if (m != 0 && (coop_ || (count >= kWatchPolls && (++w.poll_tick & 7u) == 0)) &&
+            note_poll(w, in, pc - 1, m)) {
           result = RunResult::kYield;
           if (pc == top->rpc) {
             settle(w, s);

@@ -58,7 +58,7 @@ class Stop : public ::testing::Test {
           bool to_group) {
     const std::string base = rt_test::prog("stop_" + tag);
     const std::string json = base + ".json", out = base + ".out", err = base + ".err";
-    std::filesystem::remove(json);
+    for (const std::string& f : {json, out, err}) std::filesystem::remove(f);  // no "started" of a run before
     std::vector<std::string> args = {exe_, "run", "--json", json};
     args.insert(args.end(), options.begin(), options.end());
     args.insert(args.end(), {"--", rt_test::prog("stop"), mode});
