@@ -16,6 +16,7 @@
 #include <fmt/ranges.h>
 
 #include "common/error.hpp"
+#include "report/incomplete.hpp"
 #include "report/access_svg.hpp"
 
 namespace warpscope::report {
@@ -236,6 +237,7 @@ std::string html_index_page(const json& report) {
     s += fmt::format("<p class=\"error\" id=\"sticky-error\">The program hit {}: {}</p>\n",
                      html_escape(string_field(*sticky, "code")), html_escape(string_field(*sticky, "message")));
 
+  s += stopped_html(report);
   const json& launches = array_field(report, "launches");
   s += fmt::format("<h2>Launches ({})</h2>\n", launches.size());
   s += "<table id=\"launches\">\n<thead><tr>"
@@ -252,7 +254,10 @@ std::string html_index_page(const json& report) {
                      h(field(l, "index") ? *field(l, "index") : json(i)));
     s += fmt::format("<td class=\"num\">{}</td>", h(field(l, "index") ? *field(l, "index") : json(i)));
     s += fmt::format("<td class=\"name\"><a href=\"{}\">{}</a>{}</td>", html_escape(html_launch_file(l, i)),
-                     html_escape(kernel_name(l)), faulted ? " <span class=\"error\">(faulted)</span>" : "");
+                     html_escape(kernel_name(l)),
+                     faulted                  ? " <span class=\"error\">(faulted)</span>"
+                     : field(l, "incomplete") ? " <span class=\"error\">(incomplete)</span>"
+                                              : "");
     s += fmt::format("<td class=\"dim\">{}</td><td class=\"dim\">{}</td>", dim3(field(l, "grid")),
                      dim3(field(l, "block")));
     s += fmt::format("<td class=\"num\">{}</td>", h(field(l, "registers")));
@@ -358,6 +363,7 @@ std::string launch_header(const json& report, const json& launch, std::size_t po
   s += "</dl>\n";
   if (const json* error = field(launch, "error"))
     s += fmt::format("<p class=\"error\" id=\"launch-error\">The launch faulted: {}</p>\n", h(error));
+  s += incomplete_html(launch);
   return s;
 }
 
