@@ -1,7 +1,10 @@
-// A small report written by hand after docs/report.md, for the HTML tests: two launches, the
-// first with source lines in two files (listed out of order), advice, a comparison with kepler and
-// samples for the pictures; the second faulted and has nothing but metrics. Names and source
-// text hold the characters HTML must escape.
+// A small report written by hand after docs/report.md, for the HTML tests: four launches. The
+// first has source lines in two files (listed out of order), advice, a comparison with kepler,
+// samples for the pictures and the counters of the memory chart; the second faulted and has
+// nothing but metrics; the third reads a texture; the fourth was left out by the launch filter
+// (`"profiled": false`) and has a long template name. Names and source text hold the characters
+// HTML must escape. The counters agree with one another as the model's would: bytes are
+// sectors x 32, hit rates are hits / sectors, DRAM reads are the L2 read misses x 32.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -29,10 +32,21 @@ inline nlohmann::json sample_report() {
       "registers": 16,
       "module": "scale.cu", "stream": 0, "wall_ms": 1.5,
       "metrics": {
+        "smsp__sass_inst_executed_op_global_ld.sum": 3128,
         "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum": 3128,
         "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum": 37536,
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum": 0,
+        "smsp__sass_inst_executed_op_global_st.sum": 0,
+        "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum": 0,
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum": 0,
+        "smsp__sass_inst_executed_op_shared_st.sum": 48,
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum": 96,
+        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum": 48,
         "lts__t_sectors_srcunit_tex_op_read.sum": 37536,
-        "dram__bytes_read.sum": 1201152,
+        "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum": 4692,
+        "lts__t_sectors_srcunit_tex_op_write.sum": 0,
+        "dram__bytes_read.sum": 1051008,
+        "dram__bytes_write.sum": 0,
         "smsp__inst_executed.sum": 40000,
         "global_requests": 3128,
         "global_sectors": 37536,
@@ -45,6 +59,9 @@ inline nlohmann::json sample_report() {
         "shared_bank_conflicts": 48
       },
       "estimated": ["dram__bytes_read.sum", "l2_hit_rate_pct"],
+      "occupancy": {"blocks_per_sm": 8, "active_warps_per_sm": 64, "max_warps_per_sm": 64, "occupancy_pct": 100.0,
+                    "limited_by": "warps"},
+      "resources": {"registers": 16},
       "lines": [
         {
           "file": "/src/scale.cu", "line": 19,
@@ -121,7 +138,7 @@ inline nlohmann::json sample_report() {
         },
         {
           "file": "/src/common.cuh", "line": 7,
-          "text": "template <class T> __device__ T twice(T v) { return v + v; }",
+          "text": "template <class T> __device__ T twice(T v) { return v + v; }  // a_comment_long_enough_to_wrap_in_a_1280_pixel_window_because_it_has_no_spaces_at_all_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
           "executions": 3128, "thread_executions": 100096,
           "global_requests": 0, "global_sectors": 0, "global_ideal_sectors": 0, "global_excessive_sectors": 0,
           "global_bytes_requested": 0, "global_bytes_moved": 0,
@@ -156,6 +173,9 @@ inline nlohmann::json sample_report() {
             "kepler_only_metric": 7
           },
           "estimated": ["dram__bytes_read.sum"],
+          "occupancy": {"blocks_per_sm": 8, "active_warps_per_sm": 64, "max_warps_per_sm": 64, "occupancy_pct": 100.0,
+                        "limited_by": "warps"},
+          "resources": {"registers": 16},
           "lines": [],
           "advice": [
             {
@@ -182,8 +202,90 @@ inline nlohmann::json sample_report() {
       "advice": [],
       "compare": [],
       "error": "out-of-bounds global store at 0x10 (lane 0)"
+    },
+    {
+      "index": 2,
+      "kernel": "_Z6sampleyPf",
+      "name": "sample(unsigned long long, float*)",
+      "grid": [32, 1, 1], "block": [256, 1, 1],
+      "dynamic_shared_bytes": 0, "registers": 12,
+      "module": "scale.cu", "stream": 0, "wall_ms": 0.8,
+      "metrics": {
+        "smsp__sass_inst_executed_op_texture.sum": 256,
+        "l1tex__t_requests_pipe_tex_mem_texture.sum": 1024,
+        "l1tex__t_sectors_pipe_tex_mem_texture.sum": 2048,
+        "l1tex__t_sectors_pipe_tex_mem_texture_lookup_hit.sum": 1536,
+        "l1tex__t_sectors_pipe_tex_mem_texture_lookup_miss.sum": 512,
+        "smsp__sass_inst_executed_op_global_ld.sum": 0,
+        "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum": 0,
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum": 0,
+        "smsp__sass_inst_executed_op_global_st.sum": 256,
+        "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum": 256,
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum": 1024,
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_hit.sum": 0,
+        "lts__t_sectors_srcunit_tex_op_read.sum": 512,
+        "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum": 0,
+        "lts__t_sectors_srcunit_tex_op_write.sum": 1024,
+        "lts__t_sectors_srcunit_tex_op_write_lookup_hit.sum": 1024,
+        "dram__bytes_read.sum": 16384,
+        "dram__bytes_write.sum": 0,
+        "l2_hit_rate_pct": 66.66666666666667,
+        "global_requests": 256, "global_sectors": 1024, "global_sectors_per_request": 4.0,
+        "smsp__inst_executed.sum": 2048
+      },
+      "estimated": ["l1tex__t_sectors_pipe_tex_mem_texture_lookup_hit.sum", "dram__bytes_read.sum", "l2_hit_rate_pct"],
+      "lines": [
+        {
+          "file": "/src/scale.cu", "line": 40,
+          "text": "  out[i] = tex1Dfetch<float>(t, i);",
+          "executions": 512, "thread_executions": 16384,
+          "global_requests": 256, "global_sectors": 1024, "global_ideal_sectors": 1024, "global_excessive_sectors": 0,
+          "global_bytes_requested": 32768, "global_bytes_moved": 32768,
+          "l1_hit_sectors": 1536, "l2_hit_sectors": 1024,
+          "local_requests": 0, "local_sectors": 0,
+          "shared_wavefronts": 0, "shared_ideal_wavefronts": 0, "shared_excess_wavefronts": 0,
+          "instructions": [
+            {
+              "pc": 7, "ptx": "tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r5}];", "ptx_line": 20,
+              "space": "texture", "op": "load", "width": 4, "cache": "default",
+              "executions": 256, "active_lanes": 8192,
+              "requests": 1024, "sectors": 2048, "ideal_sectors": 2048, "excessive_sectors": 0,
+              "bytes_requested": 32768, "bytes_moved": 65536,
+              "l1_hit_sectors": 1536, "l2_hit_sectors": 0,
+              "wavefronts": 0, "ideal_wavefronts": 0
+            },
+            {
+              "pc": 9, "ptx": "st.global.f32 [%rd4], %f1;", "ptx_line": 22,
+              "space": "global", "op": "store", "width": 4, "cache": "default",
+              "executions": 256, "active_lanes": 8192,
+              "requests": 256, "sectors": 1024, "ideal_sectors": 1024, "excessive_sectors": 0,
+              "bytes_requested": 32768, "bytes_moved": 32768,
+              "l1_hit_sectors": 0, "l2_hit_sectors": 1024,
+              "wavefronts": 0, "ideal_wavefronts": 0
+            }
+          ]
+        }
+      ],
+      "advice": [],
+      "compare": []
+    },
+    {
+      "index": 3,
+      "kernel": "_Z9transposeIfLi32ELi8EEvPT_PKS0_ii",
+      "name": "void transpose<float, 32, 8, cuda::std::integral_constant<int, 4>, very_long_template_argument_without_any_place_to_break_it_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx>(float*, const float*, int, int)",
+      "grid": [64, 64, 1], "block": [32, 8, 1],
+      "dynamic_shared_bytes": 0, "registers": 22,
+      "module": "scale.cu", "stream": 0, "wall_ms": 3.0,
+      "metrics": {"smsp__inst_executed.sum": 98304, "smsp__thread_inst_executed.sum": 3145728},
+      "estimated": ["smsp__inst_executed.sum", "smsp__thread_inst_executed.sum"],
+      "lines": [],
+      "advice": [],
+      "compare": [],
+      "profiled": false,
+      "not_profiled": "--launch-count 3 profiles only the first 3 matching launches"
     }
   ],
+  "launch_filter": {"kernel_name": null, "kernel_name_base": "function", "launch_skip": 0, "launch_count": 3},
   "sticky_error": {"code": "cudaErrorIllegalAddress", "message": "an illegal memory access was encountered"}
 }
 )json");

@@ -133,7 +133,9 @@ TEST_F(WarpscopeRun, TextAndHtmlReports) {
   const std::string page = rt_test::slurp(dir + "/launch_1.html");  // saxpy2: the even-threads branch
   EXPECT_NE(page.find("<svg"), std::string::npos);
   EXPECT_NE(page.find("class=\"src-line\""), std::string::npos);
-  EXPECT_NE(page.find("id=\"compare\""), std::string::npos);
+  EXPECT_NE(page.find("id=\"memory-chart\""), std::string::npos);
+  EXPECT_NE(page.find("href=\"launch_1_compare.html\""), std::string::npos);
+  EXPECT_NE(rt_test::slurp(dir + "/launch_1_compare.html").find("id=\"compare\""), std::string::npos);
 }
 
 TEST_F(WarpscopeRun, MemcheckErrorSummaryAndModes) {
