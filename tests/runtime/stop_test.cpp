@@ -160,7 +160,7 @@ TEST_F(Stop, SigintToTheProcessGroupStopsWithAReport) {
   EXPECT_NE(r.err.find("stopped by SIGINT (exit code 130)"), std::string::npos) << r.err;
   // The HTML pages say so too.
   EXPECT_NE(rt_test::slurp(html + "/index.html").find("id=\"stopped\""), std::string::npos);
-  EXPECT_NE(rt_test::slurp(html + "/index.html").find("(incomplete)"), std::string::npos);
+  EXPECT_NE(rt_test::slurp(html + "/index.html").find(">incomplete</span>"), std::string::npos);
   const std::string page = rt_test::slurp(html + "/launch_1.html");
   EXPECT_NE(page.find("id=\"launch-incomplete\""), std::string::npos);
   EXPECT_NE(page.find("interrupted by SIGINT"), std::string::npos);
