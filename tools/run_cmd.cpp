@@ -22,6 +22,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "child_signals.hpp"
 #include "common/error.hpp"
 #include "help.hpp"
 #include "profile_option.hpp"
@@ -296,7 +297,11 @@ void add_run_command(CLI::App& app, RunOptions& o) {
                   "counted), strict (the launch faults at the first)")
       ->check(CLI::IsMember({"report", "off", "strict"}))
       ->capture_default_str();
-  cmd->add_flag("--quiet", o.quiet, "No notes from the runtime on stderr");
+  cmd->add_option("--timeout", o.timeout,
+                  "Stop a launch that runs longer than SECONDS: the report marks it incomplete with the loop its "
+                  "warps are in, and warpscope exits with 124 (e.g. --timeout 30)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_flag("--quiet", o.quiet, "No notes from the runtime on stderr, and no progress line");
   cmd->add_flag("--no-summary", o.no_summary, "Do not print the per-launch summary");
   cmd->add_flag("--all-launches", o.all_launches, "One summary line per launch, however many");
   cmd->add_flag("--any-ptx", o.any_ptx, "Run PTX made for a newer GPU than the profile's (with a warning)");
@@ -354,16 +359,12 @@ int run_run(const RunOptions& o) {
     fs::remove(report, ec);
   }
 
-  // Like system(): the program gets the terminal's signals; we wait for it.
-  struct sigaction ignore {}, old_int{}, old_quit{};
-  ignore.sa_handler = SIG_IGN;
-  sigaction(SIGINT, &ignore, &old_int);
-  sigaction(SIGQUIT, &ignore, &old_quit);
+  // SIGINT and SIGTERM go on to the program, which ends its run with a report (child_signals.hpp).
+  ChildSignals signals;
   const pid_t pid = fork();
   if (pid < 0) fail(ErrorKind::kIo, "fork: {}", std::strerror(errno));
   if (pid == 0) {
-    sigaction(SIGINT, &old_int, nullptr);
-    sigaction(SIGQUIT, &old_quit, nullptr);
+    signals.in_child();
     if (!lib_dir.empty()) {
       const std::string old = env_or("LD_LIBRARY_PATH");
       setenv("LD_LIBRARY_PATH", (old.empty() ? lib_dir : lib_dir + ":" + old).c_str(), 1);
@@ -378,6 +379,7 @@ int run_run(const RunOptions& o) {
     if (o.no_stats) setenv("WARPSCOPE_NO_STATS", "1", 1);
     setenv("WARPSCOPE_MEMCHECK", o.memcheck.c_str(), 1);
     if (o.quiet) setenv("WARPSCOPE_QUIET", "1", 1);
+    if (o.timeout > 0) setenv("WARPSCOPE_TIMEOUT", fmt::format("{}", o.timeout).c_str(), 1);
     if (any_ptx) setenv("WARPSCOPE_ANY_PTX", "1", 1);
     export_ncu_environment(ncu);
     std::vector<char*> argv;
@@ -387,18 +389,25 @@ int run_run(const RunOptions& o) {
     std::fprintf(stderr, "warpscope: cannot run %s: %s\n", argv[0], std::strerror(errno));
     _exit(127);
   }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  sigaction(SIGINT, &old_int, nullptr);
-  sigaction(SIGQUIT, &old_quit, nullptr);
+  signals.child_started(pid);
+  const ChildSignals::End end = signals.wait(pid);
+  const int status = end.status;
   int rc = 0;
+  std::string stopped;  // said after the summary
   if (WIFEXITED(status)) {
     rc = WEXITSTATUS(status);
   } else if (WIFSIGNALED(status)) {
-    rc = 128 + WTERMSIG(status);
-    std::fprintf(stderr, "warpscope: %s was killed by signal %d (%s)\n", command[0].c_str(), WTERMSIG(status),
-                 strsignal(WTERMSIG(status)));
+    // 128 + the signal, as shells report it: 130 for SIGINT, 143 for SIGTERM.
+    const int sig = WTERMSIG(status);
+    rc = 128 + sig;
+    if (end.killed) {
+      stopped = fmt::format("warpscope: {} did not stop within 5 s of {}; it was killed (SIGKILL)\n", command[0],
+                            sigabbrev_np(end.signal));
+    } else if (sig == SIGINT || sig == SIGTERM) {
+      stopped = fmt::format("warpscope: stopped by SIG{} (exit code {})\n", sigabbrev_np(sig), rc);
+    } else {
+      std::fprintf(stderr, "warpscope: %s was killed by signal %d (%s)\n", command[0].c_str(), sig, strsignal(sig));
+    }
   }
   nlohmann::json j;
   bool have_report = false;
@@ -417,6 +426,7 @@ int run_run(const RunOptions& o) {
     if (!o.no_summary && rc != 127) {
       std::fprintf(stderr, "warpscope: no report from the program (it used no CUDA, or ended abruptly)\n");
     }
+    std::cerr << stopped;
     return rc;
   }
   if (ncu.ncu_output()) {
@@ -428,6 +438,7 @@ int run_run(const RunOptions& o) {
     report::write_html_report(j, o.html_dir);
     if (!o.no_summary) std::cerr << "warpscope: HTML report in " << (fs::path(o.html_dir) / "index.html").string() << "\n";
   }
+  std::cerr << stopped;
   return rc;
 }
 

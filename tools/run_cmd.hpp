@@ -36,7 +36,8 @@ struct RunOptions {
   std::string nvcc_flags;  // extra flags for `run app.cu`
   unsigned threads = 0;  // 0: one per core
   bool no_stats = false;  // no memory model: instruction counts only
-  bool quiet = false;       // no notes from the library
+  bool quiet = false;       // no notes from the library, no progress line
+  double timeout = 0;       // --timeout SECONDS per launch (WARPSCOPE_TIMEOUT); 0: none
   bool no_summary = false;
   bool all_launches = false;  // one summary line per launch even for many launches
   bool any_ptx = false;       // accept PTX newer than the profile (with a warning)
@@ -70,7 +71,8 @@ std::string summary_text(const nlohmann::json& report, bool all_launches);
 std::string find_cudart_dir(const std::string& option);
 
 void add_run_command(CLI::App& app, RunOptions& options);
-/// Runs the program; returns its exit code (128 + signal when it was killed).
+/// Runs the program; returns its exit code (128 + signal when it was killed: 130 after SIGINT,
+/// 143 after SIGTERM; 124 when a launch ran past --timeout).
 int run_run(const RunOptions& options);
 
 }  // namespace warpscope::cli

@@ -11,6 +11,7 @@
 //    aligned to 256 bytes, as cudaMalloc's are.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <iosfwd>
@@ -173,6 +174,14 @@ struct DeviceOptions {
   std::uint64_t malloc_heap_bytes = 8 << 20;        // cudaLimitMallocHeapSize (see Device)
 };
 
+/// How far a running launch has got, for a progress display on another thread (LaunchOptions::
+/// progress). Updated with relaxed stores as CTAs finish and every 2^16 warp instructions or so;
+/// a reader sees values at most that far behind.
+struct LaunchProgress {
+  std::atomic<std::uint64_t> ctas_done{0};          // CTAs that ran to their end
+  std::atomic<std::uint64_t> warp_instructions{0};  // warp instructions executed so far
+};
+
 /// How a kernel is launched (Device::launch).
 struct LaunchOptions {
   std::size_t dynamic_shared_bytes = 0;
@@ -182,6 +191,60 @@ struct LaunchOptions {
   /// progress is Error(kDeadlock). Non-cooperative launches see a null grid workspace, so
   /// grid.sync() traps there, as CUDA's code does.
   bool cooperative = false;
+  /// Stopping a launch from elsewhere (another thread, or a signal handler: a store to a
+  /// lock-free atomic is async-signal-safe): when *stop becomes nonzero, the launch ends within
+  /// about 2^20 warp instructions of each running warp and throws LaunchStopped (kInterrupted)
+  /// with that value as LaunchStop::code. nullptr: not stoppable.
+  const std::atomic<int>* stop = nullptr;
+  /// Counters the launch updates while it runs (nullptr: none).
+  LaunchProgress* progress = nullptr;
+};
+
+/// Where some warps of a launch that did not end were (LaunchStop::places): warps in the same
+/// state at the same instruction, over all the CTAs that were running.
+struct WarpPlace {
+  enum class State : std::uint8_t {
+    kRunning,   // executing; pc is the next instruction
+    kSpinning,  // its last poll (a volatile/acquire load or atomic) returned what it returned before
+    kBarrier,   // waiting at the barrier at pc
+    kWarpSync,  // waiting at the warp-synchronous instruction at pc for lanes that run elsewhere
+  };
+  State state = State::kRunning;
+  std::uint32_t pc = 0;  // as Module::instructions numbers them
+  // The innermost loop around pc: the backward branch at loop_last that jumps to loop_first
+  // (pcs); -1 when pc is in no loop.
+  std::int64_t loop_first = -1, loop_last = -1;
+  std::uint64_t warps = 0;      // how many warps
+  std::uint64_t ctas = 0;       // in how many CTAs
+  std::uint32_t first_cta = 0;  // the lowest linear CTA index among them
+};
+
+/// A launch that did not run to its end (LaunchStopped::stop).
+struct LaunchStop {
+  enum class Reason : std::uint8_t {
+    kRequested,  // *LaunchOptions::stop became nonzero (ErrorKind::kInterrupted)
+    kHang,       // every live warp of a CTA (or of a cooperative grid) spins on memory that no
+                 // running thread can change (ErrorKind::kDeadlock)
+  };
+  Reason reason = Reason::kRequested;
+  int code = 0;  // the value *LaunchOptions::stop held (kRequested)
+  std::uint64_t ctas_total = 0, ctas_done = 0;
+  std::vector<WarpPlace> places;  // by first CTA, then pc
+  /// What ran before the stop: instruction counts of the finished CTAs and of the stopped ones
+  /// up to the stop, memcheck of the same.
+  LaunchStats partial;
+};
+
+/// Thrown by Device::launch for a launch that stopped before its end (LaunchStop); the message
+/// names the kernel, the CTAs done of the total and, per place, the source line and loop.
+class LaunchStopped : public Error {
+ public:
+  LaunchStopped(ErrorKind kind, const std::string& message, LaunchStop stop)
+      : Error(kind, message), stop_(std::make_shared<const LaunchStop>(std::move(stop))) {}
+  const LaunchStop& stop() const { return *stop_; }
+
+ private:
+  std::shared_ptr<const LaunchStop> stop_;  // shared: copying an exception must not throw
 };
 
 class Module {

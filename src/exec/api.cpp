@@ -368,6 +368,8 @@ LaunchStats Device::launch(const Module& module, std::string_view kernel, Dim3 g
     fail(ErrorKind::kUsage, "cooperative launch of {} with {} blocks: warpscope keeps at most {} blocks of a "
          "cooperative launch resident", name, ctas, kMaxCooperativeCtas);
   }
+  req.stop = options.stop;
+  req.progress = options.progress;
   req.launch_id = ++impl_->launches;
   req.memcheck_strict = impl_->options.memcheck == MemcheckMode::kStrict;
   LaunchStats stats;

@@ -31,6 +31,7 @@
 #include "exec/fault.hpp"
 #include "exec/launch.hpp"
 #include "exec/machine.hpp"
+#include "exec/stop.hpp"
 
 namespace warpscope::exec {
 
@@ -55,7 +56,8 @@ CtaRunner::Turn CtaRunner::turn(CtaState& c, AccessSink* sink, bool patient) {
   } else {
     enter_cta(c.linear, sink, &c.text);
   }
-  patient_ = patient;
+  check_stop();
+  set_patient(patient);
   budget_hit_ = false;
   bool any = false;
   auto executed = [&] {
@@ -99,11 +101,13 @@ std::string ids_text(const std::vector<std::uint32_t>& ids) {
 
 }  // namespace
 
-std::string CtaRunner::describe(const CtaState& c) const {
+std::string CtaRunner::describe(const CtaState& c) const { return describe(c.warps); }
+
+std::string CtaRunner::describe(const std::vector<WarpState>& warps) const {
   // Warps grouped by what they do: "warps 1-7 waiting at barrier 0 at f.cu:40".
   std::map<std::string, std::vector<std::uint32_t>> by_state;
   std::vector<std::string> order;
-  for (const WarpState& w : c.warps) {
+  for (const WarpState& w : warps) {
     std::string what;
     if (w.done()) {
       what = "exited";
@@ -156,6 +160,23 @@ LaunchStats run_cooperative(const LaunchRequest& req, const LaunchConfig& cfg) {
 
   std::uint64_t remaining = total;
   bool patient = false;
+  // Where the warps of the unfinished CTAs are, and what the grid ran (a stop or a deadlock).
+  auto places_and_partial = [&](std::vector<WarpPlace>& places, LaunchStats& partial) {
+    partial.warp_instructions = runner.instructions();
+    partial.thread_instructions = runner.thread_instructions();
+    for (const CtaState& c : ctas) {
+      if (c.finished || !c.started) continue;
+      runner.add_places(c.linear, c.warps, places);
+      for (const WarpState& w : c.warps) {
+        partial.warp_instructions += w.instructions;
+        partial.thread_instructions += w.thread_instructions;
+      }
+    }
+    partial.pc_instructions = runner.pc_instructions();
+    partial.pc_thread_instructions = runner.pc_thread_instructions();
+    runner.memcheck().finish(partial);
+    sort_places(places);
+  };
   try {
     while (remaining != 0) {
       bool progress = false;
@@ -165,6 +186,7 @@ LaunchStats run_cooperative(const LaunchRequest& req, const LaunchConfig& cfg) {
         if (shard) sharded->merge(c.linear, shard->finish_cta());
         if (t == CtaRunner::Turn::kFinished) {
           --remaining;
+          if (cfg.shared != nullptr) cfg.shared->progress->ctas_done.fetch_add(1, std::memory_order_relaxed);
           c.warps = {};  // its text stays until the end
           c.shared = {};
         }
@@ -197,15 +219,29 @@ LaunchStats run_cooperative(const LaunchRequest& req, const LaunchConfig& cfg) {
         }
         if (groups.size() > kShown) msg += fmt::format("; and {} more groups of blocks", groups.size() - kShown);
         msg += " (linear block indices)";
-        throw Error(ErrorKind::kDeadlock, msg);
+        LaunchStop stop;
+        stop.reason = LaunchStop::Reason::kHang;
+        stop.ctas_total = total;
+        stop.ctas_done = total - remaining;
+        places_and_partial(stop.places, stop.partial);
+        throw LaunchStopped(ErrorKind::kDeadlock, msg, std::move(stop));
       }
     }
+  } catch (const CtaStop& s) {
+    runner.flush_progress();
+    if (shard) sharded->merge(0, shard->finish_cta());
+    deliver_text();
+    std::vector<WarpPlace> places;
+    LaunchStats partial;
+    places_and_partial(places, partial);
+    throw_stopped(*req.kernel, s, req.grid, 0, total - remaining, total, std::move(places), std::move(partial));
   } catch (...) {
     if (shard) sharded->merge(0, shard->finish_cta());
     deliver_text();
     throw;
   }
   deliver_text();
+  runner.flush_progress();
   LaunchStats stats;
   stats.printf_dropped = fifo.dropped;
   stats.warp_instructions = runner.instructions();

@@ -98,7 +98,11 @@ void CtaRunner::init_warps(std::uint32_t linear) {
     w.saved.clear();
     w.polls.fill(WarpState::PollSeen{});
     w.poll_next = 0;
+    w.poll_tick = 0;
+    w.spin_global = false;
     w.spinning = false;
+    w.cycling = false;
+    w.evolving_epoch = 0;
     w.spin_pc = kNoPc;
     w.wait = WarpState::PollSeen{};
     // Registers start as zero, constant slots as their values: one copy of a prepared file (into
@@ -199,6 +203,7 @@ void CtaRunner::begin_cta(std::uint32_t linear, AccessSink* sink, PrintfText* pr
   bars_.fill(BarrierState{});
   bars_pending_ = 0;
   barrier_activity_ = false;
+  released_ = false;
   init_warps(linear);
 }
 
@@ -206,7 +211,14 @@ bool CtaRunner::sweep() {
   bool ran = false;
   for (WarpState& w : warps_) {
     if (w.done()) continue;
+    const std::uint64_t before = w.instructions;
     if (run_warp(w)) ran = true;
+    // Every 2^16 warp instructions: progress, and whether to stop (stop.cpp).
+    unreported_ += w.instructions - before;
+    if (unreported_ >= kCheckInstructions) [[unlikely]] {
+      flush_progress();
+      check_stop();
+    }
     if (released_) break;  // after a barrier completes, warps resume in warp order
   }
   released_ = false;
@@ -226,25 +238,45 @@ void CtaRunner::end_cta() {
 
 void CtaRunner::run(std::uint32_t linear, AccessSink* sink, PrintfText* printf_out) {
   begin_cta(linear, sink, printf_out);
-  // A sweep without progress (every live warp waits at a barrier or spins on an mbarrier wait:
-  // cta_wait.cpp) is followed by a patient one, in which spinning warps run their budget; a
-  // patient sweep without progress is a deadlock.
-  patient_ = false;
+  check_stop();
+  // A sweep without progress (every live warp waits at a barrier or spins: on an mbarrier wait,
+  // cta_wait.cpp, or on a watched poll, warp.cpp) is followed by a patient one. In it a spinning
+  // mbarrier wait runs its budget; a warp spinning at a poll runs until its state repeats there
+  // (a cycle) or its budget is used (a wait that may end by itself: progress). Polls are watched
+  // when they read the CTA's own shared memory, and any poll once a warp has run 2^20
+  // instructions (hangs). A patient sweep without progress is
+  //  - a deadlock (wait_deadlock) when no warp spins on a poll of memory other CTAs may write:
+  //    only this CTA's warps could change what they wait for;
+  //  - otherwise a hang when every CTA before this one had finished before it began: no running
+  //    thread can change what the warps read. (With several host threads, a CTA before this one
+  //    may still be running and set it: the patient sweeps go on.)
+  set_patient(false);
+  bool lower_finished = false;
   for (;;) {
     progress_ = false;
     const bool ran = sweep();
     if (all_done()) break;
     if (!ran) deadlock();
     if (progress_) {
-      patient_ = false;
-    } else if (!patient_) {
-      patient_ = true;
-    } else {
+      set_patient(false);
+    } else if (patient_ && !spins_on_global()) {
       wait_deadlock();
+    } else if (patient_ && lower_finished) {
+      throw CtaStop{CtaStop::Kind::kHang, 0};
+    } else {
+      lower_finished = lower_ctas_finished();
+      set_patient(true);
     }
   }
-  patient_ = false;
+  set_patient(false);
   end_cta();
+}
+
+bool CtaRunner::spins_on_global() const {
+  return std::any_of(warps_.begin(), warps_.end(), [&](const WarpState& w) {
+    return !w.done() && w.spinning && w.spin_global && w.spin_pc < k_.code.size() &&
+           k_.code[w.spin_pc].ctl == Ctl::kPoll;
+  });
 }
 
 bool CtaRunner::run_warp(WarpState& w) {
@@ -288,12 +320,18 @@ bool CtaRunner::run_warp(WarpState& w) {
       }
     }
     if (!w.spinning) progress_ = true;
+    w.cycling = false;
     const std::uint32_t live_before = w.live;
     const RunResult r = run_split(w, w.splits[i]);
     if (w.live != live_before) {
       progress_ = true;
       w.spinning = false;
     }
+    // A patient spin at a poll that used its budget without proving a cycle may still end by
+    // itself. (A spinning mbarrier wait that runs its budget is no progress: cta_wait.cpp.)
+    if (patient_ && r == RunResult::kYield && w.spinning && !w.cycling && w.spin_pc < k_.code.size() &&
+        k_.code[w.spin_pc].ctl == Ctl::kPoll)
+      progress_ = true;
     if (w.done() && x_.sink != nullptr && !k_.groupings.empty()) release_held(k_, w.held, *x_.sink);
     bool yield = false;
     switch (r) {
@@ -339,6 +377,7 @@ bool CtaRunner::run_warp(WarpState& w) {
 void CtaRunner::on_blocked(WarpState& w, std::size_t i) {
   progress_ = true;
   w.spinning = false;
+  w.cycling = false;
   Split& s = w.splits[i];
   const std::uint32_t id = s.bar_id;
   const Inst& in = k_.code[s.bar_pc];

@@ -12,6 +12,7 @@
 
 #include "common/error.hpp"
 #include "exec/machine.hpp"
+#include "exec/stop.hpp"
 
 namespace warpscope::exec {
 
@@ -51,6 +52,11 @@ LaunchStats run_launch(const LaunchRequest& req) {
   cfg.memcheck_strict = req.memcheck_strict;
   cfg.heap = req.heap;
   if (req.kernel->uses_heap && req.heap == nullptr) fail(ErrorKind::kInternal, "launch of a kernel that uses malloc without a heap");
+  LaunchShared shared;
+  LaunchProgress own_progress;
+  shared.stop = req.stop;
+  shared.progress = req.progress != nullptr ? req.progress : &own_progress;
+  cfg.shared = &shared;
   if (req.cooperative) {
     cfg.cooperative = true;
     cfg.grid_workspace = req.grid_workspace;
@@ -78,6 +84,21 @@ LaunchStats run_launch(const LaunchRequest& req) {
       text.clear();
       try {
         runner.run(static_cast<std::uint32_t>(c), sink, &text);
+      } catch (const CtaStop& s) {
+        if (shard) sharded->merge(static_cast<std::uint32_t>(c), shard->finish_cta());
+        fifo.deliver(out, text);
+        fifo.flush();
+        runner.flush_progress();
+        std::vector<WarpPlace> places;
+        runner.add_places(static_cast<std::uint32_t>(c), places);
+        LaunchStats partial;
+        partial.warp_instructions = runner.instructions() + runner.running_instructions();
+        partial.thread_instructions = runner.thread_instructions() + runner.running_thread_instructions();
+        partial.pc_instructions = runner.pc_instructions();
+        partial.pc_thread_instructions = runner.pc_thread_instructions();
+        runner.memcheck().finish(partial);
+        throw_stopped(*req.kernel, s, req.grid, static_cast<std::uint32_t>(c), c, total, std::move(places),
+                      std::move(partial));
       } catch (...) {
         if (shard) sharded->merge(static_cast<std::uint32_t>(c), shard->finish_cta());
         fifo.deliver(out, text);
@@ -86,7 +107,9 @@ LaunchStats run_launch(const LaunchRequest& req) {
       }
       if (shard) sharded->merge(static_cast<std::uint32_t>(c), shard->finish_cta());
       fifo.deliver(out, text);
+      shared.progress->ctas_done.fetch_add(1, std::memory_order_relaxed);
     }
+    runner.flush_progress();
     stats.printf_dropped = fifo.dropped;
     fifo.flush();
     stats.warp_instructions = runner.instructions();
@@ -117,12 +140,22 @@ LaunchStats run_launch(const LaunchRequest& req) {
   MemcheckLog memcheck;
   bool delivering = false;
   const std::uint64_t window = std::uint64_t(threads) * 4;
+  // A launch that stops (CtaStop): where the warps of every stopped CTA were, what they ran, and
+  // the CTAs that ran to their end.
+  struct Stopped {
+    std::uint64_t cta = 0;
+    std::vector<WarpPlace> places;
+  };
+  std::vector<Stopped> stopped;
+  std::uint64_t stopped_insts = 0, stopped_tinsts = 0, ctas_done = 0;
 
   auto fail_at = [&](std::uint64_t u, std::exception_ptr e) {  // with the lock held
     if (u < error_unit) {
       error = std::move(e);
       error_unit = u;
       stop_at = std::min(stop_at, u + 1);
+      // The CTAs after the failing chunk are not delivered: they stop at their next check.
+      shared.abort_above.store(std::min(total, (u + 1) * chunk) - 1, std::memory_order_relaxed);
     }
   };
 
@@ -150,6 +183,7 @@ LaunchStats run_launch(const LaunchRequest& req) {
       lock.lock();
       if (failed) fail_at(u, failed);
       ++delivered;
+      shared.finished_below.store(std::min(total, delivered * chunk), std::memory_order_release);
       cv.notify_all();
     }
     delivering = false;
@@ -174,15 +208,30 @@ LaunchStats run_launch(const LaunchRequest& req) {
       AccessSink* const sink = shard ? static_cast<AccessSink*>(shard.get()) : req.sink ? &o->sink : nullptr;
       // The chunk's CTAs in order, up to the first fault. A sharded sink's part covers the chunk.
       const std::uint64_t end = std::min(total, (u + 1) * chunk);
+      runner.set_chunk_start(u * chunk);
+      std::uint64_t finished = 0;
       for (std::uint64_t c = u * chunk; c < end && !failed; ++c) {
         try {
           runner.run(static_cast<std::uint32_t>(c), sink, &o->text);
+          ++finished;
+        } catch (const CtaStop& s) {
+          failed = std::current_exception();
+          if (s.kind != CtaStop::Kind::kAbort) {
+            std::unique_lock lock(mu);
+            stopped.push_back(Stopped{c, {}});
+            runner.add_places(static_cast<std::uint32_t>(c), stopped.back().places);
+            stopped_insts += runner.running_instructions();
+            stopped_tinsts += runner.running_thread_instructions();
+          }
         } catch (...) {
           failed = std::current_exception();
         }
       }
       if (shard) o->part = shard->finish_cta();
+      runner.flush_progress();
+      shared.progress->ctas_done.fetch_add(finished, std::memory_order_relaxed);
       std::unique_lock lock(mu);
+      ctas_done += finished;
       o->finished = true;
       if (failed) fail_at(u, failed);
       deliver(lock);
@@ -206,10 +255,29 @@ LaunchStats run_launch(const LaunchRequest& req) {
   }
   stats.printf_dropped = fifo.dropped;
   fifo.flush();
-  if (error) std::rethrow_exception(error);
   stats.warp_instructions = insts;
   stats.thread_instructions = tinsts;
   memcheck.finish(stats);
+  if (error) {
+    try {
+      std::rethrow_exception(error);
+    } catch (const CtaStop& s) {
+      stats.warp_instructions += stopped_insts;
+      stats.thread_instructions += stopped_tinsts;
+      // A hang is the failing chunk's CTA's; a requested stop names every CTA that was running.
+      std::sort(stopped.begin(), stopped.end(), [](const Stopped& a, const Stopped& b) { return a.cta < b.cta; });
+      std::uint64_t cta = stopped.empty() ? 0 : stopped.front().cta;
+      std::vector<WarpPlace> places;
+      for (const Stopped& st : stopped) {
+        const bool in_failing_chunk = st.cta >= error_unit * chunk && st.cta < (error_unit + 1) * chunk;
+        if (s.kind == CtaStop::Kind::kHang && !in_failing_chunk) continue;
+        if (in_failing_chunk) cta = st.cta;
+        merge_places(*req.kernel, places, st.places);
+      }
+      throw_stopped(*req.kernel, s, req.grid, static_cast<std::uint32_t>(cta), ctas_done, total, std::move(places),
+                    std::move(stats));
+    }
+  }
   return stats;
 }
 

@@ -2,6 +2,7 @@
 // records and printf text of each CTA delivered in CTA order either way.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <iosfwd>
 #include <vector>
@@ -32,10 +33,14 @@ struct LaunchRequest {
   bool cooperative = false;
   std::uint64_t grid_workspace = 0;
   DeviceHeap* heap = nullptr;  // required when the kernel uses_heap
+  const std::atomic<int>* stop = nullptr;  // LaunchOptions::stop
+  LaunchProgress* progress = nullptr;      // LaunchOptions::progress
 };
 
 /// Runs the grid to completion. Throws warpscope::Error for the fault of the lowest-numbered
-/// faulting CTA (output of the CTAs before it, and its own up to the fault, is delivered).
+/// faulting CTA (output of the CTAs before it, and its own up to the fault, is delivered); the
+/// CTAs after it stop at their next check (stop.cpp). LaunchStopped when the launch is stopped
+/// (LaunchRequest::stop) or a CTA hangs (docs/exec.md, "Stopping a launch").
 /// Kernels that use the device heap run on one host thread, CTA after CTA (heap.hpp).
 LaunchStats run_launch(const LaunchRequest& request);
 

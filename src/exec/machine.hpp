@@ -11,7 +11,9 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,11 @@
 namespace warpscope::exec {
 
 inline constexpr unsigned kBarriers = 16;
+/// A warp's polls are watched for spins (note_poll) in a cooperative launch, and in any launch
+/// once the warp has run this many instructions (a CTA that runs that long may be hung).
+inline constexpr std::uint64_t kWatchPolls = 1u << 20;
+/// Warp instructions between two looks at the stop flags (CtaRunner::sweep, stop.cpp).
+inline constexpr std::uint64_t kCheckInstructions = 1u << 16;
 
 struct Entry {
   enum Kind : std::uint8_t { kNormal, kCallFrame };
@@ -77,14 +84,21 @@ struct WarpState {
   std::vector<std::vector<std::uint64_t>> saved;  // registers of suspended recursive activations
   HeldRecords held;           // records of instructions with lane groupings (compiled.cpp)
   ClockState clock;           // %clock reads (ops_move.cpp)
-  // Spin detection in cooperative launches (coop.cpp): the last result of each poll (Ctl::kPoll)
-  // the warp ran recently; a poll that returns what it returned last time, to the same lanes,
-  // makes the warp `spinning` until a poll returns something new, it arrives at a barrier, or
-  // lanes exit.
+  // Spin detection in cooperative launches (coop.cpp) and in warps that have run kWatchPolls
+  // instructions (hangs, CtaRunner::run): the last result of each poll (Ctl::kPoll) the warp ran
+  // recently; a poll that returns what it returned last time, to the same lanes, makes the warp
+  // `spinning` until a poll returns something new, it arrives at a barrier, or lanes exit.
+  // In a patient sweep or turn, a spinning warp proves that it is in a cycle: at a repeated poll
+  // its registers, its local memory and the CTA's shared memory are what they were the last time
+  // there (`state`, hashed in the patient epoch `state_epoch`); such a warp can only leave its
+  // loop when another thread writes what it polls (`cycling`). A warp whose state differs is
+  // `evolving` for the rest of that epoch (a wait with a counter, which may end by itself).
   struct PollSeen {
     std::uint32_t pc = kNoPc;
     std::uint32_t mask = 0;
     std::uint64_t hash = 0;
+    std::uint64_t state = 0;
+    std::uint64_t state_epoch = 0;
   };
   std::array<PollSeen, 4> polls{};
   std::uint32_t poll_next = 0;
@@ -92,7 +106,13 @@ struct WarpState {
   // instruction, the lanes it failed for, and a hash of their mbarrier words and operands; the
   // same again means the warp spins.
   PollSeen wait{};
+  std::uint32_t poll_tick = 0;  // polls run once watched outside cooperative launches (1 in 8 noted)
+  // The last watched poll read memory other CTAs may write (not only the CTA's own shared
+  // memory): a cycle there is a hang (CtaStop), not a deadlock of the CTA (CtaRunner::run).
+  bool spin_global = false;
   bool spinning = false;
+  bool cycling = false;
+  std::uint64_t evolving_epoch = 0;
   std::uint32_t spin_pc = kNoPc;  // the poll that repeated
   bool done() const { return live == 0; }
 };
@@ -103,6 +123,30 @@ struct BarrierState {
   std::uint32_t count = 0;          // expected threads (0: all non-exited warps)
   std::uint32_t red_popc = 0;       // bar.red accumulators
   bool red_and = true, red_or = false;
+};
+
+/// What the host threads running one launch share (launch.cpp, coop.cpp): the requests to stop
+/// that every CtaRunner polls (check_stop: every 2^16 warp instructions and at each CTA's start)
+/// and the progress counters.
+struct LaunchShared {
+  const std::atomic<int>* stop = nullptr;  // LaunchOptions::stop: nonzero stops every CTA
+  LaunchProgress* progress = nullptr;      // never null while CTAs run
+  // A CTA failed: CTAs with a higher linear index stop (their results are not delivered).
+  std::atomic<std::uint64_t> abort_above{std::numeric_limits<std::uint64_t>::max()};
+  // Every CTA with a lower linear index has finished (the hang rule of CtaRunner::run).
+  std::atomic<std::uint64_t> finished_below{0};
+};
+
+/// Thrown by a CtaRunner that ends its CTA before the end (not an Error: launch.cpp and coop.cpp
+/// turn it into LaunchStopped, with the warps' places that the runner still holds).
+struct CtaStop {
+  enum class Kind : std::uint8_t {
+    kRequested,  // LaunchShared::stop
+    kAbort,      // a lower CTA failed
+    kHang,       // every live warp of the CTA spins on memory no running thread changes
+  };
+  Kind kind = Kind::kRequested;
+  int code = 0;
 };
 
 /// Launch-wide, read-only while CTAs run.
@@ -122,6 +166,7 @@ struct LaunchConfig {
   bool cooperative = false;
   std::uint64_t grid_workspace = 0;
   DeviceHeap* heap = nullptr;             // device malloc/free, for kernels with uses_heap
+  LaunchShared* shared = nullptr;         // stop requests and progress (null: neither)
 };
 
 /// A CTA of a cooperative launch between its turns (coop.cpp): everything CtaRunner keeps per
@@ -154,6 +199,20 @@ class CtaRunner {
   Turn turn(CtaState& cta, AccessSink* sink, bool patient);
   /// What the live warps of a suspended CTA wait for, for the grid deadlock message.
   std::string describe(const CtaState& cta) const;
+  std::string describe(const std::vector<WarpState>& warps) const;
+
+  /// stop.cpp: where the live warps of CTA `linear` are (the runner's own CTA after CtaStop,
+  /// or a suspended CTA of a cooperative launch), added to `places`.
+  void add_places(std::uint32_t linear, std::vector<WarpPlace>& places) const { add_places(linear, warps_, places); }
+  void add_places(std::uint32_t linear, const std::vector<WarpState>& warps, std::vector<WarpPlace>& places) const;
+  /// Warp instructions of the CTA being run (not yet in instructions()).
+  std::uint64_t running_instructions() const;
+  std::uint64_t running_thread_instructions() const;
+  /// Adds the instructions not yet counted to LaunchShared::progress.
+  void flush_progress();
+  /// The first CTA of the chunk of consecutive CTAs this runner is running (launch.cpp): the hang
+  /// rule waits until every CTA before it has finished.
+  void set_chunk_start(std::uint64_t first) { chunk_start_ = first; }
 
   std::uint64_t instructions() const { return instructions_; }
   std::uint64_t thread_instructions() const { return thread_instructions_; }
@@ -200,6 +259,12 @@ class CtaRunner {
   bool try_merge(WarpState& w, std::size_t split);
   [[noreturn]] void deadlock();
   void point_ctx(WarpState& w);
+  // stop.cpp: throws CtaStop when the launch is asked to stop or a lower CTA failed; publishes
+  // progress first.
+  void check_stop();
+  bool lower_ctas_finished() const;
+  // cta.cpp: some live warp spins on a poll of memory other CTAs may write (WarpState::spin_global)
+  bool spins_on_global() const;
   // warp.cpp: a poll's result in a cooperative launch; true when it repeats (a spin)
   bool note_poll(WarpState& w, const Inst& in, std::uint32_t pc, std::uint32_t mask);
   // cta_wait.cpp: an mbarrier wait's result; true when it failed for some lane (the warp yields).
@@ -225,6 +290,14 @@ class CtaRunner {
   bool progress_ = false;
   bool budget_hit_ = false;
   bool patient_ = false;
+  std::uint64_t patient_epoch_ = 0;  // counts patient sweeps and turns (WarpState::PollSeen)
+  void set_patient(bool patient) {
+    if (patient && !patient_) ++patient_epoch_;
+    patient_ = patient;
+  }
+  std::uint64_t state_hash(const WarpState& w) const;  // stop.cpp
+  std::uint64_t unreported_ = 0;    // warp instructions not yet added to LaunchShared::progress
+  std::uint64_t chunk_start_ = 0;   // set_chunk_start
   std::vector<std::uint64_t> regs_template_;  // a warp's register file at start
   std::uint64_t instructions_ = 0;
   std::uint64_t thread_instructions_ = 0;

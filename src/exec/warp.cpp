@@ -538,15 +538,22 @@ CtaRunner::RunResult CtaRunner::run_split(WarpState& w, Split& s) {
         }
         ++pc;
         top->pc = pc;
-        // In a cooperative launch a poll that returns what it returned last time is a spin: the
-        // warp lets the others (and the other CTAs) run, unless the turn is a patient one.
-        if ((coop_ || own) && m != 0 && note_poll(w, in, pc - 1, m) && !patient_) {
-          result = RunResult::kYield;
-          if (pc == top->rpc) {
-            settle(w, s);
-            if (s.stack.empty()) result = RunResult::kDone;
+        // A poll that returns what it returned last time is a spin: the warp lets the others (and
+        // the other CTAs) run; in a patient turn or sweep only once it has proven a cycle
+        // (note_poll). Polls are watched in a cooperative launch, outside one when they read the
+        // CTA's own shared memory, and once the warp has run kWatchPolls instructions (then every
+        // 8th poll, which a spin repeats anyway).
+        if (m != 0 && (coop_ || own || (count >= kWatchPolls && (++w.poll_tick & 7u) == 0))) {
+          const bool spin = note_poll(w, in, pc - 1, m);
+          w.spin_global = !own;
+          if (spin) {
+            result = RunResult::kYield;
+            if (pc == top->rpc) {
+              settle(w, s);
+              if (s.stack.empty()) result = RunResult::kDone;
+            }
+            goto out;
           }
-          goto out;
         }
         if (pc == top->rpc && !restack()) goto out;
         break;
@@ -573,8 +580,9 @@ CtaRunner::RunResult CtaRunner::run_split(WarpState& w, Split& s) {
       case Ctl::kYield:
         ++pc;
         top->pc = pc;
-        // In a patient sweep a spinning warp runs its whole budget, through its nanosleeps too (a
-        // wait loop that gives up after some sleeps ends there).
+        // In a patient sweep a spinning warp runs on, through its nanosleeps too: an mbarrier wait
+        // its whole budget (a wait loop that gives up after some sleeps ends there), a poll to its
+        // next poll (note_poll).
         if (patient_ && w.spinning) {
           if (pc == top->rpc && !restack()) goto out;
           break;
@@ -619,14 +627,30 @@ bool CtaRunner::note_poll(WarpState& w, const Inst& in, std::uint32_t pc, std::u
   if (seen != nullptr && seen->mask == mask && seen->hash == h) {
     w.spinning = true;
     w.spin_pc = pc;
-    return true;
+    if (!patient_) return true;  // yield: the others may change what it polls
+    // Patient: run on until the warp's state repeats here (a cycle: yield) or differs (it may end
+    // by itself: run its budget).
+    if (w.evolving_epoch == patient_epoch_) return false;
+    const std::uint64_t state = state_hash(w);
+    if (seen->state_epoch == patient_epoch_) {
+      if (seen->state == state) {
+        w.cycling = true;
+        return true;
+      }
+      w.evolving_epoch = patient_epoch_;
+      return false;
+    }
+    seen->state = state;
+    seen->state_epoch = patient_epoch_;
+    return false;
   }
   if (seen == nullptr) {
     seen = &w.polls[w.poll_next];
     w.poll_next = (w.poll_next + 1) % static_cast<std::uint32_t>(w.polls.size());
   }
-  *seen = WarpState::PollSeen{pc, mask, h};
+  *seen = WarpState::PollSeen{pc, mask, h, 0, 0};
   w.spinning = false;
+  w.cycling = false;
   progress_ = true;
   return false;
 }

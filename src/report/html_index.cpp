@@ -4,6 +4,7 @@
 
 #include "report/html.hpp"
 #include "report/html_common.hpp"
+#include "report/incomplete.hpp"
 
 namespace warpscope::report {
 namespace {
@@ -41,6 +42,7 @@ std::string launch_row(const json& l, std::size_t i) {
   std::string s = fmt::format("<tr class=\"{}\" data-index=\"{}\"><td class=\"num\">{}</td>", cls, index, index);
   std::string badges;
   if (faulted) badges += " <span class=\"badge faulted\">faulted</span>";
+  else if (field(l, "incomplete")) badges += " <span class=\"badge faulted\">incomplete</span>";
   if (!profiled)
     badges += fmt::format(" <span class=\"badge not-profiled\" title=\"{}\">not profiled</span>",
                           html_escape(string_field(l, "not_profiled", "left out by the launch filter")));
@@ -82,6 +84,7 @@ std::string html_index_page(const json& report) {
     s += fmt::format("<p class=\"error\" id=\"sticky-error\">The program hit {}: {}</p>\n",
                      html_escape(string_field(*sticky, "code")), html_escape(string_field(*sticky, "message")));
 
+  s += stopped_html(report);
   const json& launches = array_field(report, "launches");
   std::size_t profiled = 0;
   for (const json& l : launches) profiled += is_profiled(l);

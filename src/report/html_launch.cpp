@@ -10,6 +10,7 @@
 #include "report/html.hpp"
 #include "report/html_common.hpp"
 #include "report/html_source.hpp"
+#include "report/incomplete.hpp"
 #include "report/memory_chart.hpp"
 #include "report/metric_groups.hpp"
 
@@ -55,6 +56,7 @@ std::string launch_header(const json& report, const json& launch, std::size_t po
   s += "</dl>\n";
   if (const json* error = field(launch, "error"))
     s += fmt::format("<p class=\"error\" id=\"launch-error\">The launch faulted: {}</p>\n", h(error));
+  s += incomplete_html(launch);
   if (!is_profiled(launch))
     s += fmt::format(
         "<p class=\"note\" id=\"not-profiled\"><span class=\"badge not-profiled\">not profiled</span> "

@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "report/incomplete.hpp"
+
 namespace warpscope::report {
 namespace {
 
@@ -79,6 +81,7 @@ std::string launch_table(const nlohmann::json& report, bool all_launches) {
       rows.push_back(Row{fmt::format("{}", l.value("index", i)), l.value("name", "?"), fmt_dim(l.value("grid", nlohmann::json())),
                          fmt_dim(l.value("block", nlohmann::json())), 1, l.value("metrics", nlohmann::json::object())});
       if (l.contains("error")) rows.back().name += "  [" + l["error"].get<std::string>().substr(0, 40) + "]";
+      rows.back().name = incomplete_marker(l) + rows.back().name;
     }
   }
   if (model) {
@@ -382,6 +385,7 @@ std::string text_report(const nlohmann::json& full_report, const TextOptions& op
     out += advice_list(report, options.advice);
   }
   out += memcheck_summary(full_report.value("launches", nlohmann::json::array()));
+  out += incomplete_text(full_report);
   if (report.contains("sticky_error")) {
     out += fmt::format("   sticky error: {}\n", report["sticky_error"].value("message", ""));
   }

@@ -31,6 +31,7 @@ inline constexpr cudaError_t kErrInvalidPtx = 218;
 inline constexpr cudaError_t kErrInvalidResourceHandle = 400;
 inline constexpr cudaError_t kErrNotReady = 600;
 inline constexpr cudaError_t kErrIllegalAddress = 700;
+inline constexpr cudaError_t kErrLaunchTimeout = 702;
 inline constexpr cudaError_t kErrLaunchOutOfResources = 701;
 inline constexpr cudaError_t kErrAssert = 710;
 inline constexpr cudaError_t kErrIllegalInstruction = 715;

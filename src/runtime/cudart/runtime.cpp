@@ -25,6 +25,7 @@
 #include "runtime/cudart/closed_library.hpp"
 #include "runtime/cudart/graph.hpp"
 #include "runtime/cudart/launch_selection.hpp"
+#include "runtime/cudart/monitor.hpp"
 
 // Marks a program linked with libwarpscope_cudart_static.a, so that `warpscope run` can tell it
 // from one linked with NVIDIA's static runtime (whose calls cannot be replaced).
@@ -111,6 +112,21 @@ Runtime::Runtime() {
   const std::string threads = env("WARPSCOPE_THREADS");
   if (!threads.empty()) host_threads = static_cast<unsigned>(std::max(1, std::atoi(threads.c_str())));
   launch_filter = launch_filter_from_environment();
+  double timeout = 0;
+  if (const std::string t = env("WARPSCOPE_TIMEOUT"); !t.empty()) {
+    timeout = std::atof(t.c_str());
+    if (!(timeout > 0)) {
+      std::fprintf(stderr, "warpscope: WARPSCOPE_TIMEOUT=%s is not a number of seconds > 0; no timeout\n", t.c_str());
+      timeout = 0;
+    }
+  }
+  // SIGINT/SIGTERM, --timeout and the progress line (monitor.hpp). A signal that arrives while no
+  // launch runs ends the run from the watcher thread, once no API call holds the lock.
+  Monitor::get().start(timeout, !quiet && isatty(2) == 1, [](int sig) {
+    Runtime& rt = Runtime::get();
+    std::lock_guard lock(rt.mu);
+    rt.finish_stopped(sig);
+  });
   std::atexit([] {
     Runtime& rt = Runtime::get();
     std::lock_guard lock(rt.mu);
@@ -243,6 +259,8 @@ cudaError_t map_error(const Error& e, bool* sticky) {
       return what.find("assert") != std::string::npos ? kErrAssert : kErrLaunchFailure;
     }
     case ErrorKind::kUsage: return kErrInvalidValue;
+    // A launch a signal or --timeout stopped: the run ends (finish_stopped), the code is for the record.
+    case ErrorKind::kInterrupted: return kErrLaunchTimeout;
     case ErrorKind::kUnsupported: return kErrNotSupported;
     case ErrorKind::kParse: return kErrInvalidPtx;
     case ErrorKind::kProfile:
@@ -342,17 +360,10 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
   const auto t0 = std::chrono::steady_clock::now();
   cudaError_t result = kSuccess;
   LaunchStats stats;
-  try {
-    LaunchOptions options;
-    options.dynamic_shared_bytes = shmem;
-    options.cooperative = cooperative;
-    stats = dev.launch(*k->module->module, k->name, rec.grid, rec.block, kargs, options);
-    if (stats.printf_dropped != 0) {
-      note(fmt::format("kernel {} (launch #{}): {} printf calls dropped: the printf FIFO of {} bytes is full "
-                       "(cudaDeviceSetLimit(cudaLimitPrintfFifoSize, ...) before the first launch enlarges it)",
-                       rec.name, launches.size(), stats.printf_dropped, dev.printf_fifo_size()));
-    }
-  } catch (const Error& e) {
+  Monitor& monitor = Monitor::get();
+  LaunchProgress progress;
+  bool interrupted = false;  // a signal or --timeout stopped it: the run ends after it is recorded
+  auto fault = [&](const Error& e) {
     bool is_sticky = false;
     result = map_error(e, &is_sticky);
     rec.error = fmt::format("{}: {}", error_name(result), e.what());
@@ -364,7 +375,49 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
       sticky = result;
       sticky_message = msg;
     }
+  };
+  monitor.launch_begins(rec.name, std::uint64_t{grid.x} * grid.y * grid.z, &progress);
+  struct EndWatch {  // the progress line is erased before any message, however the launch ends
+    Monitor& m;
+    ~EndWatch() { m.launch_ends(); }
+  } end_watch{monitor};
+  try {
+    LaunchOptions options;
+    options.dynamic_shared_bytes = shmem;
+    options.cooperative = cooperative;
+    options.stop = monitor.stop_flag();
+    options.progress = &progress;
+    stats = dev.launch(*k->module->module, k->name, rec.grid, rec.block, kargs, options);
+    monitor.launch_ends();
+    if (stats.printf_dropped != 0) {
+      note(fmt::format("kernel {} (launch #{}): {} printf calls dropped: the printf FIFO of {} bytes is full "
+                       "(cudaDeviceSetLimit(cudaLimitPrintfFifoSize, ...) before the first launch enlarges it)",
+                       rec.name, launches.size(), stats.printf_dropped, dev.printf_fifo_size()));
+    }
+  } catch (const LaunchStopped& e) {
+    monitor.launch_ends();
+    // What ran before the stop is reported, marked incomplete with where the warps were.
+    stats = e.stop().partial;
+    std::string message = e.what();
+    if (e.kind() == ErrorKind::kInterrupted) {
+      interrupted = true;
+      const int code = e.stop().code;
+      message = (code == Monitor::kStopTimeout
+                     ? fmt::format("launch #{} timed out after {:.1f} s (--timeout {}): ", launches.size(),
+                                   monitor.launch_seconds(), monitor.timeout_seconds())
+                     : fmt::format("launch #{} interrupted by {} after {:.1f} s: ", launches.size(),
+                                   Monitor::signal_name(code), monitor.launch_seconds())) +
+                message;
+      std::fprintf(stderr, "warpscope: %s\n", message.c_str());
+    } else {
+      fault(e);
+    }
+    rec.incomplete = incomplete_json(e.stop(), k->module->module->instructions(k->name), message);
+  } catch (const Error& e) {
+    monitor.launch_ends();
+    fault(e);
   }
+  monitor.launch_ends();
   const auto t1 = std::chrono::steady_clock::now();
   rec.memcheck = memcheck_json(stats, memcheck);
   if (memcheck == "report") {
@@ -388,6 +441,7 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
     rec.extra = nlohmann::json::object();
     rec.compare = nlohmann::json::array();
     launches.push_back(std::move(rec));
+    if (interrupted || monitor.stop_code() != 0) finish_stopped(monitor.stop_code());
     return sticky != kSuccess ? kSuccess : result;
   }
   const std::vector<InstructionInfo> code = k->module->module->instructions(k->name);
@@ -444,6 +498,7 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
     }
   }
   launches.push_back(std::move(rec));
+  if (interrupted || monitor.stop_code() != 0) finish_stopped(monitor.stop_code());
   // A faulting kernel, as on the hardware, does not fail the (asynchronous) launch call itself;
   // the error is sticky and every later call reports it.
   return sticky != kSuccess ? kSuccess : result;
@@ -571,6 +626,9 @@ cudaError_t Runtime::free_host_visible(std::uintptr_t key) {
 }
 
 void Runtime::write_report() {
+  // A signal that cut a system call short may let main return (and the program exit): the run
+  // still ends as stopped by it.
+  if (const int stop = Monitor::get().stop_code(); stop != 0 && stopped_.is_null()) finish_stopped(stop);
   if (report_written_ || report_path.empty()) return;
   report_written_ = true;
   nlohmann::json j;
@@ -619,11 +677,13 @@ void Runtime::write_report() {
     if (!r.error.empty()) l["error"] = r.error;
     l["profiled"] = r.profiled;
     if (!r.profiled) l["not_profiled"] = r.not_profiled;
+    if (!r.incomplete.is_null()) l["incomplete"] = r.incomplete;
     arr.push_back(std::move(l));
   }
   j["launches"] = std::move(arr);
   if (launch_filter) j["launch_filter"] = launch_filter_json(launch_filter->options());
   if (sticky != kSuccess) j["sticky_error"] = {{"code", error_name(sticky)}, {"message", sticky_message}};
+  if (!stopped_.is_null()) j["stopped"] = stopped_;
   std::ofstream out(report_path);
   if (!out) {
     std::fprintf(stderr, "warpscope: cannot write the report to %s\n", report_path.c_str());
@@ -635,6 +695,8 @@ void Runtime::write_report() {
 cudaError_t call(const char* api, bool ignore_sticky, const std::function<cudaError_t(Runtime&)>& body) {
   Runtime& rt = Runtime::get();
   std::lock_guard lock(rt.mu);
+  // A signal arrived (or a launch timed out): no more calls, the run ends here.
+  if (const int stop = Monitor::get().stop_code(); stop != 0) rt.finish_stopped(stop);
   if (!ignore_sticky && rt.sticky != kSuccess) {
     last_error() = rt.sticky;
     return rt.sticky;

@@ -150,6 +150,7 @@ struct LaunchRecord {
   nlohmann::json compare;    // [{arch, metrics, estimated, lines, advice, ...}] for --compare-arch
   nlohmann::json extra = nlohmann::json::object();  // resources, occupancy, local_arrays
   nlohmann::json memcheck;   // {"mode", "errors", "first": [...]} (docs/report.md)
+  nlohmann::json incomplete;  // null, or where a launch that did not end stopped (stopping.cpp)
   std::string error;
   bool profiled = true;      // false: the launch filter (-k/-s/-c) left it out of the memory model
   std::string not_profiled;  // why, when not profiled
@@ -254,6 +255,14 @@ class Runtime {
   /// Prints a one-line note to stderr unless WARPSCOPE_QUIET is set.
   void note(const std::string& text) const;
 
+  /// Ends the run that a signal or --timeout stopped (stopping.cpp, with `mu` held): the report
+  /// with the finished launches and the interrupted one, then the signal again with its default
+  /// action (so the process ends as by the signal), or exit code 124 for a timeout.
+  [[noreturn]] void finish_stopped(int stop_code);
+  /// The report's "incomplete" object of a launch that did not end (stopping.cpp).
+  nlohmann::json incomplete_json(const LaunchStop& stop, const std::vector<InstructionInfo>& code,
+                                 const std::string& message) const;
+
  private:
   Runtime();
   ~Runtime();
@@ -267,6 +276,7 @@ class Runtime {
   std::uint64_t device_lo_ = 0, device_hi_ = 0;  // the device's allocation range
   std::size_t reserved_bytes_ = 0;
   bool report_written_ = false;
+  nlohmann::json stopped_;  // the report's "stopped": why the run ended early (finish_stopped)
   stats::SourceCache sources_;  // CUDA source text for the report's lines
 };
 
