@@ -103,6 +103,7 @@ void CtaRunner::init_warps(std::uint32_t linear) {
     w.spinning = false;
     w.cycling = false;
     w.evolving_epoch = 0;
+    w.evolving_count = 0;
     w.spin_pc = kNoPc;
     w.wait = WarpState::PollSeen{};
     // Registers start as zero, constant slots as their values: one copy of a prepared file (into

@@ -28,6 +28,9 @@ inline constexpr unsigned kBarriers = 16;
 inline constexpr std::uint64_t kWatchPolls = 1u << 20;
 /// Warp instructions between two looks at the stop flags (CtaRunner::sweep, stop.cpp).
 inline constexpr std::uint64_t kCheckInstructions = 1u << 16;
+/// Patient epochs a spinning warp may evolve (run its whole budget without its state repeating)
+/// while its poll returns the same value, before the spin counts as a cycle (note_poll).
+inline constexpr std::uint32_t kEvolvingEpochs = 8;
 
 struct Entry {
   enum Kind : std::uint8_t { kNormal, kCallFrame };
@@ -113,6 +116,10 @@ struct WarpState {
   bool spinning = false;
   bool cycling = false;
   std::uint64_t evolving_epoch = 0;
+  // Patient epochs in which the warp evolved while its poll kept returning the same value. A
+  // wait whose state changes only through a counter or %clock reads (libcu++'s backoff) would
+  // evolve forever: after kEvolvingEpochs such epochs its spin counts as a cycle.
+  std::uint32_t evolving_count = 0;
   std::uint32_t spin_pc = kNoPc;  // the poll that repeated
   bool done() const { return live == 0; }
 };

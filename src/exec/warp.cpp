@@ -637,6 +637,12 @@ bool CtaRunner::note_poll(WarpState& w, const Inst& in, std::uint32_t pc, std::u
         w.cycling = true;
         return true;
       }
+      // It may end by itself (a counter), unless it has evolved this way too long: a wait whose
+      // only changes are a backoff counter or %clock reads.
+      if (++w.evolving_count > kEvolvingEpochs) {
+        w.cycling = true;
+        return true;
+      }
       w.evolving_epoch = patient_epoch_;
       return false;
     }
@@ -649,6 +655,7 @@ bool CtaRunner::note_poll(WarpState& w, const Inst& in, std::uint32_t pc, std::u
     w.poll_next = (w.poll_next + 1) % static_cast<std::uint32_t>(w.polls.size());
   }
   *seen = WarpState::PollSeen{pc, mask, h, 0, 0};
+  w.evolving_count = 0;
   w.spinning = false;
   w.cycling = false;
   progress_ = true;
