@@ -59,8 +59,12 @@ nlohmann::json launch_resources(const arch::Profile& profile, const KernelFacts&
     occ["registers_known"] = f.registers >= 0;
     metrics["launch__occupancy_limit_warps"] = o.limit_warps;
     metrics["launch__occupancy_limit_blocks"] = o.limit_blocks;
-    metrics["launch__occupancy_limit_registers"] = o.limit_registers;
-    metrics["launch__occupancy_limit_shared_mem"] = o.limit_shared;
+    // A resource the kernel does not use (no shared memory on a profile without a per-block
+    // reservation) limits nothing: like the occupancy calculator, report the SM's block limit.
+    // Registers ptxas did not report are left out rather than given a number.
+    const auto or_blocks = [&](std::uint32_t v) { return v == UINT32_MAX ? o.limit_blocks : v; };
+    if (o.limit_registers != UINT32_MAX) metrics["launch__occupancy_limit_registers"] = o.limit_registers;
+    metrics["launch__occupancy_limit_shared_mem"] = or_blocks(o.limit_shared);
     metrics["sm__maximum_warps_per_active_cycle_pct"] = 100.0 * o.occupancy;
     if (f.registers > 0 && o.limited_by == OccupancyLimit::kRegisters && o.occupancy < 1.0) {
       const std::uint32_t full = registers_for_full_occupancy(profile);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analysis/occupancy.hpp"
+#include "analysis/launch_resources.hpp"
 #include "warpscope/error.hpp"
 
 namespace warpscope::analysis {
@@ -85,6 +86,26 @@ TEST(Occupancy, SeedRegisterArithmeticOnFermi) {
   const arch::Profile& f = arch::builtin_profile("fermi");
   EXPECT_EQ(registers_for_full_occupancy(f), 21u);
   EXPECT_EQ(threads_allowed_by_registers(f, 63), 520u);
+}
+
+}  // namespace
+}  // namespace warpscope::analysis
+
+namespace warpscope::analysis {
+namespace {
+
+// A kernel without shared memory on a profile with no per-block reservation (Kepler): shared
+// memory limits nothing, so the metric is the SM's block limit (16 on Kepler), never the
+// "unlimited" sentinel; registers ptxas did not report give no register-limit metric.
+TEST(Occupancy, UnusedResourceLimitsAreTheBlockLimit) {
+  const arch::Profile& k = arch::builtin_profile("kepler");
+  KernelFacts facts;
+  facts.registers = -1;
+  nlohmann::json metrics = nlohmann::json::object(), estimated = nlohmann::json::array(),
+                 advice = nlohmann::json::array();
+  launch_resources(k, facts, Dim3{4, 1, 1}, Dim3{128, 1, 1}, 0, metrics, estimated, advice);
+  EXPECT_EQ(metrics.at("launch__occupancy_limit_shared_mem"), 16);
+  EXPECT_FALSE(metrics.contains("launch__occupancy_limit_registers"));
 }
 
 }  // namespace
