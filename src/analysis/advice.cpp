@@ -1,5 +1,7 @@
 #include "analysis/advice.hpp"
 
+#include "analysis/advice_copy.hpp"
+
 #include <algorithm>
 #include <cstdlib>
 
@@ -260,6 +262,7 @@ nlohmann::json advise(const stats::ModelResult& model, const LaunchStats& exec, 
     // Spill accesses (compiled, not PTX) are the kernel-wide `spill` advice's evidence instead.
     if (s.space == Space::kLocal && !(info != nullptr && info->compiled)) local_advice(s, p, info, items);
   }
+  for (auto& [weight, j] : staging_copy_advice(model, code)) items.push_back(Item{weight, std::move(j)});
   std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.weight > b.weight; });
 
   // Math to memory (seed 000): other instructions per global/local memory instruction.

@@ -18,6 +18,9 @@
 //    ("pad the row by one word").
 //  - local_memory: local traffic, saying whether the index was uniform across the warp (coalesced)
 //    or per-thread.
+//  - cp_async_width: cp.async of 4 or 8 bytes where groups of lanes copy consecutive 16 bytes.
+//  - synchronous_copy (cc 8.0+): a global load whose registers only feed one shared store, a tile
+//    staged through registers that cp.async would copy and overlap (advice_copy.hpp).
 //  - low_math_ratio (per kernel): under 4 other instructions per global or local memory
 //    instruction (the seeds' 4:1 to 8:1 guidance to hide memory latency).
 // Items are ordered by the sectors (or wavefronts) they would save, largest first.

@@ -177,3 +177,77 @@ TEST(Advice, AsyncCopiesThatCannotBeWidenedGetNoWidthAdvice) {
 
 }  // namespace
 }  // namespace warpscope::analysis
+
+namespace warpscope::analysis {
+namespace {
+
+/// A tile staged through registers (nvcc's PTX for `tile[ty][tx] = a[i]; __syncthreads();`):
+/// the load's register appears only in the load and the shared store.
+struct Staging {
+  stats::LaunchCollector collector;
+  LaunchStats exec;
+  std::vector<InstructionInfo> code;
+  explicit Staging(const char* profile) : collector{{&arch::builtin_profile(profile)}} {}
+  nlohmann::json run(const std::vector<std::string>& text, std::uint32_t line_step = 1) {
+    for (std::uint32_t pc = 0; pc < text.size(); ++pc) {
+      const Space sp = text[pc].find(".shared.") != std::string::npos ? Space::kShared : Space::kGlobal;
+      WarpAccess a = access(pc, sp, 4, sp == Space::kShared ? 0x100 : 0x1000, 4);
+      if (text[pc].rfind("st.", 0) == 0) a.op = Op::kStore;
+      collector.on_access(a);
+    }
+    exec.warp_instructions = 1000;
+    const auto r = collector.finish();
+    code.assign(r[0].per_pc.size(), InstructionInfo{});
+    for (std::size_t i = 0; i < code.size(); ++i) {
+      code[i].function = "_Z4tilePfS_";
+      code[i].file = "/src/k.cu";
+      code[i].line = 20 + static_cast<std::uint32_t>(i) * line_step;
+      code[i].text = i < text.size() ? text[i] : "";
+    }
+    return advise(r[0], exec, code, nlohmann::json::array());
+  }
+};
+
+TEST(Advice, TileStagedThroughRegistersSuggestsCpAsync) {
+  Staging r("hopper");
+  const auto a = r.run({"ld.global.f32 %f1, [%rd4];", "st.shared.f32 [%r9], %f1;"});
+  ASSERT_EQ(rules(a), std::vector<std::string>{"synchronous_copy"});
+  EXPECT_EQ(a[0]["pc"], 0);
+  EXPECT_EQ(a[0]["line"], 20);
+  EXPECT_EQ(a[0]["evidence"]["store_line"], 21);
+  EXPECT_EQ(a[0]["evidence"]["executions"], 1);
+  EXPECT_NE(a[0]["message"].get<std::string>().find("k.cu:20 loads global memory into registers only to store it "
+                                                    "to shared memory at k.cu:21: cp.async"),
+            std::string::npos);
+}
+
+TEST(Advice, VectorTileStagedThroughRegistersSuggestsCpAsync) {
+  Staging r("ampere");
+  const auto a = r.run({"ld.global.nc.v4.f32 {%f1, %f2, %f3, %f4}, [%rd4+16];",
+                        "st.shared.v4.f32 [%r9+16], {%f1, %f2, %f3, %f4};"});
+  ASSERT_EQ(rules(a), std::vector<std::string>{"synchronous_copy"});
+  EXPECT_EQ(a[0]["evidence"]["registers"], 4);
+  // Load and store on one source line (`tile[ty][tx] = a[i];`).
+  Staging one("hopper");
+  const auto b = one.run({"ld.global.f32 %f1, [%rd4];", "st.shared.f32 [%r9], %f1;"}, 0);
+  ASSERT_EQ(rules(b), std::vector<std::string>{"synchronous_copy"});
+  EXPECT_NE(b[0]["message"].get<std::string>().find("k.cu:20 copies global memory to shared memory through "
+                                                    "registers: cp.async"),
+            std::string::npos);
+}
+
+TEST(Advice, LoadedValueUsedElsewhereOrOldGpuIsNoStagingCopy) {
+  // The loaded value is also added: the registers are needed.
+  Staging used("hopper");
+  EXPECT_TRUE(used.run({"ld.global.f32 %f1, [%rd4];", "st.shared.f32 [%r9], %f1;", "add.f32 %f2, %f1, %f1;"})
+                  .empty());
+  // The store takes other registers (a reordered vector is a different value).
+  Staging other("hopper");
+  EXPECT_TRUE(other.run({"ld.global.v2.f32 {%f1, %f2}, [%rd4];", "st.shared.v2.f32 [%r9], {%f2, %f1};"}).empty());
+  // Kepler has no cp.async.
+  Staging kepler("kepler");
+  EXPECT_TRUE(kepler.run({"ld.global.f32 %f1, [%rd4];", "st.shared.f32 [%r9], %f1;"}).empty());
+}
+
+}  // namespace
+}  // namespace warpscope::analysis

@@ -1,0 +1,152 @@
+#include "analysis/advice_copy.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <string>
+#include <string_view>
+
+#include <fmt/format.h>
+
+namespace warpscope::analysis {
+namespace {
+
+bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == ';')) s.remove_suffix(1);
+  return s;
+}
+
+/// The registers of an operand: "%f2" or "{%f1, %f2}"; empty when it is anything else.
+std::vector<std::string> registers_of(std::string_view op) {
+  op = trim(op);
+  std::vector<std::string> out;
+  if (op.empty()) return out;
+  if (op.front() == '{') {
+    if (op.back() != '}') return {};
+    op = op.substr(1, op.size() - 2);
+    while (!op.empty()) {
+      const auto comma = op.find(',');
+      const std::string_view r = trim(op.substr(0, comma));
+      if (r.empty() || r.front() != '%') return {};
+      out.emplace_back(r);
+      if (comma == std::string_view::npos) break;
+      op.remove_prefix(comma + 1);
+    }
+    return out;
+  }
+  if (op.front() != '%') return {};
+  out.emplace_back(op);
+  return out;
+}
+
+/// The instruction without its guard, opcode and operands: {opcode, operands}.
+std::pair<std::string_view, std::string_view> split(std::string_view text) {
+  text = trim(text);
+  if (!text.empty() && text.front() == '@') {
+    const auto sp = text.find(' ');
+    text = sp == std::string_view::npos ? std::string_view{} : trim(text.substr(sp));
+  }
+  const auto sp = text.find_first_of(" \t");
+  if (sp == std::string_view::npos) return {text, {}};
+  return {text.substr(0, sp), trim(text.substr(sp))};
+}
+
+/// The destination of `ld.global... D, [a]`.
+std::vector<std::string> load_destination(std::string_view text) {
+  const auto [opc, ops] = split(text);
+  if (!starts_with(opc, "ld.global.")) return {};
+  const auto bracket = ops.find(", [");
+  return bracket == std::string_view::npos ? std::vector<std::string>{} : registers_of(ops.substr(0, bracket));
+}
+
+/// The value of `st.shared... [b], D`.
+std::vector<std::string> store_value(std::string_view text) {
+  const auto [opc, ops] = split(text);
+  if (!starts_with(opc, "st.shared.")) return {};
+  const auto close = ops.find("], ");
+  return close == std::string_view::npos ? std::vector<std::string>{} : registers_of(ops.substr(close + 3));
+}
+
+/// How many instructions of each function name each register.
+std::map<std::pair<std::string, std::string>, int> register_mentions(const std::vector<InstructionInfo>& code) {
+  std::map<std::pair<std::string, std::string>, int> n;
+  for (const InstructionInfo& in : code) {
+    if (in.compiled) continue;
+    std::vector<std::string> seen;
+    std::string_view t = in.text;
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      if (t[i] != '%') continue;
+      std::size_t j = i + 1;
+      while (j < t.size() && (std::isalnum(static_cast<unsigned char>(t[j])) != 0 || t[j] == '_' || t[j] == '$')) ++j;
+      std::string r(t.substr(i, j - i));
+      if (std::find(seen.begin(), seen.end(), r) == seen.end()) seen.push_back(std::move(r));
+      i = j - 1;
+    }
+    for (const std::string& r : seen) ++n[{in.function, r}];
+  }
+  return n;
+}
+
+std::string basename_of(const std::string& file) {
+  const auto slash = file.find_last_of('/');
+  return slash == std::string::npos ? file : file.substr(slash + 1);
+}
+
+std::string place(const InstructionInfo& in) {
+  return in.line == 0 ? fmt::format("PTX line {}", in.ptx_line) : fmt::format("{}:{}", basename_of(in.file), in.line);
+}
+
+}  // namespace
+
+std::vector<std::pair<std::uint64_t, nlohmann::json>> staging_copy_advice(const stats::ModelResult& model,
+                                                                          const std::vector<InstructionInfo>& code) {
+  std::vector<std::pair<std::uint64_t, nlohmann::json>> out;
+  if (model.profile == nullptr || model.profile->cc_major < 8) return out;
+  const auto ran = [&](std::size_t pc) { return pc < model.per_pc.size() && model.per_pc[pc].seen; };
+  std::map<std::pair<std::string, std::string>, int> mentions;
+  bool counted = false;
+  for (std::size_t ld = 0; ld < code.size(); ++ld) {
+    if (code[ld].compiled || !ran(ld)) continue;
+    const std::vector<std::string> d = load_destination(code[ld].text);
+    if (d.empty()) continue;
+    if (!counted) {
+      mentions = register_mentions(code);
+      counted = true;
+    }
+    const auto only_twice = [&](const std::string& r) { return mentions[{code[ld].function, r}] == 2; };
+    if (!std::all_of(d.begin(), d.end(), only_twice)) continue;
+    for (std::size_t st = ld + 1; st < code.size() && code[st].function == code[ld].function; ++st) {
+      if (store_value(code[st].text) != d) continue;
+      if (!ran(st)) break;
+      const stats::InstructionStats& s = model.per_pc[ld];
+      nlohmann::json j;
+      j["rule"] = "synchronous_copy";
+      j["file"] = code[ld].file;
+      j["line"] = code[ld].line;
+      j["pc"] = ld;
+      const std::string what =
+          place(code[ld]) == place(code[st])
+              ? fmt::format("{} copies global memory to shared memory through registers", place(code[ld]))
+              : fmt::format("{} loads global memory into registers only to store it to shared memory at {}",
+                            place(code[ld]), place(code[st]));
+      j["message"] = fmt::format(
+          "{}: cp.async (cuda::memcpy_async, __pipeline_memcpy_async) copies it without the registers, and with "
+          "two shared buffers the next tile's copy overlaps the computation on this one",
+          what);
+      j["evidence"] = {{"executions", s.executions},
+                       {"requests", s.requests},
+                       {"width", s.width},
+                       {"store_pc", st},
+                       {"store_line", code[st].line},
+                       {"registers", d.size()}};
+      out.emplace_back(s.executions, std::move(j));
+      break;
+    }
+  }
+  return out;
+}
+
+}  // namespace warpscope::analysis
