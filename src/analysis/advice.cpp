@@ -132,9 +132,24 @@ void shared_advice(const stats::InstructionStats& s, std::uint32_t pc, const Ins
                               s.stride / static_cast<std::int64_t>(profile.shared_bank_bytes), profile.shared_bank_bytes);
   }
   nlohmann::json j = base("bank_conflict", pc, info);
-  j["message"] = fmt::format("{} shared {}: {:.1f}-way bank conflicts from {}: pad the row by one word "
-                             "(e.g. [32][33] instead of [32][32])",
-                             where(info), op_word(s.op), per(s.wavefronts, s.ideal_wavefronts), stride_text);
+  // ldmatrix/stmatrix: each 8x8 matrix is 8 rows of 16 bytes, one wavefront when the rows fall in
+  // distinct 16-byte bank groups (tests/hw/data/h100/tensor, ldsm_banks): rows a multiple of 128
+  // bytes apart share one. Padding by a word does not help; a 16-byte pad or an XOR swizzle does.
+  const std::string_view text = info != nullptr ? std::string_view(info->text) : std::string_view();
+  const bool ld = text.find("ldmatrix") != std::string_view::npos, st = text.find("stmatrix") != std::string_view::npos;
+  if (ld || st) {
+    ev["matrix"] = true;
+    j["message"] = fmt::format("{} {}: {:.1f}-way bank conflicts: the 8 rows (16 bytes each) of its 8x8 matrices, "
+                               "{}, fall in the same 16-byte bank groups: store row r's 16-byte chunk c at "
+                               "chunk c ^ (r % 8) (the 128-byte swizzle TMA and wgmma use) or pad each row by 16 bytes",
+                               where(info), ld ? "ldmatrix" : "stmatrix", per(s.wavefronts, s.ideal_wavefronts),
+                               s.strided_executions > 0 && !s.stride_varies ? fmt::format("{} bytes apart", s.stride)
+                                                                            : std::string("at addresses that share bank groups"));
+  } else {
+    j["message"] = fmt::format("{} shared {}: {:.1f}-way bank conflicts from {}: pad the row by one word "
+                               "(e.g. [32][33] instead of [32][32])",
+                               where(info), op_word(s.op), per(s.wavefronts, s.ideal_wavefronts), stride_text);
+  }
   j["evidence"] = std::move(ev);
   out.push_back(Item{excess, std::move(j)});
 }

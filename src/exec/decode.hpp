@@ -96,6 +96,7 @@ bool decode_warp(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out);    // o
 bool decode_tex(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out);     // ops_tex.cpp
 bool decode_async(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out);   // ops_async.cpp
 bool decode_mma(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out);     // ops_mma.cpp
+bool decode_wgmma(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out);   // ops_wgmma.cpp
 
 /// Decodes one kernel of a verified module. `variable_addresses[i]` is the device address of
 /// module variable i when it is .global or .const. Throws kUnsupported (opcode and line) for an

@@ -252,6 +252,10 @@ std::string_view to_string(Opcode op) {
     case Opcode::kLdmatrix: return "ldmatrix";
     case Opcode::kStmatrix: return "stmatrix";
     case Opcode::kMovmatrix: return "movmatrix";
+    case Opcode::kWgmmaMma: return "wgmma.mma_async";
+    case Opcode::kWgmmaFence: return "wgmma.fence";
+    case Opcode::kWgmmaCommit: return "wgmma.commit_group";
+    case Opcode::kWgmmaWait: return "wgmma.wait_group";
   }
   return "?";
 }

@@ -316,6 +316,11 @@ enum class Opcode : std::uint16_t {
   kLdmatrix,     // {d..}, [a]
   kStmatrix,     // [a], {s..}
   kMovmatrix,    // d, a
+  // warpgroup matrix instructions (src/ptx/wgmma.cpp)
+  kWgmmaMma,     // {d..}, a-desc | {a..}, b-desc, scale-d{, imm-scale-a, imm-scale-b{, imm-trans-a}{, imm-trans-b}}
+  kWgmmaFence,   // (none)                    wgmma.fence.sync.aligned
+  kWgmmaCommit,  // (none)                    wgmma.commit_group.sync.aligned
+  kWgmmaWait,    // N                         wgmma.wait_group.sync.aligned
 };
 std::string_view to_string(Opcode op);  // the PTX mnemonic head ("ld", "bar.sync", ...)
 

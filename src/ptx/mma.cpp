@@ -22,7 +22,7 @@ constexpr TypeWord kMmaTypes[] = {
 
 bool is_matrix_op(Opcode op) {
   return op == Opcode::kWmmaLoad || op == Opcode::kWmmaStore || op == Opcode::kWmmaMma || op == Opcode::kMma ||
-         op == Opcode::kLdmatrix || op == Opcode::kStmatrix || op == Opcode::kMovmatrix;
+         op == Opcode::kLdmatrix || op == Opcode::kStmatrix || op == Opcode::kMovmatrix || op == Opcode::kWgmmaMma;
 }
 
 // "m16n8k16" -> 16, 8, 16; "m8n8" -> 8, 8, 0.
@@ -328,6 +328,7 @@ MmaForm mma_form(const Instruction& in, std::string_view origin) {
     case Opcode::kLdmatrix:
     case Opcode::kStmatrix:
     case Opcode::kMovmatrix: return ld_st_mov_matrix(in, origin);
+    case Opcode::kWgmmaMma: return wgmma_form(in, origin);
     default: refuse(in, origin, "not a matrix instruction");
   }
 }

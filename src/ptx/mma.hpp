@@ -33,9 +33,18 @@ struct MmaForm {
   /// wmma.mma/mma: d, a, b, c; ldmatrix: {dst}; stmatrix: {src}; movmatrix: d, a = 1 each).
   std::uint8_t regs[4] = {0, 0, 0, 0};
   bool wide = false;  // .f64 fragments: 64-bit registers
+  /// wgmma.mma_async: the immediates after scale-d with A from a descriptor (imm-scale-a/b,
+  /// imm-trans-a/b: 4 for .f16/.bf16, 2 for .tf32 and the 8-bit floats, 0 for integers); with
+  /// A from registers one fewer for .f16/.bf16 (no imm-trans-a).
+  std::uint8_t imms = 0;
 };
 
 /// Throws Error(kUnsupported) (with `origin:line:col`) for a combination sm_90 does not have.
 MmaForm mma_form(const Instruction& inst, std::string_view origin);
+
+/// wgmma.mma_async (PTX ISA 9.0, 9.7.15.5.2): the shapes and types sm_90a has; regs = {D's
+/// registers, 4 (A from registers; a descriptor is one 64-bit register), 1, 0}. Throws like
+/// mma_form. (src/ptx/wgmma.cpp)
+MmaForm wgmma_form(const Instruction& inst, std::string_view origin);
 
 }  // namespace warpscope::ptx

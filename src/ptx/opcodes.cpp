@@ -201,6 +201,10 @@ constexpr OpSpec kOps[] = {
     {"ldmatrix", Opcode::kLdmatrix, kMmaQ | kSpace | kSync | kAligned},
     {"stmatrix", Opcode::kStmatrix, kMmaQ | kSpace | kSync | kAligned},
     {"movmatrix", Opcode::kMovmatrix, kMmaQ | kSync | kAligned},
+    {"wgmma.mma_async", Opcode::kWgmmaMma, kMmaQ | kSync | kAligned | kSatfinite},
+    {"wgmma.fence", Opcode::kWgmmaFence, kSync | kAligned},
+    {"wgmma.commit_group", Opcode::kWgmmaCommit, kSync | kAligned},
+    {"wgmma.wait_group", Opcode::kWgmmaWait, kSync | kAligned},
 };
 
 template <class E>

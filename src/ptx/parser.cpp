@@ -700,7 +700,7 @@ class Parser {
         o.kind = K::kVector;
         for (;;) {
           o.elements.push_back(vector_element());
-          if (o.elements.size() > 8) error(o.pos, "vector operand too long");
+          if (o.elements.size() > 128) error(o.pos, "vector operand too long");  // wgmma m64n256 .f32: 128
           if (accept(TokenKind::kRBrace)) return o;
           expect(TokenKind::kComma, "',' or '}'");
         }

@@ -148,6 +148,10 @@ constexpr Shape kShapes[] = {
     {Opcode::kLdmatrix, "FA", false},
     {Opcode::kStmatrix, "AF", false},
     {Opcode::kMovmatrix, "DS", false},
+    {Opcode::kWgmmaMma, "FFSS?IIII", false},
+    {Opcode::kWgmmaFence, "", false},
+    {Opcode::kWgmmaCommit, "", false},
+    {Opcode::kWgmmaWait, "I", false},
 };
 
 const Shape* shape_of(Opcode op) {
@@ -406,6 +410,39 @@ class Verifier {
     }
   }
 
+  /// wgmma.mma_async: D is a vector of the form's 32-bit registers; A a 64-bit descriptor or four
+  /// 32-bit registers; B a 64-bit descriptor; scale-d a predicate or an immediate; then the
+  /// immediates of the form (imm-scale-a/b: 1 or -1; imm-trans-a/b: 0 or 1).
+  void wgmma_operands(const Instruction& in, const MmaForm& f) {
+    const auto& ops = in.operands;
+    auto reg_bits = [&](const Operand& o, unsigned bits, const char* what) {
+      if (o.kind != OperandKind::kReg || type_bits(fn_->registers[o.reg].type) != bits)
+        error(o.pos, "{} of '{}' must be a {}-bit register", what, in.text, bits);
+    };
+    if (ops[0].kind != OperandKind::kVector || ops[0].elements.size() != f.regs[0])
+      error(ops[0].pos, "the accumulator of '{}' is a vector of {} registers", in.text, f.regs[0]);
+    for (const Operand& e : ops[0].elements) reg_bits(e, 32, "an accumulator register");
+    const bool a_regs = ops[1].kind == OperandKind::kVector;
+    if (a_regs) {
+      if (ops[1].elements.size() != 4) error(ops[1].pos, "A of '{}' in registers is a vector of 4 registers", in.text);
+      for (const Operand& e : ops[1].elements) reg_bits(e, 32, "an A register");
+    } else {
+      reg_bits(ops[1], 64, "the A descriptor");
+    }
+    reg_bits(ops[2], 64, "the B descriptor");
+    const Operand& sd = ops[3];
+    if (sd.kind != OperandKind::kImm && !(sd.kind == OperandKind::kReg && fn_->registers[sd.reg].type == Type::kPred))
+      error(sd.pos, "scale-d of '{}' is a predicate or an immediate", in.text);
+    const std::size_t imms = f.imms - (a_regs && f.imms == 4 ? 1 : 0);
+    if (ops.size() != 4 + imms) error(in.ptx, "'{}' takes {} immediates after scale-d, found {}", in.text, imms, ops.size() - 4);
+    for (std::size_t i = 4; i < ops.size(); ++i) {
+      const bool scale = i < 6;
+      const auto v = static_cast<std::int64_t>(ops[i].imm);
+      if (scale ? (v != 1 && v != -1) : (v != 0 && v != 1))
+        error(ops[i].pos, "{} of '{}' is {}", scale ? "imm-scale" : "imm-trans", in.text, scale ? "1 or -1" : "0 or 1");
+    }
+  }
+
   /// Matrix instructions: the form exists on sm_90 (mma_form throws kUnsupported otherwise) and
   /// each fragment has as many 32-bit (.f64: 64-bit) registers as the form holds.
   void matrix(const Instruction& in) {
@@ -415,6 +452,7 @@ class Verifier {
       case Opcode::kWmmaLoad: case Opcode::kLdmatrix: first = 0; count = 1; break;
       case Opcode::kWmmaStore: case Opcode::kStmatrix: first = 1; count = 1; break;
       case Opcode::kMovmatrix: return;
+      case Opcode::kWgmmaMma: wgmma_operands(in, f); return;
       default: first = 0; count = 4; break;
     }
     static constexpr const char* kWhat[] = {"first", "second", "third", "fourth"};
@@ -444,7 +482,7 @@ class Verifier {
     const auto& ops = in.operands;
     switch (in.op) {
       case Opcode::kWmmaLoad: case Opcode::kWmmaStore: case Opcode::kWmmaMma: case Opcode::kMma:
-      case Opcode::kLdmatrix: case Opcode::kStmatrix: case Opcode::kMovmatrix:
+      case Opcode::kLdmatrix: case Opcode::kStmatrix: case Opcode::kMovmatrix: case Opcode::kWgmmaMma:
         matrix(in);
         break;
       case Opcode::kMov: {

@@ -22,6 +22,7 @@ struct Launch {
   stats::LaunchCollector collector{{&arch::builtin_profile("hopper")}};
   LaunchStats exec;
   std::vector<InstructionInfo> code;
+  std::vector<std::string> texts;  // PTX text of pc 0, 1, ...
 
   nlohmann::json advice(std::uint64_t warp_instructions) {
     exec.warp_instructions = warp_instructions;
@@ -30,6 +31,7 @@ struct Launch {
     for (std::size_t i = 0; i < code.size(); ++i) {
       code[i].file = "/src/k.cu";
       code[i].line = static_cast<std::uint32_t>(10 + i);
+      if (i < texts.size()) code[i].text = texts[i];
     }
     return advise(r[0], exec, code, nlohmann::json::array());
   }
@@ -113,6 +115,25 @@ TEST(Advice, SharedColumnAccessIsABankConflict) {
   EXPECT_EQ(a[0]["evidence"]["ideal_wavefronts"], 1);
   EXPECT_EQ(a[0]["evidence"]["stride_bytes"], 128);
   EXPECT_NE(a[0]["message"].get<std::string>().find("pad the row by one word"), std::string::npos);
+}
+
+TEST(Advice, LdmatrixRowsA128BytesApartAskForASwizzle) {
+  // ldmatrix.x1 with rows 128 bytes apart: the 8 rows in one 16-byte bank group, 8 wavefronts
+  // where 1 would do (the H100's count, tests/hw/data/h100/tensor/ldsm_banks.csv).
+  Launch r;
+  r.texts = {"ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r1}, [%r2];"};
+  WarpAccess a = access(0, Space::kShared, 16, 0, 128, 0xffu);
+  a.matrix = true;
+  r.collector.on_access(a);
+  const auto adv = r.advice(100);
+  ASSERT_EQ(rules(adv), std::vector<std::string>{"bank_conflict"});
+  EXPECT_EQ(adv[0]["evidence"]["wavefronts"], 8);
+  EXPECT_EQ(adv[0]["evidence"]["ideal_wavefronts"], 1);
+  EXPECT_EQ(adv[0]["evidence"]["matrix"], true);
+  const std::string m = adv[0]["message"];
+  EXPECT_NE(m.find("ldmatrix: 8.0-way bank conflicts"), std::string::npos) << m;
+  EXPECT_NE(m.find("128 bytes apart"), std::string::npos) << m;
+  EXPECT_NE(m.find("c ^ (r % 8)"), std::string::npos) << m;
 }
 
 TEST(Advice, LocalTrafficSaysWhetherTheIndexWasUniform) {
