@@ -1,6 +1,8 @@
 #include "timing/inputs.hpp"
 
+#include <cctype>
 #include <string_view>
+#include <utility>
 
 namespace warpscope::timing {
 namespace {
@@ -70,10 +72,54 @@ void add_ptx_instruction(InstructionMix& m, const std::string& text, double n) {
   m.integer += n;  // integer, logic, compare, select, convert, move, shuffle, vote
 }
 
+namespace {
+
+bool is_load(std::string_view op) {
+  return (starts(op, "ld.") && !starts(op, "ld.param") && !starts(op, "ld.const")) || starts(op, "ldu.");
+}
+
+/// The first operand (a load's destination, "{%f1, %f2}" for vectors) and the address in [ ].
+std::pair<std::string_view, std::string_view> load_operands(std::string_view text) {
+  const std::string_view op = opcode_of(text);
+  std::string_view rest = text.substr(static_cast<std::size_t>(op.data() + op.size() - text.data()));
+  const std::size_t bracket = rest.find('[');
+  const std::size_t close = rest.find(']');
+  if (bracket == std::string_view::npos || close == std::string_view::npos || close < bracket) return {};
+  return {rest.substr(0, bracket), rest.substr(bracket + 1, close - bracket - 1)};
+}
+
+/// Whether the address of `next` can use a register `prev` loads (a pointer chase).
+bool uses_result(std::string_view prev, std::string_view next) {
+  const auto [dest, unused] = load_operands(prev);
+  const auto [unused2, address] = load_operands(next);
+  std::size_t i = 0;
+  while ((i = dest.find('%', i)) != std::string_view::npos) {
+    std::size_t j = i + 1;
+    while (j < dest.size() && (std::isalnum(static_cast<unsigned char>(dest[j])) != 0 || dest[j] == '_')) ++j;
+    const std::string_view reg = dest.substr(i, j - i);
+    for (std::size_t k = address.find(reg); k != std::string_view::npos; k = address.find(reg, k + 1)) {
+      const std::size_t after = k + reg.size();
+      if (after >= address.size() || std::isalnum(static_cast<unsigned char>(address[after])) == 0) return true;
+    }
+    i = j;
+  }
+  return false;
+}
+
+}  // namespace
+
 InstructionMix mix_from_ptx(const std::vector<std::string>& texts, const std::vector<std::uint64_t>& executions) {
   InstructionMix m;
   for (std::size_t i = 0; i < texts.size() && i < executions.size(); ++i) {
-    if (executions[i] != 0) add_ptx_instruction(m, texts[i], static_cast<double>(executions[i]));
+    if (executions[i] == 0) continue;
+    const auto n = static_cast<double>(executions[i]);
+    add_ptx_instruction(m, texts[i], n);
+    // A load right after another one (the same executions: one basic block) that does not use
+    // its result waits for its data while the first one does.
+    if (i > 0 && is_load(opcode_of(texts[i])) && is_load(opcode_of(texts[i - 1])) && executions[i - 1] == executions[i] &&
+        !uses_result(texts[i - 1], texts[i])) {
+      m.overlapped_loads += n;
+    }
   }
   return m;
 }

@@ -58,8 +58,11 @@ WarpDemands warp_demands(const TimeConstants& c, const InstructionMix& mix, cons
   const double global = l1_hit * c.lat_l1 + (1 - l1_hit) * (l2_hit * c.lat_l2 + (1 - l2_hit) * c.lat_dram);
   const double plain = std::max(0.0, mix.total - mix.fp64 - mix.mufu - mix.global_loads - mix.local_loads -
                                          mix.shared_loads - mix.atomics);
-  d.latency = per * (plain * c.lat_alu + mix.fp64 * c.lat_fp64 + mix.mufu * c.lat_mufu + mix.global_loads * global +
-                     mix.local_loads * c.lat_l1 + mix.shared_loads * c.lat_shared + mix.atomics * c.lat_l2);
+  const double loads = mix.global_loads + mix.local_loads + mix.shared_loads;
+  const double waiting = loads > 0 ? std::max(0.0, 1.0 - mix.overlapped_loads / loads) : 1.0;
+  d.latency = per * (plain * c.lat_alu + mix.fp64 * c.lat_fp64 + mix.mufu * c.lat_mufu +
+                     waiting * (mix.global_loads * global + mix.local_loads * c.lat_l1 + mix.shared_loads * c.lat_shared) +
+                     (loads - waiting * loads) * 1.0 + mix.atomics * c.lat_l2);
   double served = 0;
   for (double x : d.demand) served += x;
   d.delay = std::max(0.0, d.latency - served);

@@ -25,6 +25,9 @@ struct InstructionMix {
   double fp32 = 0, fp64 = 0, mufu = 0, integer = 0;
   double global_loads = 0, local_loads = 0, shared_loads = 0;  // wait for their data
   double stores = 0, atomics = 0;       // global/local/shared stores; atomics and reductions
+  // Loads issued right after another load whose address does not use its result: their latency
+  // overlaps the previous one's (memory-level parallelism within a warp).
+  double overlapped_loads = 0;
   bool from_machine_code = false;       // counted from SASS (else estimated from the PTX)
 };
 

@@ -136,3 +136,33 @@ TEST(Metrics, PredictionIsRecordedAsEstimated) {
 
 }  // namespace
 }  // namespace warpscope::timing
+
+namespace warpscope::timing {
+namespace {
+
+TEST(Mix, ConsecutiveIndependentLoadsOverlap) {
+  // x, y, z of one structure: three loads back to back, none using another's result.
+  const std::vector<std::string> texts = {"ld.global.f32 %f1, [%rd4];", "ld.global.f32 %f2, [%rd4+4];",
+                                          "ld.global.f32 %f3, [%rd4+8];", "ld.global.u64 %rd5, [%rd6];",
+                                          "ld.global.u32 %r1, [%rd5];"};
+  const InstructionMix m = mix_from_ptx(texts, {10, 10, 10, 10, 10});
+  EXPECT_DOUBLE_EQ(m.global_loads, 50);
+  // The 2nd and 3rd overlap the 1st; the 4th follows a load it does not use (overlaps too); the
+  // 5th's address is the 4th's result (a pointer chase): it waits.
+  EXPECT_DOUBLE_EQ(m.overlapped_loads, 30);
+}
+
+TEST(Predict, OverlappedLoadsWaitOnce) {
+  // One warp, two L1-hitting loads: 2 x 32 cycles alone, 32 + 1 when the second overlaps.
+  InstructionMix m;
+  m.total = m.global_loads = 2;
+  MemoryCounts mem;
+  mem.global_load_sectors = mem.l1_hit_sectors = 2;
+  const LaunchShape one{1, 1, 1, 132, 64};
+  EXPECT_DOUBLE_EQ(predict(h100(), one, m, mem).sm_cycles, 64.0);
+  m.overlapped_loads = 1;
+  EXPECT_DOUBLE_EQ(predict(h100(), one, m, mem).sm_cycles, 33.0);
+}
+
+}  // namespace
+}  // namespace warpscope::timing
