@@ -150,7 +150,13 @@ Prediction predict(const TimeConstants& c, const LaunchShape& shape, const Instr
                   {"l2_cycles", l2_cycles},
                   {"dram_cycles", dram_cycles},
                   {"launch_overhead_ns", c.launch_overhead_ns},
-                  {"clock_ghz", c.clock_ghz}};
+                  {"clock_ghz", c.clock_ghz},
+                  // For a roofline: the issue peak and the DRAM and L2 traffic and bandwidths.
+                  {"peak_warp_inst_per_s", sms * c.schedulers_per_sm * c.clock_ghz * 1e9},
+                  {"dram_bytes", dram_bytes},
+                  {"dram_bytes_per_s", c.dram_read_bytes_per_s},
+                  {"l2_bytes", mem.l2_sectors * 32.0},
+                  {"l2_bytes_per_s", c.l2_bytes_per_s}};
   return p;
 }
 

@@ -149,8 +149,8 @@ WS_API cudaError_t cudaEventQuery(void* event) {
   });
 }
 
-// caveat: the predicted GPU time of the launches between the records (only kernels advance it:
-// copies and host work take 0 ns), or the emulator's wall time with --event-time wall
+// Only kernels advance the predicted clock (copies and host work take 0 ns).
+// caveat: the predicted GPU time of the launches between the records (docs/time.md), or the emulator's wall time with --event-time wall
 WS_API cudaError_t cudaEventElapsedTime(float* ms, void* start, void* end) {
   return call("cudaEventElapsedTime", [&](Runtime& rt) {
     if (ms == nullptr) return kErrInvalidValue;
