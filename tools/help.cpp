@@ -37,6 +37,7 @@ Examples (one for every option):
   warpscope run --sample-ctas 0.1 -- ./app           every 10th CTA feeds the memory model, scaled up
   warpscope run --no-stats -- ./app                  instruction counts only, no memory model
   warpscope run --memcheck strict -- ./app           out-of-bounds global accesses stop the launch
+  warpscope run --event-time wall -- ./app           cudaEventElapsedTime: emulator time, not predicted GPU time
   warpscope run --timeout 30 -- ./app               a launch running over 30 s stops with a report (exit 124)
   warpscope run --quiet --no-summary -- ./app        no runtime notes, no summary
   warpscope run --all-launches -- ./app              a summary row per launch even for many launches

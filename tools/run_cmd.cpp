@@ -291,6 +291,11 @@ void add_run_command(CLI::App& app, RunOptions& o) {
                   "Fraction of CTAs (0 < F <= 1) whose accesses feed the memory model; every CTA still runs. "
                   "Counters are scaled and marked estimated")
       ->check(CLI::Range(0.0, 1.0));
+  cmd->add_option("--event-time", o.event_time,
+                  "What cudaEventElapsedTime returns: predicted (default: the time model's GPU time of the launches "
+                  "between the events, docs/time.md) or wall (the emulator's own time)")
+      ->check(CLI::IsMember({"predicted", "wall"}))
+      ->capture_default_str();
   cmd->add_option("--memcheck", o.memcheck,
                   "Global accesses outside every allocation: report (default: where the GPU maps the address they "
                   "proceed, each instruction's first is printed and all are counted), off (the same, not printed, still "
@@ -378,6 +383,7 @@ int run_run(const RunOptions& o) {
     setenv("WARPSCOPE_THREADS", std::to_string(threads).c_str(), 1);
     if (o.no_stats) setenv("WARPSCOPE_NO_STATS", "1", 1);
     setenv("WARPSCOPE_MEMCHECK", o.memcheck.c_str(), 1);
+    setenv("WARPSCOPE_EVENT_TIME", o.event_time.c_str(), 1);
     if (o.quiet) setenv("WARPSCOPE_QUIET", "1", 1);
     if (o.timeout > 0) setenv("WARPSCOPE_TIMEOUT", fmt::format("{}", o.timeout).c_str(), 1);
     if (any_ptx) setenv("WARPSCOPE_ANY_PTX", "1", 1);

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "report/incomplete.hpp"
+#include "report/time_text.hpp"
 
 namespace warpscope::report {
 namespace {
@@ -379,6 +380,7 @@ std::string text_report(const nlohmann::json& full_report, const TextOptions& op
                        "scaled up, and are estimates\n",
                        sampled, sampled == 1 ? "" : "es");
   if (!launches.empty() && report.value("memory_model", false)) {
+    out += time_table(report);
     out += compare_table(report);
     out += resources_table(report);
     out += worst_lines(report, options.worst_lines);
@@ -389,7 +391,7 @@ std::string text_report(const nlohmann::json& full_report, const TextOptions& op
   if (report.contains("sticky_error")) {
     out += fmt::format("   sticky error: {}\n", report["sticky_error"].value("message", ""));
   }
-  out += "   (timings the program prints are the emulator's wall time, not the GPU's)\n";
+  out += event_time_note(full_report);
   return out;
 }
 

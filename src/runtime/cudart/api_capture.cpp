@@ -538,6 +538,7 @@ WS_API cudaError_t cudaEventRecordWithFlags(void* event, void* stream, unsigned 
     forget_event(event);
     ev->recorded = true;
     ev->when = std::chrono::steady_clock::now();
+    ev->gpu_ns = rt.gpu_ns;
     return kSuccess;
   });
 }

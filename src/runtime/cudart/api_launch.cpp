@@ -87,6 +87,7 @@ WS_API cudaError_t cudaLaunchKernelExC(const LaunchConfig* config, const void* f
       for (Event* ev : completion) {
         ev->recorded = true;
         ev->when = std::chrono::steady_clock::now();
+        ev->gpu_ns = rt.gpu_ns;
       }
     }
     return e;

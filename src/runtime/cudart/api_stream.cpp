@@ -1,6 +1,8 @@
 // Streams and events (those that stream capture changes are in api_capture.cpp). Every operation
-// runs to completion when it is issued, so all streams are in order and always idle; events record the emulator's wall-clock time, and
-// cudaEventElapsedTime returns emulated-run time, not GPU time (the report says so).
+// runs to completion when it is issued, so all streams are in order and always idle; events record
+// the predicted GPU clock (the sum of the time model's launch durations so far, docs/time.md) and
+// the emulator's wall-clock time; cudaEventElapsedTime returns the predicted GPU time between
+// them, or with WARPSCOPE_EVENT_TIME=wall (--event-time wall) the wall time (the report says which).
 #include <chrono>
 
 #include "runtime/cudart/api.hpp"
@@ -147,7 +149,8 @@ WS_API cudaError_t cudaEventQuery(void* event) {
   });
 }
 
-// caveat: the emulator's wall time between the records, not GPU time (the report says so)
+// Only kernels advance the predicted clock (copies and host work take 0 ns).
+// caveat: the predicted GPU time of the launches between the records (docs/time.md), or the emulator's wall time with --event-time wall
 WS_API cudaError_t cudaEventElapsedTime(float* ms, void* start, void* end) {
   return call("cudaEventElapsedTime", [&](Runtime& rt) {
     if (ms == nullptr) return kErrInvalidValue;
@@ -156,7 +159,8 @@ WS_API cudaError_t cudaEventElapsedTime(float* ms, void* start, void* end) {
     const Event& b = *as_event(end);
     if ((a.flags & kEventDisableTiming) || (b.flags & kEventDisableTiming)) return kErrInvalidResourceHandle;
     if (!a.recorded || !b.recorded) return kErrInvalidResourceHandle;
-    *ms = std::chrono::duration<float, std::milli>(b.when - a.when).count();
+    *ms = rt.event_time_wall ? std::chrono::duration<float, std::milli>(b.when - a.when).count()
+                             : static_cast<float>((b.gpu_ns - a.gpu_ns) / 1e6);
     return kSuccess;
   });
 }

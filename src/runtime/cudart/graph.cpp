@@ -466,6 +466,7 @@ cudaError_t run_graph(Runtime& rt, const std::vector<Node*>& order, const void* 
         if (!rt.events.count(ev)) return kErrInvalidResourceHandle;
         ev->recorded = true;
         ev->when = std::chrono::steady_clock::now();
+        ev->gpu_ns = rt.gpu_ns;
         forget_event(ev);
         break;
       }

@@ -25,6 +25,7 @@
 #include "runtime/cudart/closed_library.hpp"
 #include "runtime/cudart/graph.hpp"
 #include "runtime/cudart/launch_selection.hpp"
+#include "runtime/cudart/launch_time.hpp"
 #include "runtime/cudart/monitor.hpp"
 
 // Marks a program linked with libwarpscope_cudart_static.a, so that `warpscope run` can tell it
@@ -100,6 +101,13 @@ Runtime::Runtime() {
     } else {
       std::fprintf(stderr, "warpscope: WARPSCOPE_SAMPLE_CTAS=%s is not a fraction in (0, 1]; sampling every CTA\n",
                    f.c_str());
+    }
+  }
+  if (const std::string t = env("WARPSCOPE_EVENT_TIME"); !t.empty()) {
+    if (t == "wall" || t == "predicted") {
+      event_time_wall = t == "wall";
+    } else {
+      std::fprintf(stderr, "warpscope: WARPSCOPE_EVENT_TIME=%s is not predicted or wall; using predicted\n", t.c_str());
     }
   }
   if (const std::string m = env("WARPSCOPE_MEMCHECK"); !m.empty()) {
@@ -440,6 +448,7 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
     rec.advice = nlohmann::json::array();
     rec.extra = nlohmann::json::object();
     rec.compare = nlohmann::json::array();
+    ++unpredicted_launches;  // no memory model: the time model has nothing to read
     launches.push_back(std::move(rec));
     if (interrupted || monitor.stop_code() != 0) finish_stopped(monitor.stop_code());
     return sticky != kSuccess ? kSuccess : result;
@@ -447,6 +456,7 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
   const std::vector<InstructionInfo> code = k->module->module->instructions(k->name);
   std::vector<stats::ModelResult> results = metrics.finish();
   const std::vector<bool> dynamic_index = analysis::dynamic_local_index(code);
+  double primary_ns = -1;  // the primary profile's predicted duration (-1: none)
   for (std::size_t i = 0; i < results.size(); ++i) {
     nlohmann::json m = stats::metrics_json(results[i], stats);
     nlohmann::json est = stats::estimated_json(results[i]);
@@ -483,6 +493,10 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
     extra["local_arrays"] = stats::local_arrays_json(results[i], code, dynamic_index);
     extra["math_to_memory"] = analysis::math_to_memory(results[i], stats, code);
     extra["sampling"] = sampling;
+    double predicted_ns = -1;
+    extra["time"] = predict_launch_time(*results[i].profile, code, stats, rec.grid, rec.block, extra["occupancy"], m,
+                                        est, &predicted_ns);
+    if (i == 0) primary_ns = predicted_ns;
     if (i == 0) {
       rec.metrics = std::move(m);
       rec.estimated = std::move(est);
@@ -496,6 +510,11 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
       c.update(extra);
       rec.compare.push_back(std::move(c));
     }
+  }
+  if (primary_ns >= 0 && rec.incomplete.is_null()) {
+    gpu_ns += primary_ns;
+  } else {
+    ++unpredicted_launches;
   }
   launches.push_back(std::move(rec));
   if (interrupted || monitor.stop_code() != 0) finish_stopped(monitor.stop_code());
@@ -653,7 +672,13 @@ void Runtime::write_report() {
   }
   j["compare_archs"] = nlohmann::json::array();
   for (const arch::Profile& p : compare_profiles()) j["compare_archs"].push_back(p.name);
-  j["timing_note"] = "cudaEventElapsedTime and wall_ms are the emulator's wall time, not GPU time";
+  j["event_time"] = event_time_wall ? "wall" : "predicted";
+  j["timing_note"] = event_time_wall
+                         ? "cudaEventElapsedTime and wall_ms are the emulator's wall time, not GPU time"
+                         : "cudaEventElapsedTime is the predicted GPU time of the launches between the records (the "
+                           "time model, docs/time.md; estimated); wall_ms is the emulator's wall time";
+  j["predicted_gpu_ns"] = gpu_ns;
+  j["unpredicted_launches"] = unpredicted_launches;
   nlohmann::json arr = nlohmann::json::array();
   for (const auto& r : launches) {
     nlohmann::json l;

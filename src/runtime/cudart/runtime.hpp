@@ -120,6 +120,7 @@ struct Event {
   unsigned flags = 0;
   bool recorded = false;
   std::chrono::steady_clock::time_point when{};
+  double gpu_ns = 0;  // the predicted GPU clock (Runtime::gpu_ns) when recorded
 };
 
 /// A host-visible allocation: managed memory or mapped pinned memory (the same address in
@@ -174,6 +175,11 @@ class Runtime {
   bool no_stats = false;  // WARPSCOPE_NO_STATS: no memory model, instruction counts only
   bool any_ptx = false;  // WARPSCOPE_ANY_PTX: accept PTX newer than the profile
   double sample_ctas = 1.0;  // WARPSCOPE_SAMPLE_CTAS: fraction of CTAs that feed the memory model
+  // cudaEventElapsedTime: the predicted GPU time between the records (default), or the emulator's
+  // wall time (WARPSCOPE_EVENT_TIME=wall, `--event-time wall`). docs/time.md.
+  bool event_time_wall = false;
+  double gpu_ns = 0;  // predicted GPU time of every launch so far (the time model, primary profile)
+  std::uint64_t unpredicted_launches = 0;  // launches the time model could not predict (add 0 ns)
   // WARPSCOPE_MEMCHECK: global accesses outside every allocation. "report" (default): where the
   // GPU maps the address they proceed, each instruction's first one is printed and all are counted
   // in the report; "off": the same without the stderr lines (still counted); "strict": the launch

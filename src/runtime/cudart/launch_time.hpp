@@ -1,0 +1,24 @@
+// The time model's part of a launch record (src/timing, docs/time.md): the predicted duration,
+// limiter and Speed Of Light of one profile's model of the launch.
+#pragma once
+
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "arch/profile.hpp"
+#include "warpscope/warpscope.hpp"
+
+namespace warpscope::cudart {
+
+/// Predicts the launch on `profile` from the interpreter's counts (`stats`, `code`), the memory
+/// model's `metrics` and the `occupancy` object of launch_resources; adds gpu__time_duration.sum
+/// and the Speed Of Light metrics to `metrics` and `estimated`, and returns the launch's `time`
+/// object: {"available": true, "duration_ns", "limiter", "sol", ...}, or {"available": false,
+/// "reason"} (no constants for the profile, a CTA that does not fit). `*duration_ns` gets the
+/// prediction, or stays untouched.
+nlohmann::json predict_launch_time(const arch::Profile& profile, const std::vector<InstructionInfo>& code,
+                                   const LaunchStats& stats, warpscope::Dim3 grid, warpscope::Dim3 block, const nlohmann::json& occupancy,
+                                   nlohmann::json& metrics, nlohmann::json& estimated, double* duration_ns);
+
+}  // namespace warpscope::cudart

@@ -1,0 +1,95 @@
+#include "timing/constants.hpp"
+
+#include <map>
+#include <string_view>
+
+namespace warpscope::timing {
+namespace {
+
+// NVIDIA H100 SXM5: tests/hw/data/h100/timing/microbench.txt (measured) unless marked "spec".
+TimeConstants hopper() {
+  TimeConstants c;
+  c.clock_ghz = 1.98;             // measured: clock64 against %globaltimer (= the 1980 MHz maximum)
+  c.schedulers_per_sm = 4;        // spec (H100 whitepaper: 4 SM sub-partitions)
+  c.rate_fp32 = 3.89;             // measured rate_fma
+  c.rate_mufu = 0.498;            // measured rate_mufu_rsq (MUFU.RSQ)
+  c.rate_int = 2.0;               // measured rate_imad (IMAD: 64 lanes per SM)
+  c.rate_fp64 = 2.0;              // spec: 64 FP64 lanes per SM
+  c.rate_lsu = 1.0;               // spec: one L1 tag lookup (request) per cycle; ncu's l1tex__throughput of the N-body
+  c.rate_l1_wavefronts = 1.0;     // spec: 128 bytes per cycle per SM (L1 and shared memory)
+  c.lat_alu = 4.07;               // measured latency_fma
+  c.lat_fp64 = 8.0;               // spec-level estimate (not measured)
+  c.lat_mufu = 39.1;              // measured latency_mufu_rsq (rsqrt.approx.f32: MUFU.RSQ with its scaling FMULs)
+  c.lat_l1 = 32.0;                // measured latency_l1 (ld.global.ca chase, 8 KB)
+  c.lat_l2 = 268.6;               // measured latency_l2 (ld.global.cg chase, 4 MB)
+  c.lat_dram = 681.2;             // measured latency_dram.txt (1 GiB chase, 1 KB apart; microbench.txt's revisited L2)
+  c.lat_shared = 23.1;            // measured latency_shared
+  c.l2_bytes_per_s = 7212.9e9;    // measured bw_l2_read (16 MiB working set)
+  c.dram_read_bytes_per_s = 3073.9e9;   // measured bw_dram_read
+  c.dram_mixed_bytes_per_s = 2837.2e9;  // measured bw_dram_copy (reads + writes)
+  c.launch_overhead_ns = 2192.0;  // measured: ncu gpu__time_duration of empty_kernel<<<1,32>>> (2,208 / 2,176 / 2,176)
+  c.source = "H100 microbenchmarks (tests/hw/data/h100/timing) and the H100 whitepaper";
+  return c;
+}
+
+// NVIDIA A100 SXM4: A100 whitepaper (108 SMs, 64 FP32 + 64 INT32 + 32 FP64 lanes and 16 SFU lanes
+// per SM, 1410 MHz boost, 1555 GB/s); latencies from published microbenchmarks (Jia et al.,
+// "Dissecting the Ampere GPU architecture", and NVIDIA's CUDA guides: ~4-cycle FMA).
+TimeConstants ampere() {
+  TimeConstants c;
+  c.clock_ghz = 1.41;
+  c.rate_fp32 = 2.0; c.rate_mufu = 0.5; c.rate_int = 2.0; c.rate_fp64 = 1.0;
+  c.rate_lsu = 1.0; c.rate_l1_wavefronts = 1.0;
+  c.lat_alu = 4.0; c.lat_fp64 = 8.0; c.lat_mufu = 20.0;
+  c.lat_l1 = 33.0; c.lat_l2 = 200.0; c.lat_dram = 400.0; c.lat_shared = 23.0;
+  c.l2_bytes_per_s = 4000e9;  // spec-level: ~2.3x V100's L2 (A100 whitepaper)
+  c.dram_read_bytes_per_s = 0.9 * 1555e9; c.dram_mixed_bytes_per_s = 0.85 * 1555e9;
+  c.launch_overhead_ns = 2500.0;
+  c.source = "A100 whitepaper; published microbenchmark latencies (approximate)";
+  return c;
+}
+
+// NVIDIA V100 SXM2: Volta whitepaper (80 SMs, 64 FP32/64 INT32/32 FP64/16 SFU lanes per SM,
+// 1530 MHz, 900 GB/s); latencies from Jia et al. 2018, "Dissecting the NVIDIA Volta GPU
+// architecture via microbenchmarking" (L1 28, L2 193, DRAM ~375 cycles, shared 19, FMA 4).
+TimeConstants volta() {
+  TimeConstants c;
+  c.clock_ghz = 1.53;
+  c.rate_fp32 = 2.0; c.rate_mufu = 0.5; c.rate_int = 2.0; c.rate_fp64 = 1.0;
+  c.rate_lsu = 1.0; c.rate_l1_wavefronts = 1.0;
+  c.lat_alu = 4.0; c.lat_fp64 = 8.0; c.lat_mufu = 20.0;
+  c.lat_l1 = 28.0; c.lat_l2 = 193.0; c.lat_dram = 375.0; c.lat_shared = 19.0;
+  c.l2_bytes_per_s = 2155e9;  // Jia et al. 2018 (measured L2 bandwidth)
+  c.dram_read_bytes_per_s = 0.84 * 900e9; c.dram_mixed_bytes_per_s = 0.8 * 900e9;  // Jia et al.: ~750 GB/s
+  c.launch_overhead_ns = 3000.0;
+  c.source = "Volta whitepaper; Jia et al. 2018 microbenchmarks";
+  return c;
+}
+
+// NVIDIA Tesla K20X (GK110): Kepler GK110 whitepaper (14 SMX, 192 FP32, 64 FP64, 32 SFU, 32 LD/ST
+// lanes per SMX; 4 schedulers with 2 dispatch units; 732 MHz; 250 GB/s); latencies from Jia et
+// al. 2018 (Kepler column: L1 35, L2 ~200, DRAM ~300 cycles, shared 26, FMA 9).
+TimeConstants kepler() {
+  TimeConstants c;
+  c.clock_ghz = 0.732;
+  c.rate_fp32 = 6.0; c.rate_mufu = 1.0; c.rate_int = 5.0; c.rate_fp64 = 2.0;
+  c.rate_lsu = 1.0; c.rate_l1_wavefronts = 1.0;
+  c.lat_alu = 9.0; c.lat_fp64 = 10.0; c.lat_mufu = 18.0;
+  c.lat_l1 = 35.0; c.lat_l2 = 200.0; c.lat_dram = 300.0; c.lat_shared = 26.0;
+  c.l2_bytes_per_s = 500e9;  // GK110 whitepaper: 512 B/clk L2 at ~0.73 GHz, measured lower
+  c.dram_read_bytes_per_s = 0.75 * 250e9; c.dram_mixed_bytes_per_s = 0.7 * 250e9;
+  c.launch_overhead_ns = 5000.0;
+  c.source = "GK110 whitepaper; Jia et al. 2018 microbenchmarks (Kepler column)";
+  return c;
+}
+
+}  // namespace
+
+const TimeConstants* constants_for(const arch::Profile& profile) {
+  static const std::map<std::string_view, TimeConstants> table = {
+      {"hopper", hopper()}, {"ampere", ampere()}, {"volta", volta()}, {"kepler", kepler()}};
+  auto it = table.find(profile.name);
+  return it == table.end() ? nullptr : &it->second;
+}
+
+}  // namespace warpscope::timing

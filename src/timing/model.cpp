@@ -1,0 +1,163 @@
+#include "timing/model.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+
+namespace warpscope::timing {
+
+double mva_cycle_time(int n, const double* demands, int stations, double z) {
+  // Exact MVA for a closed product-form network (Reiser and Lavenberg 1980): with k customers,
+  // a customer finds the queue the network had with k - 1 (the arrival theorem).
+  std::array<double, 16> queue{};
+  double cycle = z;
+  for (int i = 0; i < stations; ++i) cycle += demands[i];
+  for (int k = 1; k <= n; ++k) {
+    std::array<double, 16> residence{};
+    cycle = z;
+    for (int i = 0; i < stations; ++i) {
+      residence[static_cast<std::size_t>(i)] = demands[i] * (1.0 + queue[static_cast<std::size_t>(i)]);
+      cycle += residence[static_cast<std::size_t>(i)];
+    }
+    const double throughput = cycle > 0 ? k / cycle : 0;
+    for (int i = 0; i < stations; ++i) {
+      queue[static_cast<std::size_t>(i)] = throughput * residence[static_cast<std::size_t>(i)];
+    }
+  }
+  return cycle;
+}
+
+namespace {
+
+constexpr int kStations = 7;
+constexpr std::array<const char*, kStations> kStationNames = {"issue", "fp32", "fp64", "mufu", "integer", "lsu", "l1"};
+
+struct WarpDemands {
+  std::array<double, kStations> demand{};  // cycles of each station one warp needs over its life
+  double latency = 0;                      // cycles one warp alone would take (its dependent chain)
+  double delay = 0;                        // latency the stations do not account for
+};
+
+WarpDemands warp_demands(const TimeConstants& c, const InstructionMix& mix, const MemoryCounts& mem, double warps) {
+  WarpDemands d;
+  const double s = c.schedulers_per_sm;
+  const double per = 1.0 / warps;
+  const std::array<double, kStations> count = {mix.total,   mix.fp32,         mix.fp64,         mix.mufu,
+                                               mix.integer, mem.lsu_requests, mem.l1_wavefronts};
+  const std::array<double, kStations> rate = {1.0 * s, c.rate_fp32, c.rate_fp64, c.rate_mufu,
+                                              c.rate_int, c.rate_lsu, c.rate_l1_wavefronts};
+  // A station shared by the SM's schedulers serves each of them a 1/s share.
+  for (std::size_t i = 0; i < kStations; ++i) d.demand[i] = rate[i] > 0 ? count[i] * per * s / rate[i] : 0;
+  // Latency of a global load: L1 hits, then L2 hits, then DRAM.
+  const double l1_hit = mem.global_load_sectors > 0 ? std::min(1.0, mem.l1_hit_sectors / mem.global_load_sectors) : 0;
+  const double l2_hit = mem.l2_sectors > 0 ? std::min(1.0, mem.l2_hit_sectors / mem.l2_sectors) : 1;
+  const double global = l1_hit * c.lat_l1 + (1 - l1_hit) * (l2_hit * c.lat_l2 + (1 - l2_hit) * c.lat_dram);
+  const double plain = std::max(0.0, mix.total - mix.fp64 - mix.mufu - mix.global_loads - mix.local_loads -
+                                         mix.shared_loads - mix.atomics);
+  const double loads = mix.global_loads + mix.local_loads + mix.shared_loads;
+  const double waiting = loads > 0 ? std::max(0.0, 1.0 - mix.overlapped_loads / loads) : 1.0;
+  d.latency = per * (plain * c.lat_alu + mix.fp64 * c.lat_fp64 + mix.mufu * c.lat_mufu +
+                     waiting * (mix.global_loads * global + mix.local_loads * c.lat_l1 + mix.shared_loads * c.lat_shared) +
+                     (loads - waiting * loads) * 1.0 + mix.atomics * c.lat_l2);
+  double served = 0;
+  for (double x : d.demand) served += x;
+  d.delay = std::max(0.0, d.latency - served);
+  return d;
+}
+
+}  // namespace
+
+Prediction predict(const TimeConstants& c, const LaunchShape& shape, const InstructionMix& mix, const MemoryCounts& mem) {
+  Prediction p;
+  if (shape.ctas_per_sm == 0) fail(ErrorKind::kUnsupported, "time model: a CTA of this launch does not fit on an SM");
+  if (shape.ctas == 0 || shape.warps_per_cta == 0 || shape.sm_count == 0) {
+    p.duration_ns = c.launch_overhead_ns;
+    p.limiter = "launch";
+    return p;
+  }
+  const double warps = static_cast<double>(shape.ctas) * shape.warps_per_cta;
+  const WarpDemands d = warp_demands(c, mix, mem, warps);
+  const auto s = static_cast<std::uint64_t>(c.schedulers_per_sm);
+  // Time of a wave in which each SM runs b CTAs: its busiest scheduler's warps pass once.
+  auto wave = [&](std::uint64_t b) {
+    const auto n = static_cast<int>((b * shape.warps_per_cta + s - 1) / s);
+    return mva_cycle_time(n, d.demand.data(), kStations, d.delay);
+  };
+  const std::uint64_t per_wave = std::uint64_t{shape.sm_count} * shape.ctas_per_sm;
+  const std::uint64_t full = shape.ctas / per_wave, rest = shape.ctas % per_wave;
+  const std::uint64_t tail_b = (rest + shape.sm_count - 1) / shape.sm_count;
+  const double t_full = full > 0 ? wave(shape.ctas_per_sm) : 0;
+  const double t_tail = rest > 0 ? wave(tail_b) : 0;
+  const double sm_cycles = static_cast<double>(full) * t_full + t_tail;
+  // Device-wide bandwidth bounds.
+  const double hz = c.clock_ghz * 1e9;
+  const double l2_cycles = mem.l2_sectors * 32.0 / c.l2_bytes_per_s * hz;
+  const double dram_bytes = mem.dram_read_bytes + mem.dram_write_bytes;
+  const double dram_bw = mem.dram_write_bytes > 0 ? c.dram_mixed_bytes_per_s : c.dram_read_bytes_per_s;
+  const double dram_cycles = dram_bytes / dram_bw * hz;
+  const double cycles = std::max({sm_cycles, l2_cycles, dram_cycles});
+  p.sm_cycles = sm_cycles;
+  p.duration_ns = cycles / c.clock_ghz + c.launch_overhead_ns;
+  p.waves = static_cast<double>(shape.ctas) / static_cast<double>(per_wave);
+
+  // The limiter: a bandwidth bound, else the SM's busiest station when the warps of a full (or
+  // the only) wave keep it busy, else latency.
+  const std::uint64_t b = full > 0 ? shape.ctas_per_sm : tail_b;
+  const double n = std::ceil(static_cast<double>(b * shape.warps_per_cta) / static_cast<double>(s));
+  std::size_t busiest = 0;
+  for (std::size_t i = 1; i < kStations; ++i) busiest = d.demand[i] > d.demand[busiest] ? i : busiest;
+  const double busy = n * d.demand[busiest];
+  const double alone = d.delay + [&] { double x = 0; for (double y : d.demand) x += y; return x; }();
+  if (cycles == dram_cycles && dram_cycles > sm_cycles) p.limiter = "dram";
+  else if (cycles == l2_cycles && l2_cycles > sm_cycles) p.limiter = "l2";
+  else p.limiter = busy >= alone ? kStationNames[busiest] : "latency";
+  p.latency_share = alone > 0 ? d.delay / std::max(alone, busy) : 0;
+
+  // Speed Of Light, as ncu's percentages of peak over the kernel's elapsed cycles.
+  const double elapsed = cycles;  // the kernel's own cycles (ncu: sm__cycles_elapsed)
+  const double sms = shape.sm_count;
+  auto pct = [&](double count, double rate_per_sm) {
+    return rate_per_sm > 0 && elapsed > 0 ? std::min(100.0, 100.0 * count / (rate_per_sm * sms * elapsed)) : 0.0;
+  };
+  const double issue = pct(mix.total, c.schedulers_per_sm);
+  p.sm_pct = std::max({issue, pct(mix.fp32, c.rate_fp32), pct(mix.fp64, c.rate_fp64), pct(mix.mufu, c.rate_mufu),
+                       pct(mix.integer, c.rate_int)});
+  p.l1_pct = std::max(pct(mem.lsu_requests, c.rate_lsu), pct(mem.l1_wavefronts, c.rate_l1_wavefronts));
+  p.l2_pct = elapsed > 0 ? std::min(100.0, 100.0 * l2_cycles / elapsed) : 0;
+  p.dram_pct = elapsed > 0 ? std::min(100.0, 100.0 * dram_bytes / c.dram_read_bytes_per_s * hz / elapsed) : 0;
+  p.memory_pct = std::max({p.l1_pct, p.l2_pct, p.dram_pct});
+  // Achieved occupancy: warps resident over time, averaged over the SMs and the elapsed cycles.
+  const double warp_cycles = static_cast<double>(full * per_wave) * shape.warps_per_cta * t_full +
+                             static_cast<double>(rest) * shape.warps_per_cta * t_tail;
+  p.occupancy_pct = elapsed > 0 && shape.max_warps_per_sm > 0
+                        ? std::min(100.0, 100.0 * warp_cycles / (sms * shape.max_warps_per_sm * elapsed))
+                        : 0;
+  nlohmann::json demands = nlohmann::json::object();
+  for (std::size_t i = 0; i < kStations; ++i) demands[kStationNames[i]] = d.demand[i];
+  p.components = {{"warp_demand_cycles", demands},
+                  {"warp_latency_cycles", d.latency},
+                  {"warp_unhidden_delay_cycles", d.delay},
+                  {"warps_per_scheduler", n},
+                  {"full_waves", full},
+                  {"tail_ctas", rest},
+                  {"wave_cycles", t_full},
+                  {"tail_cycles", t_tail},
+                  {"sm_cycles", sm_cycles},
+                  {"l2_cycles", l2_cycles},
+                  {"dram_cycles", dram_cycles},
+                  {"launch_overhead_ns", c.launch_overhead_ns},
+                  {"clock_ghz", c.clock_ghz},
+                  // For a roofline: the issue peak and the DRAM and L2 traffic and bandwidths.
+                  {"peak_warp_inst_per_s", sms * c.schedulers_per_sm * c.clock_ghz * 1e9},
+                  {"dram_bytes", dram_bytes},
+                  {"dram_bytes_per_s", c.dram_read_bytes_per_s},
+                  {"l2_bytes", mem.l2_sectors * 32.0},
+                  {"l2_bytes_per_s", c.l2_bytes_per_s}};
+  return p;
+}
+
+}  // namespace warpscope::timing

@@ -1,0 +1,168 @@
+// The time model (src/timing, docs/time.md): mean value analysis, the instruction classes, waves
+// and tails, bandwidth bounds. Expected values are worked out by hand from the equations of
+// docs/time.md and the H100 constants of src/timing/constants.cpp.
+#include <gtest/gtest.h>
+
+#include "arch/profile.hpp"
+#include "common/error.hpp"
+#include "timing/inputs.hpp"
+
+namespace warpscope::timing {
+namespace {
+
+TEST(Mva, OneCustomerSumsDemandsAndDelay) {
+  const double d[] = {2, 3};
+  EXPECT_DOUBLE_EQ(mva_cycle_time(1, d, 2, 5), 10);
+}
+
+TEST(Mva, TwoCustomersQueueAtTheStation) {
+  // k=1: R=4, cycle 8, X=1/8, Q=0.5; k=2: R=4*1.5=6, cycle 6+4=10.
+  const double d[] = {4};
+  EXPECT_DOUBLE_EQ(mva_cycle_time(2, d, 1, 4), 10);
+}
+
+TEST(Mva, ManyCustomersApproachTheBottleneck) {
+  // 64 customers, a station of demand 1 and delay 3: the station saturates (throughput 1), so the
+  // cycle is at least n * 1 and at most n * 1 + 3.
+  const double d[] = {1};
+  const double c = mva_cycle_time(64, d, 1, 3);
+  EXPECT_GE(c, 64.0);
+  EXPECT_LT(c, 64.0 + 3.0 + 1e-9);
+}
+
+TEST(Mix, PtxClassesAndExpansions) {
+  InstructionMix m;
+  add_ptx_instruction(m, "fma.rn.f32 %f1, %f2, %f3, %f4;", 1);
+  EXPECT_DOUBLE_EQ(m.fp32, 1);
+  add_ptx_instruction(m, "@%p1 bra $L__BB0_2;", 1);
+  add_ptx_instruction(m, "ld.global.nc.f32 %f5, [%rd1];", 1);
+  add_ptx_instruction(m, "ld.shared.u32 %r1, [%r2];", 1);
+  add_ptx_instruction(m, "ld.local.u32 %r1, [%rd2];", 1);
+  add_ptx_instruction(m, "st.global.f32 [%rd1], %f1;", 1);
+  add_ptx_instruction(m, "atom.global.add.u32 %r3, [%rd1], 1;", 1);
+  add_ptx_instruction(m, "add.s32 %r4, %r5, %r6;", 1);
+  add_ptx_instruction(m, "add.f64 %fd1, %fd2, %fd3;", 1);
+  EXPECT_DOUBLE_EQ(m.total, 9);
+  EXPECT_DOUBLE_EQ(m.global_loads, 1);
+  EXPECT_DOUBLE_EQ(m.shared_loads, 1);
+  EXPECT_DOUBLE_EQ(m.local_loads, 1);
+  EXPECT_DOUBLE_EQ(m.stores, 1);
+  EXPECT_DOUBLE_EQ(m.atomics, 1);
+  EXPECT_DOUBLE_EQ(m.integer, 1);
+  EXPECT_DOUBLE_EQ(m.fp64, 1);
+  // IEEE division: MUFU.RCP, 2 FFMA, IADD3 + ISETP, and the slow-path branch (BSSY, BRA, BSYNC).
+  InstructionMix d;
+  add_ptx_instruction(d, "div.rn.f32 %f1, %f2, %f3;", 10);
+  EXPECT_DOUBLE_EQ(d.total, 80);
+  EXPECT_DOUBLE_EQ(d.mufu, 10);
+  EXPECT_DOUBLE_EQ(d.fp32, 20);
+  EXPECT_DOUBLE_EQ(d.integer, 20);
+  // rsqrt.approx.f32 is MUFU.RSQ with FSETP and two FMULs (microbench.sass.txt); .ftz is the MUFU alone.
+  InstructionMix r;
+  add_ptx_instruction(r, "rsqrt.approx.f32 %f1, %f2;", 1);
+  EXPECT_DOUBLE_EQ(r.total, 4);
+  add_ptx_instruction(r, "rsqrt.approx.ftz.f32 %f1, %f2;", 1);
+  EXPECT_DOUBLE_EQ(r.total, 5);
+  EXPECT_DOUBLE_EQ(r.mufu, 2);
+}
+
+const TimeConstants& h100() { return *constants_for(arch::builtin_profile("hopper")); }
+
+LaunchShape shape(std::uint64_t ctas, std::uint32_t warps, std::uint32_t per_sm) {
+  return LaunchShape{ctas, warps, per_sm, 132, 64};
+}
+
+InstructionMix fp32_only(double warps, double per_warp) {
+  InstructionMix m;
+  m.total = m.fp32 = warps * per_warp;
+  return m;
+}
+
+TEST(Predict, OneWarpPerSmIsLatencyBound) {
+  // 100 dependent FFMA per warp: 100 x 4.07 cycles; issue 100 and FP32 100 x 4 / 3.89 cycles are
+  // part of it. 407 cycles at 1.98 GHz plus the 2192 ns launch overhead.
+  const Prediction p = predict(h100(), shape(132, 1, 1), fp32_only(132, 100), MemoryCounts{});
+  EXPECT_DOUBLE_EQ(p.sm_cycles, 407.0);
+  EXPECT_DOUBLE_EQ(p.duration_ns, 407.0 / 1.98 + 2192.0);
+  EXPECT_EQ(p.limiter, "latency");
+  EXPECT_DOUBLE_EQ(p.waves, 1.0);
+}
+
+TEST(Predict, TheLastWaveCostsAWholeWave) {
+  // 133 CTAs of one warp on 132 SMs with one CTA each: a full wave and a tail of one CTA.
+  const Prediction full = predict(h100(), shape(264, 1, 1), fp32_only(264, 100), MemoryCounts{});
+  const Prediction tail = predict(h100(), shape(133, 1, 1), fp32_only(133, 100), MemoryCounts{});
+  EXPECT_DOUBLE_EQ(full.sm_cycles, 814.0);
+  EXPECT_DOUBLE_EQ(tail.sm_cycles, 814.0);
+}
+
+TEST(Predict, ManyWarpsHideLatencyUntilFp32IsTheLimit) {
+  // 64 warps per SM (16 per scheduler), 100 FFMA each: FP32 needs 100 x 4 / 3.89 = 102.8 cycles a
+  // warp; 16 of them keep the pipe busy (1645 cycles) longer than one warp's 407-cycle chain.
+  const Prediction p = predict(h100(), shape(132 * 2, 32, 2), fp32_only(132 * 64, 100), MemoryCounts{});
+  EXPECT_EQ(p.limiter, "fp32");
+  EXPECT_GT(p.sm_cycles, 16 * 100 * 4 / 3.89);
+  EXPECT_LT(p.sm_cycles, 16 * 100 * 4 / 3.89 + 407);
+}
+
+TEST(Predict, DramBandwidthBoundsTheLaunch) {
+  MemoryCounts mem;
+  mem.dram_read_bytes = 3073.9e6;  // 1 ms at the measured 3073.9 GB/s
+  const Prediction p = predict(h100(), shape(132, 1, 1), fp32_only(132, 1), mem);
+  EXPECT_EQ(p.limiter, "dram");
+  EXPECT_NEAR(p.duration_ns, 1e6 + 2192.0, 1e-6);
+  EXPECT_NEAR(p.dram_pct, 100.0, 1e-9);
+}
+
+TEST(Predict, ACtaThatDoesNotFitIsAnError) {
+  EXPECT_THROW(predict(h100(), shape(1, 1, 0), fp32_only(1, 1), MemoryCounts{}), Error);
+}
+
+TEST(Constants, ProfilesWithoutATableHaveNoModel) {
+  EXPECT_NE(constants_for(arch::builtin_profile("hopper")), nullptr);
+  EXPECT_NE(constants_for(arch::builtin_profile("kepler")), nullptr);
+  EXPECT_EQ(constants_for(arch::builtin_profile("g80")), nullptr);
+}
+
+TEST(Metrics, PredictionIsRecordedAsEstimated) {
+  const Prediction p = predict(h100(), shape(132, 1, 1), fp32_only(132, 100), MemoryCounts{});
+  nlohmann::json metrics = nlohmann::json::object(), estimated = nlohmann::json::array();
+  const nlohmann::json t = add_prediction(p, h100(), fp32_only(132, 100), metrics, estimated);
+  EXPECT_DOUBLE_EQ(metrics["gpu__time_duration.sum"].get<double>(), 407.0 / 1.98 + 2192.0);
+  EXPECT_EQ(estimated.size(), 7u);
+  EXPECT_EQ(t["limiter"], "latency");
+  EXPECT_TRUE(t["estimated"].get<bool>());
+}
+
+}  // namespace
+}  // namespace warpscope::timing
+
+namespace warpscope::timing {
+namespace {
+
+TEST(Mix, ConsecutiveIndependentLoadsOverlap) {
+  // x, y, z of one structure: three loads back to back, none using another's result.
+  const std::vector<std::string> texts = {"ld.global.f32 %f1, [%rd4];", "ld.global.f32 %f2, [%rd4+4];",
+                                          "ld.global.f32 %f3, [%rd4+8];", "ld.global.u64 %rd5, [%rd6];",
+                                          "ld.global.u32 %r1, [%rd5];"};
+  const InstructionMix m = mix_from_ptx(texts, {10, 10, 10, 10, 10});
+  EXPECT_DOUBLE_EQ(m.global_loads, 50);
+  // The 2nd and 3rd overlap the 1st; the 4th follows a load it does not use (overlaps too); the
+  // 5th's address is the 4th's result (a pointer chase): it waits.
+  EXPECT_DOUBLE_EQ(m.overlapped_loads, 30);
+}
+
+TEST(Predict, OverlappedLoadsWaitOnce) {
+  // One warp, two L1-hitting loads: 2 x 32 cycles alone, 32 + 1 when the second overlaps.
+  InstructionMix m;
+  m.total = m.global_loads = 2;
+  MemoryCounts mem;
+  mem.global_load_sectors = mem.l1_hit_sectors = 2;
+  const LaunchShape one{1, 1, 1, 132, 64};
+  EXPECT_DOUBLE_EQ(predict(h100(), one, m, mem).sm_cycles, 64.0);
+  m.overlapped_loads = 1;
+  EXPECT_DOUBLE_EQ(predict(h100(), one, m, mem).sm_cycles, 33.0);
+}
+
+}  // namespace
+}  // namespace warpscope::timing
