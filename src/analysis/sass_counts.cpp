@@ -77,10 +77,8 @@ LaunchSassCounts count_launch(const Function& sass, std::span<const PtxInst> ptx
   // The machine code's blocks: a BSYNC also ends one (the paths that arrive separately go on as
   // one warp).
   std::vector<detail::Flow> flow = detail::sass_flow(sass);
-  bool calls = false;
   for (std::size_t i = 0; i < code.size(); ++i) {
     if ((code[i].opcode & 0x1ff) == kBaseBsync) flow[i].ends = true;
-    if (code[i].kind == Kind::kCall || code[i].kind == Kind::kReturn) calls = true;
   }
   const Graph sg = detail::build_graph(flow);
   const std::size_t nb = sg.first.size();
@@ -90,7 +88,6 @@ LaunchSassCounts count_launch(const Function& sass, std::span<const PtxInst> ptx
     const std::int64_t t = detail::index_of(code[i].target);
     if (t >= 0 && std::uint64_t(t) < code.size()) detail::mark_reachable(sg.succ, reachable, {sg.block_of[std::size_t(t)]});
   }
-  if (calls) r.notes.push_back("the machine code calls subroutines: their blocks follow the PTX blocks of their lines");
   std::vector<std::vector<std::uint32_t>> preds(nb);
   for (std::size_t b = 0; b < nb; ++b)
     for (std::uint32_t s : sg.succ[b]) preds[s].push_back(static_cast<std::uint32_t>(b));
@@ -104,6 +101,31 @@ LaunchSassCounts count_launch(const Function& sass, std::span<const PtxInst> ptx
       sblock[b] = BlockCount{true, true, 0, 0};
       continue;
     }
+    // A subroutine ptxas calls (64-bit division, ...): its lines are the PTX instruction it
+    // implements, which the interpreter runs without it; it runs when its CALLs do (below).
+    if (!sg.reachable[b]) continue;
+    // The slow path of one PTX instruction (a block that calls such a subroutine, all of its lines
+    // that one instruction's: division of operands the fast path does not take, ...): which path
+    // an execution takes depends on the operands, which the PTX counts do not say. The H100's
+    // Source pages show these paths never taken in the corpus: counted 0, estimated.
+    {
+      bool call = false, one_pc = true;
+      std::int64_t only = -1;
+      for (std::size_t i = sg.first[b]; i < sg.end(b); ++i) {
+        call = call || code[i].kind == Kind::kCall;
+        const std::int64_t pc = ptx_pc(code[i].ptx_line);
+        if (pc < 0) continue;
+        if (only >= 0 && pc != only) one_pc = false;
+        only = pc;
+      }
+      if (call && one_pc && only >= 0) {
+        sblock[b] = BlockCount{true, false, 0, 0};
+        r.notes.push_back(fmt::format("block at 0x{:x}: the slow path of PTX instruction {} (a subroutine call), "
+                                      "assumed not taken",
+                                      code[sg.first[b]].offset, only));
+        continue;
+      }
+    }
     std::map<std::uint32_t, std::uint32_t> votes[4];  // [guarded][loose]
     for (std::size_t i = sg.first[b]; i < sg.end(b); ++i) {
       const std::int64_t pc = ptx_pc(code[i].ptx_line);
@@ -113,6 +135,11 @@ LaunchSassCounts count_launch(const Function& sass, std::span<const PtxInst> ptx
       ++votes[g + 1][pb];
       if (pg.in_loop[pb] == sg.in_loop[b]) ++votes[g][pb];
     }
+    // A block outside every loop whose lines are only a loop's (ptxas's checks before an unrolled
+    // loop) runs once per entry: it is counted from its predecessors below.
+    if (!sg.in_loop[b] && votes[0].empty() && votes[2].empty()) continue;
+    // A BSYNC runs once per path that arrives: counted from its predecessors below.
+    if ((code[sg.first[b]].opcode & 0x1ff) == kBaseBsync) continue;
     for (const auto& v : votes) {
       if (v.empty()) continue;
       std::uint32_t best = 0, chosen = 0, second = 0;
@@ -140,11 +167,75 @@ LaunchSassCounts count_launch(const Function& sass, std::span<const PtxInst> ptx
     }
   }
 
+  // Loops ptxas unrolled: a machine-code block in a loop that holds k copies of its PTX block's
+  // memory instructions runs a k-th as often. The PTX block's executions N are shared out over its
+  // copies, widest first, as a loop whose every entry runs the same number of iterations would:
+  // C = floor(R / k), R -= k * C (estimated).
+  std::map<std::uint32_t, std::vector<std::pair<std::uint32_t, std::uint32_t>>> copies_of;  // pb -> (copies, b)
+  for (std::size_t b = 0; b < nb; ++b) {
+    if (!reachable[b] || !sg.in_loop[b] || !sblock[b].known) continue;
+    std::map<std::int64_t, std::uint32_t> per_pc;
+    std::int64_t pb = -1;
+    for (std::size_t i = sg.first[b]; i < sg.end(b); ++i) {
+      if (!code[i].memory()) continue;
+      const std::int64_t pc = ptx_pc(code[i].ptx_line);
+      if (pc < 0 || !pg.in_loop[pg.block_of[std::size_t(pc)]]) continue;
+      ++per_pc[pc];
+      pb = pg.block_of[std::size_t(pc)];
+    }
+    if (per_pc.empty()) continue;
+    std::uint32_t k = ~0u;
+    for (const auto& [pc, n] : per_pc) k = std::min(k, n);
+    copies_of[static_cast<std::uint32_t>(pb)].emplace_back(k, static_cast<std::uint32_t>(b));
+  }
+  for (auto& [pb, list] : copies_of) {
+    const bool unrolled = std::any_of(list.begin(), list.end(), [](const auto& x) { return x.first > 1; });
+    if (!unrolled) continue;
+    std::sort(list.begin(), list.end(), std::greater<>());
+    std::uint64_t rest = pblock[pb].warp;
+    const std::uint64_t n = std::max<std::uint64_t>(pblock[pb].warp, 1);
+    for (const auto& [k, b] : list) {
+      const std::uint64_t c = rest / k;
+      rest -= c * k;
+      sblock[b].warp = c;
+      sblock[b].thread = pblock[pb].thread * c / n;
+      sblock[b].exact = false;
+      r.notes.push_back(fmt::format("block at 0x{:x}: {} copies of PTX block {} (a loop ptxas unrolled): {} of its {} "
+                                    "executions",
+                                    code[sg.first[b]].offset, k, pb, c, pblock[pb].warp));
+    }
+  }
+
   // Blocks with no PTX line (a lone EXIT, BSYNC or BRA): from their predecessors.
+  // Subroutine entries: the executions of the blocks that call them.
+  std::map<std::uint32_t, std::vector<std::uint32_t>> callers;  // entry block -> calling blocks
+  for (std::size_t i = 0; i < code.size(); ++i) {
+    const std::int64_t t = code[i].kind == Kind::kCall ? detail::index_of(code[i].target) : -1;
+    if (t >= 0 && std::uint64_t(t) < code.size() && reachable[sg.block_of[i]])
+      callers[sg.block_of[std::size_t(t)]].push_back(sg.block_of[i]);
+  }
   for (bool progress = true; progress;) {
     progress = false;
     for (std::size_t b = 0; b < nb; ++b) {
       if (sblock[b].known) continue;
+      if (const auto it = callers.find(static_cast<std::uint32_t>(b)); it != callers.end() && preds[b].empty()) {
+        const auto& from = it->second;
+        if (!std::all_of(from.begin(), from.end(), [&](std::uint32_t p) { return sblock[p].known; })) continue;
+        BlockCount c{true, true, 0, 0};
+        for (std::uint32_t p : from) {
+          c.warp += sblock[p].warp;
+          c.thread += sblock[p].thread;
+          c.exact = c.exact && sblock[p].exact;
+        }
+        if (c.warp != 0) {
+          c.exact = false;
+          r.notes.push_back(fmt::format("block at 0x{:x}: a subroutine the machine code calls ({} times)",
+                                        code[sg.first[b]].offset, c.warp));
+        }
+        sblock[b] = c;
+        progress = true;
+        continue;
+      }
       if (preds[b].empty()) continue;
       if (!std::all_of(preds[b].begin(), preds[b].end(), [&](std::uint32_t p) { return sblock[p].known; })) continue;
       BlockCount c{true, true, 0, 0};
@@ -160,10 +251,14 @@ LaunchSassCounts count_launch(const Function& sass, std::span<const PtxInst> ptx
         // went both ways).
         const std::uint32_t other = sg.succ[p][0] == b ? sg.succ[p][1] : sg.succ[p][0];
         const BlockCount& o = sblock[other];
-        const bool other_only_from_p = preds[other].size() == 1;
+        // Into a BSYNC, the paths ptxas expects to diverge: every execution of p sends lanes (an
+        // upper bound, exact when each warp that ran the other way also had lanes here).
+        const bool other_only_from_p = preds[other].size() == 1 && (code[sg.first[b]].opcode & 0x1ff) != kBaseBsync;
         c.warp += other_only_from_p && o.known ? pc.warp - std::min(pc.warp, o.warp) : pc.warp;
-        c.thread += other_only_from_p && o.known ? pc.thread - std::min(pc.thread, o.thread) : pc.thread;
-        c.exact = false;
+        // Lanes go one way or the other: the lanes here are p's less the other successor's.
+        const bool lanes_split = preds[other].size() == 1 && o.known;
+        c.thread += lanes_split ? pc.thread - std::min(pc.thread, o.thread) : pc.thread;
+        if (pc.warp != 0 || !pc.exact) c.exact = false;
       }
       if (!c.exact)
         r.notes.push_back(fmt::format("block at 0x{:x}: no PTX line, counted from its predecessors' branches",

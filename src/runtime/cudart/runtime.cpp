@@ -440,7 +440,11 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
                    {"smsp__thread_inst_executed.sum", stats.thread_instructions}};
     rec.estimated = nlohmann::json::array();
     rec.lines = nlohmann::json::array();
-    if (rec.sass_counts) apply_sass_counts(*rec.sass_counts, {}, rec.metrics, rec.estimated, rec.lines);
+    if (rec.sass_counts) {
+      // --no-stats keeps two metrics: the machine code's counts when there are some.
+      rec.metrics["smsp__inst_executed.sum"] = rec.sass_counts->warp_instructions;
+      rec.metrics["smsp__thread_inst_executed.sum"] = rec.sass_counts->thread_instructions;
+    }
     rec.advice = nlohmann::json::array();
     rec.extra = nlohmann::json::object();
     rec.compare = nlohmann::json::array();

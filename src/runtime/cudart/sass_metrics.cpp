@@ -1,5 +1,6 @@
 #include "runtime/cudart/sass_metrics.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -30,16 +31,23 @@ std::optional<analysis::sass::LaunchSassCounts> sass_counts(const analysis::sass
 
 void apply_sass_counts(const analysis::sass::LaunchSassCounts& counts, const std::vector<InstructionInfo>& code,
                        nlohmann::json& metrics, nlohmann::json& estimated, nlohmann::json& lines) {
+  // The interpreter's PTX counts stay beside them (the per-line `executions` add up to these).
+  if (metrics.contains("smsp__inst_executed.sum")) metrics["ptx_instructions"] = metrics["smsp__inst_executed.sum"];
+  if (metrics.contains("smsp__thread_inst_executed.sum"))
+    metrics["ptx_thread_instructions"] = metrics["smsp__thread_inst_executed.sum"];
   metrics["smsp__inst_executed.sum"] = counts.warp_instructions;
   metrics["smsp__thread_inst_executed.sum"] = counts.thread_instructions;
   metrics["smsp__thread_inst_executed_pred_on.sum"] = counts.thread_pred_on;
-  // The machine code's counts are exact when every block followed one PTX block; predicated-on
-  // lanes of guarded instructions are the PTX's (sass_counts.hpp).
+  // The machine code's counts leave `estimated` when every executed block was tied to one PTX
+  // block (LaunchSassCounts::exact: equal to the H100's on every such launch of the accuracy
+  // corpus, docs/accuracy.md); predicated-on lanes of guarded instructions are the PTX's.
   nlohmann::json kept = nlohmann::json::array();
   for (const auto& name : estimated) {
     const bool inst = name == "smsp__inst_executed.sum" || name == "smsp__thread_inst_executed.sum";
     if (!inst || !counts.exact) kept.push_back(name);
   }
+  for (const char* name : {"smsp__inst_executed.sum", "smsp__thread_inst_executed.sum"})
+    if (!counts.exact && std::find(kept.begin(), kept.end(), name) == kept.end()) kept.push_back(name);
   kept.push_back("smsp__thread_inst_executed_pred_on.sum");
   estimated = std::move(kept);
 
