@@ -285,6 +285,12 @@ LaunchSassCounts count_launch(const Function& sass, std::span<const PtxInst> ptx
     ic.offset = in.offset;
     ic.opcode = in.opcode;
     ic.ptx_pc = ptx_pc(in.ptx_line);
+    if (ic.ptx_pc < 0 && in.ptx_line != 0 && i == 0) {
+      // The stack pointer's set-up (LDC R1), on the entry's line, which is no instruction: the
+      // first instruction's line for the per-line table, as ncu puts it on the function's first line.
+      const auto it = pc_of_line.lower_bound(in.ptx_line);
+      if (it != pc_of_line.end()) ic.ptx_pc = it->second;
+    }
     ic.warp = c.warp;
     ic.thread = c.thread;
     ic.thread_pred_on = c.thread;

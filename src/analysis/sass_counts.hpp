@@ -81,7 +81,8 @@ struct OpcodeCount {
 struct InstCount {
   std::uint32_t offset = 0;           // in the function's .text
   std::uint16_t opcode = 0;
-  std::int64_t ptx_pc = -1;           // the PTX instruction its PTX line names (Module::instructions), -1: none
+  std::int64_t ptx_pc = -1;           // the PTX instruction its PTX line names (Module::instructions; the
+                                      // function's first instruction: the first after its line); -1: none
   std::uint64_t warp = 0;
   std::uint64_t thread = 0;
   std::uint64_t thread_pred_on = 0;
