@@ -323,6 +323,7 @@ namespace {
 /// Counters that come from the interpreter (every CTA) or are ratios: never scaled.
 bool unscaled(const std::string& name) {
   return name == "smsp__inst_executed.sum" || name == "smsp__thread_inst_executed.sum" || name == "line" ||
+         name == "smsp__thread_inst_executed_pred_on.sum" || name.rfind("sass_", 0) == 0 || name.rfind("ptx_", 0) == 0 ||
          name == "executions" || name == "thread_executions" || name.rfind("launch__", 0) == 0 ||
          name.rfind("sm__maximum", 0) == 0 || name.find("_pct") != std::string::npos ||
          name.find("per_request") != std::string::npos || name.find("_estimated") != std::string::npos;

@@ -134,6 +134,10 @@ const std::vector<Counter>& counters() {
        Tol::kRelative, 0.03},
       {"dram_bytes_read", {"dram__bytes_read.sum"}, Tol::kRelative, 0.10},
       {"dram_bytes_write", {"dram__bytes_write.sum"}, Tol::kNotChecked, 0},
+      // The machine code's instructions (src/analysis/sass_counts.hpp): exact where warpscope
+      // says so (launch key `sass.exact`); the others are listed as exceptions below.
+      {"warp_instructions", {"smsp__inst_executed.sum"}, Tol::kExact, 0},
+      {"thread_instructions", {"smsp__thread_inst_executed.sum"}, Tol::kExact, 0},
   };
   return k;
 }
@@ -181,13 +185,17 @@ enum Reason {
   //    written sectors during the kernel and reads DRAM to fill them; the model's 50 MB LRU L2
   //    keeps them and reads nothing.
   kPartialStoreEviction,
+  // K. Instruction counts the machine code's control flow cannot give from PTX block counts:
+  //    loops ptxas unrolled (matmul, local_arrays), blocks reached over a branch some warps took
+  //    both ways (a lone BSYNC or EXIT: reduce_shuffle, hist_shared), marked in `sass.notes`.
+  kSassDerivation,
   kReasonCount
 };
 
 const char* const kReasonNames[] = {"A spill",         "B ptxas restructures",   "C shared atomics",
                                     "D RED same address", "E L2 write merge",    "F L2 request coalescer",
                                     "G concurrent CTAs", "I DRAM small kernel",
-                                    "J partial-store eviction"};
+                                    "J partial-store eviction", "K machine-code counts estimated"};
 static_assert(sizeof(kReasonNames) / sizeof(kReasonNames[0]) == kReasonCount);
 
 struct Exception {
@@ -223,6 +231,14 @@ const std::vector<Exception>& exceptions() {
       {"local_arrays", {2}, "dram_bytes_read", kDramSmallKernel},
       // stride32 stores of 4-, 8- and 16-byte words (8, 16 and 32 MB of lines, partially written).
       {"patterns", {47, 65, 83}, "dram_bytes_read", kPartialStoreEviction},
+      {"reduce", {3}, "warp_instructions", kSassDerivation},
+      {"histogram", {1, 3}, "warp_instructions", kSassDerivation},
+      {"matmul", {0, 1}, "warp_instructions", kSassDerivation},
+      {"local_arrays", {2, 3}, "warp_instructions", kSassDerivation},
+      {"reduce", {3}, "thread_instructions", kSassDerivation},
+      {"histogram", {1, 3}, "thread_instructions", kSassDerivation},
+      {"matmul", {0, 1}, "thread_instructions", kSassDerivation},
+      {"local_arrays", {2, 3}, "thread_instructions", kSassDerivation},
   };
   return k;
 }

@@ -212,11 +212,15 @@ struct MachineCodeFacts {
   std::uint32_t unplaced = 0;
   std::size_t merges = 0;
   std::vector<std::pair<std::uint32_t, std::string>> groupings;  // pc, text
+  const analysis::sass::Function* function = nullptr;  // the kernel's machine code
+  std::vector<analysis::sass::PtxInst> ptx;            // its PTX instructions as the planners see them
 };
 MachineCodeFacts install_machine_code_of(Module& module, const std::string& name,
                                       const std::vector<analysis::sass::Function>& sass) {
   const auto f = std::find_if(sass.begin(), sass.end(), [&](const analysis::sass::Function& x) { return x.name == name; });
   if (f == sass.end()) return {};
+  // The PTX as the planners see it: before compiled accesses are installed (they are listed after
+  // the PTX instructions and have no machine code of their own).
   const std::vector<InstructionInfo> code = module.instructions(name);
   std::vector<analysis::sass::PtxInst> ptx(code.size());
   for (std::size_t pc = 0; pc < code.size(); ++pc) {
@@ -253,6 +257,8 @@ MachineCodeFacts install_machine_code_of(Module& module, const std::string& name
   std::vector<LaneGrouping> groupings = analysis::sass::plan_lane_groups(*f, ptx);
   for (const LaneGrouping& g : groupings) facts.groupings.emplace_back(g.pc, g.text);
   module.set_lane_groupings(name, std::move(groupings));
+  facts.function = &*f;
+  facts.ptx = std::move(ptx);
   return facts;
 }
 
@@ -431,6 +437,8 @@ void Runtime::install_machine_code(KernelRec& k) {
   k.resources->spills_unplaced = mc.unplaced;
   k.resources->merged_shared_loads = mc.merges;
   k.resources->lane_groupings = mc.groupings;
+  k.sass = mc.function;
+  k.sass_ptx = mc.ptx;
   if (mc.unplaced != 0) {
     note(fmt::format("kernel {}: {} spill instructions of the machine code follow no PTX block and are not counted",
                      demangle(k.name), mc.unplaced));

@@ -24,6 +24,7 @@
 #include "analysis/sass.hpp"
 #include "runtime/cudart/closed_library.hpp"
 #include "runtime/cudart/graph.hpp"
+#include "runtime/cudart/sass_metrics.hpp"
 #include "runtime/cudart/launch_selection.hpp"
 #include "runtime/cudart/launch_time.hpp"
 #include "runtime/cudart/monitor.hpp"
@@ -438,6 +439,8 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
   dev.set_access_sink(nullptr);
   if (sticky == kSuccess) sync_managed_to_host();
   rec.wall_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+  // The machine code's instruction counts (sm_90 profiles), from the interpreter's per-PTX counts.
+  rec.sass_counts = sass_counts(k->sass, k->sass_ptx, stats);
   if (!model) {
     // --no-stats, or a launch the filter left out: the interpreter's counts only; nothing here
     // pretends to be a memory counter.
@@ -445,6 +448,11 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
                    {"smsp__thread_inst_executed.sum", stats.thread_instructions}};
     rec.estimated = nlohmann::json::array();
     rec.lines = nlohmann::json::array();
+    if (rec.sass_counts) {
+      // --no-stats keeps two metrics: the machine code's counts when there are some.
+      rec.metrics["smsp__inst_executed.sum"] = rec.sass_counts->warp_instructions;
+      rec.metrics["smsp__thread_inst_executed.sum"] = rec.sass_counts->thread_instructions;
+    }
     rec.advice = nlohmann::json::array();
     rec.extra = nlohmann::json::object();
     rec.compare = nlohmann::json::array();
@@ -493,6 +501,10 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
     extra["local_arrays"] = stats::local_arrays_json(results[i], code, dynamic_index);
     extra["math_to_memory"] = analysis::math_to_memory(results[i], stats, code);
     extra["sampling"] = sampling;
+    if (i == 0 && rec.sass_counts) {
+      apply_sass_counts(*rec.sass_counts, code, m, est, lines);
+      extra["sass"] = sass_json(*rec.sass_counts);
+    }
     double predicted_ns = -1;
     extra["time"] = predict_launch_time(*results[i].profile, code, stats, rec.grid, rec.block, extra["occupancy"], m,
                                         est, &predicted_ns);

@@ -25,6 +25,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/sass_counts.hpp"
 #include "arch/profile.hpp"
 #include "common/kernel_filter.hpp"
 #include "runtime/cudart/abi.hpp"
@@ -71,6 +72,10 @@ struct KernelRec {
   std::optional<KernelResources> resources;
   bool spills_installed = false;  // Runtime::install_spills ran
   std::size_t part = 0;           // the ModuleRec::parts entry whose PTX defines it, or kNoPart
+  // Its sm_90 machine code (install_machine_code; null without one) and what count_launch needs
+  // of its PTX instructions: each launch's machine-code instruction counts (sass_counts.hpp).
+  const analysis::sass::Function* sass = nullptr;
+  std::vector<analysis::sass::PtxInst> sass_ptx;
 };
 /// KernelRec::part of a kernel whose translation unit has no PTX (a device link's machine-code-only unit).
 inline constexpr std::size_t kNoPart = static_cast<std::size_t>(-1);
@@ -152,6 +157,9 @@ struct LaunchRecord {
   nlohmann::json extra = nlohmann::json::object();  // resources, occupancy, local_arrays
   nlohmann::json memcheck;   // {"mode", "errors", "first": [...]} (docs/report.md)
   nlohmann::json incomplete;  // null, or where a launch that did not end stopped (stopping.cpp)
+  // The machine code's executed instructions (sm_90 profiles with ptxas's cubin; the time model
+  // reads them): per opcode and per instruction. Empty for other profiles and without a cubin.
+  std::optional<analysis::sass::LaunchSassCounts> sass_counts;
   std::string error;
   bool profiled = true;      // false: the launch filter (-k/-s/-c) left it out of the memory model
   std::string not_profiled;  // why, when not profiled
