@@ -88,3 +88,31 @@ TEST(TmaAccuracy, EveryCaseAgainstTheH100) {
 }
 
 }  // namespace
+
+namespace {
+
+// libcu++'s TMA functions (cuda::device::experimental) as nvcc 13 compiles them: a 2-D tile copy
+// through shared memory, without and with the 128-byte swizzle, against its CPU reference. Its
+// counters follow from the probe's rules: per 32x32 float tile, 32 rows of 128 bytes at a
+// 1024-byte row pitch (aligned: 4 sectors each) = 128 sectors loaded and 128 stored; 24 tiles.
+TEST(TmaAccuracy, LibcuxxTileCopyMatchesItsCpuReference) {
+  const std::string exe = rt_test::prog("tma_copy");
+  const std::string report = exe + ".json";
+  std::remove(report.c_str());
+  const rt_test::Result r = rt_test::run_under_warpscope(exe, report, "WARPSCOPE_QUIET=1");
+  EXPECT_EQ(r.out, "tma_copy none ok (0 wrong, no error)\ntma_copy 128B ok (0 wrong, no error)\n") << r.err;
+  EXPECT_EQ(r.exit_code, 0);
+  const nlohmann::json j = nlohmann::json::parse(rt_test::slurp(report));
+  ASSERT_EQ(j["launches"].size(), 2u);
+  for (const auto& l : j["launches"]) {
+    const auto& m = l["metrics"];
+    EXPECT_EQ(m["smsp__inst_executed_op_tma_ld.sum"].get<double>(), 24.0);
+    EXPECT_EQ(m["smsp__inst_executed_op_tma_st.sum"].get<double>(), 24.0);
+    EXPECT_EQ(m["l1tex__tmain_requests.sum"].get<double>(), 72.0);
+    EXPECT_EQ(m["l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld.sum"].get<double>(), 24.0 * 128);
+    EXPECT_EQ(m["l1tex__m_l1tex2xbar_write_sectors_mem_global_op_tma_st.sum"].get<double>(), 24.0 * 128);
+    EXPECT_EQ(m["lts__t_sectors_srcunit_tex_op_write.sum"].get<double>(), 24.0 * 128);
+  }
+}
+
+}  // namespace
