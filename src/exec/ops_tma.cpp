@@ -89,7 +89,7 @@ bool row_address(const tma::EncodedMap& m, const BoxRow& r, std::uint64_t& addr)
 }
 
 /// The global side of one box row for the memory model: lanes of 16 bytes over [addr, addr+n).
-void emit_row(Ctx& x, const Inst& in, Op op, std::uint64_t addr, std::uint64_t n, unsigned& part) {
+void emit_row(Ctx& x, const Inst& in, Op op, std::uint64_t addr, std::uint64_t n, unsigned& part, bool tensor = true) {
   WarpAccess rec;
   rec.pc = x.pc_of(in);
   rec.cta = x.cta_linear;
@@ -98,7 +98,7 @@ void emit_row(Ctx& x, const Inst& in, Op op, std::uint64_t addr, std::uint64_t n
   rec.op = op;
   rec.cache = CacheOp::kCg;
   rec.width = 16;
-  rec.tensor = true;
+  rec.tensor = tensor;
   const std::uint64_t lo = addr & ~std::uint64_t{15}, hi = (addr + n + 15) & ~std::uint64_t{15};
   for (std::uint64_t a = lo; a < hi; a += 32 * 16) {
     const std::uint64_t lanes = std::min<std::uint64_t>(32, (hi - a) / 16);
@@ -202,7 +202,7 @@ void bulk_store(const Inst& in, Ctx& x, std::uint32_t mask) {
       std::memcpy(translate<MemSpace::kGlobal>(x, in, l, g + k, 16, Op::kStore, sp, sa), x.shared + s + k, 16);
     }
     unsigned part = 0;
-    if (x.sink != nullptr && n != 0) emit_row(x, in, Op::kBulkStore, g, n, part);
+    if (x.sink != nullptr && n != 0) emit_row(x, in, Op::kBulkStore, g, n, part, false);
   });
 }
 
