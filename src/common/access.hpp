@@ -21,8 +21,10 @@ inline constexpr unsigned kSpaceCount = 6;
 /// (the destinations, WarpAccess::part 1) follow each other (docs/mem.md, "Asynchronous copies").
 /// kBulkCopy: the global reads of cp.async.bulk, which the Tensor Memory Accelerator makes from
 /// L2 (no LSU request, no L1): records of up to 32 lanes x 16 bytes covering the copied bytes.
-enum class Op : std::uint8_t { kLoad, kStore, kAtomic, kReduction, kLdgsts, kBulkCopy };
-inline constexpr unsigned kOpCount = 6;
+/// kBulkStore: the global writes of cp.async.bulk / cp.async.bulk.tensor stores (the TMA writes to
+/// L2), in the same records.
+enum class Op : std::uint8_t { kLoad, kStore, kAtomic, kReduction, kLdgsts, kBulkCopy, kBulkStore };
+inline constexpr unsigned kOpCount = 7;
 /// The PTX cache operator of a load, reduced to what the memory model distinguishes:
 /// kDefault follows the profile (cached in L1 or not), kCa caches in L1, kCg bypasses L1.
 enum class CacheOp : std::uint8_t { kDefault, kCa, kCg };
@@ -74,6 +76,9 @@ struct WarpAccess {
   // `width` and fill the rest of their destination with zeros, and among them the lanes that read
   // nothing at all (src-size 0, ignore-src true). Both records of the copy carry them; the lanes
   // that read nothing are in `active` for the shared side's grouping only (docs/mem.md).
+  // kBulkCopy / kBulkStore of a tensor copy (cp.async.bulk.tensor): one box row per record (or
+  // per 512 bytes of it), counted under the TMA's names.
+  bool tensor = false;
   std::uint32_t fill_lanes = 0;
   std::uint32_t no_read_lanes = 0;
   LaneMask active;

@@ -18,4 +18,10 @@ std::uint64_t mbarrier_word(const Ctx& x, std::uint64_t offset);
 /// the mbarrier at shared 0x10, whose phase parity 0: 1 of 4 arrivals pending, tx-count 0".
 std::string describe_wait(const Ctx& x, const Inst& in, unsigned lane);
 
+/// A bulk copy's mbarrier operand (shared offset or generic address), checked as every mbarrier
+/// operand is (ops_async.cpp); its shared offset.
+std::uint64_t bulk_barrier(const Ctx& x, const Inst& in, unsigned lane, std::uint64_t addr, bool generic, bool addr32);
+/// complete-tx of `bytes` on the initialized mbarrier at shared offset `bar`.
+void bulk_complete_tx(Ctx& x, const Inst& in, unsigned lane, std::uint64_t bar, std::uint32_t bytes);
+
 }  // namespace warpscope::exec

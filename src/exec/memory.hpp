@@ -35,7 +35,11 @@ inline constexpr std::uint64_t kHeapBase = 0x7f00'0000'0000ull;
 inline constexpr std::uint64_t kSharedWindow = 0x7ffe'0000'0000ull;
 inline constexpr std::uint64_t kLocalWindow = 0x7fff'0000'0000ull;
 inline constexpr std::uint64_t kWindowBytes = 0x1'0000'0000ull;  // 4 GiB each
-inline constexpr std::uint64_t kHeapLimit = kSharedWindow;
+inline constexpr std::uint64_t kHeapLimit = 0x7ffd'0000'0000ull;
+// cvta.param of a kernel parameter (a __grid_constant__ tensor map): kParamWindow + its offset in
+// the parameter buffer. Only the TMA instructions read through it (ops_tma.cpp); other generic
+// accesses there fault as unallocated global memory.
+inline constexpr std::uint64_t kParamWindow = kHeapLimit;
 inline constexpr std::uint64_t kAllocAlign = 256;
 inline constexpr std::uint64_t kGranule = 2ull << 20;  // the GPU's mapping unit (docs/exec.md)
 /// A function's address (in vtables, function pointers): kFunctionAddressBase + 16 x its index in

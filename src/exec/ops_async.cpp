@@ -314,6 +314,16 @@ void bar_operand(DecodeCtx& dc, const ptx::Instruction& ins, const ptx::Operand&
 
 std::uint64_t mbarrier_offset(const Ctx& x, const Inst& in, unsigned lane) { return lane_bar(x, in, lane); }
 
+std::uint64_t bulk_barrier(const Ctx& x, const Inst& in, unsigned lane, std::uint64_t addr, bool generic, bool addr32) {
+  const std::uint64_t off = bar_offset(x, in, lane, addr, generic, addr32);
+  live_state(x, in, lane, off);
+  return off;
+}
+
+void bulk_complete_tx(Ctx& x, const Inst& in, unsigned lane, std::uint64_t bar, std::uint32_t bytes) {
+  apply(x, in, lane, bar, mbar::complete_tx(live_state(x, in, lane, bar), bytes));
+}
+
 std::uint64_t mbarrier_word(const Ctx& x, std::uint64_t offset) { return load_word(x, offset); }
 
 std::string describe_wait(const Ctx& x, const Inst& in, unsigned lane) {
@@ -369,6 +379,11 @@ bool decode_async(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out) {
       out.fn = &cp_mbar_arrive;
       return true;
     case Opcode::kCpAsyncBulk: {
+      if (ins.bulk_group) return false;  // the store to global memory: ops_tma.cpp
+      if (ins.space != ptx::StateSpace::kSharedCluster && ins.space != ptx::StateSpace::kShared)
+        dc.unsupported("cp.async.bulk with an mbarrier into a space other than shared memory");
+      if (ins.src_space != ptx::StateSpace::kGlobal)
+        dc.unsupported("cp.async.bulk from shared memory to a cluster's shared memory (distributed shared memory)");
       const AddrOperand d = dc.address(ops[0], ptx::StateSpace::kShared);
       const AddrOperand s = dc.address(ops[1], ptx::StateSpace::kGlobal);
       const AddrOperand b = dc.address(ops[3], ptx::StateSpace::kShared);

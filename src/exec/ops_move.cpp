@@ -443,6 +443,12 @@ bool decode_move(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out) {
         case ptx::StateSpace::kLocal:
           out.fn = ins.to_space ? &cvta<kLocalWindow, true> : &cvta<kLocalWindow, false>;
           return true;
+        case ptx::StateSpace::kParam:
+          // A kernel parameter's generic address, for the tensor-map operand of the TMA
+          // instructions (a __grid_constant__ CUtensorMap; memory.hpp, kParamWindow).
+          if (!dc.in_kernel()) dc.unsupported("cvta.param outside a kernel");
+          out.fn = ins.to_space ? &cvta<kParamWindow, true> : &cvta<kParamWindow, false>;
+          return true;
         default:
           dc.unsupported(fmt::format("cvta{}.{}", ins.to_space ? ".to" : "", ptx::to_string(s)));
       }

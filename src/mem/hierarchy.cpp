@@ -168,6 +168,9 @@ void MemoryHierarchy::apply(unsigned sm, Space space, Op op, bool cached_in_l1, 
       case Op::kBulkCopy:  // read from L2 by the TMA, past the L1
         l2_read(s.line, s.mask, counters_.l2_read_sectors, counters_.l2_read_hits);
         break;
+      case Op::kBulkStore:  // written to L2 by the TMA, past the L1
+        l2_write(s.line, s.mask, true);
+        break;
       case Op::kAtomic:
       case Op::kReduction: {
         l1.invalidate(s.line);

@@ -236,6 +236,11 @@ std::string_view to_string(Opcode op) {
     case Opcode::kCpAsyncWaitAll: return "cp.async.wait_all";
     case Opcode::kCpAsyncMbarrierArrive: return "cp.async.mbarrier.arrive";
     case Opcode::kCpAsyncBulk: return "cp.async.bulk";
+    case Opcode::kCpAsyncBulkTensor: return "cp.async.bulk.tensor";
+    case Opcode::kCpAsyncBulkCommitGroup: return "cp.async.bulk.commit_group";
+    case Opcode::kCpAsyncBulkWaitGroup: return "cp.async.bulk.wait_group";
+    case Opcode::kCpReduceAsyncBulk: return "cp.reduce.async.bulk";
+    case Opcode::kCpAsyncBulkPrefetch: return "cp.async.bulk.prefetch";
     case Opcode::kMbarrierInit: return "mbarrier.init";
     case Opcode::kMbarrierArrive: return "mbarrier.arrive";
     case Opcode::kMbarrierArriveDrop: return "mbarrier.arrive_drop";

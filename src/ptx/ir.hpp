@@ -298,7 +298,13 @@ enum class Opcode : std::uint16_t {
   kCpAsyncWaitGroup,    // N (immediate)
   kCpAsyncWaitAll,      // (none)
   kCpAsyncMbarrierArrive,  // [mbar]                          noinc
-  kCpAsyncBulk,         // [dst], [src], size, [mbar]{, policy}  .mbarrier::complete_tx::bytes
+  kCpAsyncBulk,         // [dst], [src], size{, [mbar]}{, policy}  .mbarrier::complete_tx::bytes | .bulk_group
+  kCpAsyncBulkTensor,   // load: [dst], [tmap, {coords}], [mbar]{, im2col offsets}{, policy}
+                        // store: [tmap, {coords}], [src]{, policy}          tensor_dims, tensor_mode
+  kCpAsyncBulkCommitGroup,  // (none)
+  kCpAsyncBulkWaitGroup,    // N (immediate)                   wait_read
+  kCpReduceAsyncBulk,   // [dst], [src], size{, [mbar]}  reduce, type; .tensor: [tmap, {coords}], [src]
+  kCpAsyncBulkPrefetch, // [src], size{, policy}; .tensor: [tmap, {coords}]{, offsets}{, policy}
   kMbarrierInit,        // [mbar], count
   kMbarrierArrive,      // state|_, [mbar]{, count | txCount}   no_complete, expect_tx
   kMbarrierArriveDrop,  // state|_, [mbar]{, count}
@@ -455,6 +461,9 @@ enum class OperandKind : std::uint8_t {
   kSink,     // `_`
 };
 
+/// The load mode of a tensor copy: .tile, .im2col and the other forms (refused by src/exec).
+enum class TensorMode : std::uint8_t { kNone, kTile, kIm2col, kOther };
+
 enum class AddressBase : std::uint8_t { kNone, kReg, kSymbol };
 
 struct Operand {
@@ -549,6 +558,15 @@ struct Instruction {
   bool expect_tx = false;    // mbarrier.arrive.expect_tx
   bool noinc = false;        // cp.async.mbarrier.arrive.noinc
   bool complete_tx = false;  // cp.async.bulk .mbarrier::complete_tx::bytes
+  // --- bulk copies and the Tensor Memory Accelerator (cp.async.bulk*, cp.reduce.async.bulk*)
+  bool tensor = false;            // cp.async.bulk.tensor, or .tensor on prefetch / reduce
+  std::uint8_t tensor_dims = 0;   // .1d ... .5d
+  TensorMode tensor_mode = TensorMode::kNone;
+  bool bulk_group = false;        // .bulk_group completion
+  bool wait_read = false;         // cp.async.bulk.wait_group.read
+  bool multicast = false;         // .multicast::cluster
+  bool cta_group = false;         // .cta_group::1 / ::2
+  bool tensormap = false;         // prefetch.tensormap
   // --- matrix instructions
   MmaQualifiers mma;
   // --- where it came from

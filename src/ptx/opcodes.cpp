@@ -68,6 +68,8 @@ enum Cat : std::uint64_t {
   kAsync = 1ull << 49,    // cp.async/mbarrier: .parity .noComplete .expect_tx .noinc
                           // .mbarrier::complete_tx::bytes
   kMmaQ = 1ull << 50,     // wmma/mma/ldmatrix/stmatrix/movmatrix qualifiers (mma.hpp)
+  kBulk = 1ull << 51,     // bulk copies: .tensor .1d-.5d .tile .im2col .bulk_group .read
+                          // .multicast::cluster .cta_group::N .mbarrier::complete_tx::bytes
 };
 
 struct OpSpec {
@@ -87,7 +89,7 @@ constexpr OpSpec kOps[] = {
     {"cvta", Opcode::kCvta, kT | kSpaceTo | kTo},
     {"cvt", Opcode::kCvt, kT | kRnd | kIRnd | kFtz | kSat | kSatfinite | kRelu},
     {"cvt.pack", Opcode::kCvtPack, kT | kSat},
-    {"prefetch", Opcode::kPrefetch, kSpace | kLevel | kEvict},
+    {"prefetch", Opcode::kPrefetch, kSpace | kLevel | kEvict | kBulk},
     {"prefetchu", Opcode::kPrefetchu, kLevel},
     {"isspacep", Opcode::kIsspacep, kSpace},
     {"add", Opcode::kAdd, kFloatArith | kCc},
@@ -184,7 +186,12 @@ constexpr OpSpec kOps[] = {
     {"cp.async.wait_group", Opcode::kCpAsyncWaitGroup, 0},
     {"cp.async.wait_all", Opcode::kCpAsyncWaitAll, 0},
     {"cp.async.mbarrier.arrive", Opcode::kCpAsyncMbarrierArrive, kT | kSpace | kAsync},
-    {"cp.async.bulk", Opcode::kCpAsyncBulk, kSpace | kEvict | kAsync},
+    {"cp.async.bulk", Opcode::kCpAsyncBulk, kSpace | kEvict | kAsync | kBulk},
+    {"cp.async.bulk.tensor", Opcode::kCpAsyncBulkTensor, kSpace | kEvict | kAsync | kBulk},
+    {"cp.async.bulk.commit_group", Opcode::kCpAsyncBulkCommitGroup, 0},
+    {"cp.async.bulk.wait_group", Opcode::kCpAsyncBulkWaitGroup, kBulk},
+    {"cp.reduce.async.bulk", Opcode::kCpReduceAsyncBulk, kT | kSpace | kEvict | kAsync | kBulk | kRed | kNoftz},
+    {"cp.async.bulk.prefetch", Opcode::kCpAsyncBulkPrefetch, kSpace | kLevel | kEvict | kBulk},
     {"mbarrier.init", Opcode::kMbarrierInit, kT | kSpace},
     {"mbarrier.arrive", Opcode::kMbarrierArrive, kT | kSpace | kOrder | kScope | kAsync},
     {"mbarrier.arrive_drop", Opcode::kMbarrierArriveDrop, kT | kSpace | kOrder | kScope | kAsync},
@@ -448,7 +455,9 @@ class Decoder {
           unsupported(m, "distributed shared memory is not supported");
         if (has(kSpaceTo) && *r == StateSpace::kParam && m != "param") unsupported(m, "unknown space");
         // A copy names its destination space, then its source space.
-        if ((inst_.op == Opcode::kCpAsync || inst_.op == Opcode::kCpAsyncBulk) && inst_.space != StateSpace::kGeneric)
+        if ((inst_.op == Opcode::kCpAsync || inst_.op == Opcode::kCpAsyncBulk || inst_.op == Opcode::kCpAsyncBulkTensor ||
+             inst_.op == Opcode::kCpReduceAsyncBulk) &&
+            inst_.space != StateSpace::kGeneric)
           return set_once(inst_.src_space, *r, m);
         return set_once(inst_.space, *r, m);
       }
@@ -527,8 +536,9 @@ class Decoder {
       if (m == "noComplete" && inst_.op == Opcode::kMbarrierArrive) return flag(inst_.no_complete, m);
       if (m == "expect_tx" && inst_.op == Opcode::kMbarrierArrive) return flag(inst_.expect_tx, m);
       if (m == "noinc" && inst_.op == Opcode::kCpAsyncMbarrierArrive) return flag(inst_.noinc, m);
-      if (m == "mbarrier::complete_tx::bytes" && inst_.op == Opcode::kCpAsyncBulk) return flag(inst_.complete_tx, m);
+      if (m == "mbarrier::complete_tx::bytes" && has(kBulk)) return flag(inst_.complete_tx, m);
     }
+    if (has(kBulk) && bulk(m)) return;
     if (has(kProxy) && (m == "alias" || m == "async" || m == "generic" || m == "tensormap" ||
                         m.starts_with("tensormap::")))
       return;
@@ -576,9 +586,58 @@ class Decoder {
     switch (inst_.op) {
       case Opcode::kMbarrierArrive: case Opcode::kMbarrierArriveDrop: case Opcode::kMbarrierExpectTx:
       case Opcode::kMbarrierCompleteTx: return true;
-      case Opcode::kCpAsyncBulk: return inst_.space == StateSpace::kGeneric;
+      case Opcode::kCpAsyncBulk: case Opcode::kCpAsyncBulkTensor: case Opcode::kCpReduceAsyncBulk:
+        return inst_.space == StateSpace::kGeneric;
       default: return false;
     }
+  }
+
+  /// The bulk-copy modifiers; false: not one of them.
+  bool bulk(std::string_view m) {
+    if (inst_.op == Opcode::kPrefetch) {
+      if (m != "tensormap") return false;
+      flag(inst_.tensormap, m);
+      return true;
+    }
+    if (inst_.op == Opcode::kCpAsyncBulkWaitGroup) {
+      if (m != "read") return false;
+      flag(inst_.wait_read, m);
+      return true;
+    }
+    if (m == "tensor" && (inst_.op == Opcode::kCpAsyncBulkPrefetch || inst_.op == Opcode::kCpReduceAsyncBulk)) {
+      flag(inst_.tensor, m);
+      return true;
+    }
+    if (m.size() == 2 && m[1] == 'd' && m[0] >= '1' && m[0] <= '5') {
+      if (inst_.tensor_dims != 0) unsupported(m, "two dimensionalities");
+      inst_.tensor_dims = static_cast<std::uint8_t>(m[0] - '0');
+      return true;
+    }
+    if (m == "tile") {
+      set_once(inst_.tensor_mode, TensorMode::kTile, m);
+      return true;
+    }
+    if (m == "im2col") {
+      set_once(inst_.tensor_mode, TensorMode::kIm2col, m);
+      return true;
+    }
+    if (m.starts_with("im2col") || m.starts_with("tile::")) {
+      set_once(inst_.tensor_mode, TensorMode::kOther, m);
+      return true;
+    }
+    if (m == "bulk_group") {
+      flag(inst_.bulk_group, m);
+      return true;
+    }
+    if (m == "multicast::cluster") {
+      flag(inst_.multicast, m);
+      return true;
+    }
+    if (m.starts_with("cta_group::")) {
+      flag(inst_.cta_group, m);
+      return true;
+    }
+    return false;
   }
 
   void evict(std::string_view m) {

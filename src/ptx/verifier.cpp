@@ -23,6 +23,8 @@ namespace {
 //   H  texture/surface handle `[h]` without coordinates (txq, suq)
 //   W  data of tex/tld4/suld/sust: a register or a vector of .vN elements (`{%r1}` for N = 1)
 //   G  tex.grad gradients / txq.level LOD: a vector or a source
+//   M  address, or a tensor map with coordinates `[tmap, {c0, ...}]` (bulk copies)
+//   Z  address or source (a bulk copy's optional mbarrier / cache policy)
 //   F  matrix fragment: a vector of registers (or one register), counted by mma_form (mma.hpp)
 // A '?' makes the remaining positions optional.
 struct Shape {
@@ -105,7 +107,7 @@ constexpr Shape kShapes[] = {
     {Opcode::kBarRed, "DSS?P", true},
     {Opcode::kBarWarpSync, "S", false},
     {Opcode::kMembar, "", false},
-    {Opcode::kFence, "", false},
+    {Opcode::kFence, "?AS", false},
     {Opcode::kAtom, "VAS?S", true},
     {Opcode::kRed, "AV", true},
     {Opcode::kNanosleep, "S", true},
@@ -131,7 +133,12 @@ constexpr Shape kShapes[] = {
     {Opcode::kCpAsyncWaitGroup, "I", false},
     {Opcode::kCpAsyncWaitAll, "", false},
     {Opcode::kCpAsyncMbarrierArrive, "A", false},
-    {Opcode::kCpAsyncBulk, "AASA?S", false},
+    {Opcode::kCpAsyncBulk, "AAS?ZS", false},
+    {Opcode::kCpAsyncBulkTensor, "MM?ZGS", false},
+    {Opcode::kCpAsyncBulkCommitGroup, "", false},
+    {Opcode::kCpAsyncBulkWaitGroup, "I", false},
+    {Opcode::kCpReduceAsyncBulk, "MM?SZS", false},
+    {Opcode::kCpAsyncBulkPrefetch, "M?GS", false},
     {Opcode::kMbarrierInit, "AS", false},
     {Opcode::kMbarrierArrive, "DA?S", false},
     {Opcode::kMbarrierArriveDrop, "DA?S", false},
@@ -350,6 +357,17 @@ class Verifier {
         break;
       }
       case 'A': address(o); break;
+      case 'Z':  // an mbarrier address or a cache policy / mask register (bulk copies)
+        if (o.kind == OperandKind::kAddress) {
+          address(o);
+        } else {
+          source(o, false);
+        }
+        break;
+      case 'M':  // an address, or a tensor map with coordinates `[tmap, {c0, ...}]` (bulk copies)
+        address(o);
+        for (const auto& e : o.elements) source(e, false);
+        break;
       case 'T':
       case 'H': {
         address(o);
@@ -478,6 +496,28 @@ class Verifier {
     }
   }
 
+  /// The bulk copies: a completion mechanism, and a tensor map's coordinates per dimensionality.
+  void bulk(const Instruction& in) const {
+    const auto& ops = in.operands;
+    const bool tensor = in.op == Opcode::kCpAsyncBulkTensor || in.tensor;
+    if (in.op != Opcode::kCpAsyncBulkPrefetch && in.complete_tx == in.bulk_group)
+      error(in.ptx, "a bulk copy completes through .mbarrier::complete_tx::bytes or .bulk_group (one of them)");
+    if (tensor) {
+      if (in.tensor_dims == 0) error(in.ptx, "missing dimensionality (.1d ... .5d)");
+      if (in.tensor_mode == TensorMode::kNone) error(in.ptx, "missing load mode (.tile, .im2col, ...)");
+      // The tensor map operand: the source of loads and prefetches, the destination of stores.
+      const std::size_t k = (in.op == Opcode::kCpAsyncBulkTensor && in.complete_tx) ? 1 : 0;
+      if (ops.size() <= k || ops[k].kind != OperandKind::kAddress || ops[k].elements.empty())
+        error(in.ptx, "a tensor copy names its tensor map and coordinates as [tmap, {{c0, ...}}]");
+      if (in.tensor_mode == TensorMode::kTile && ops[k].elements.size() != in.tensor_dims)
+        error(ops[k].pos, ".{}d takes {} coordinates, found {}", in.tensor_dims, in.tensor_dims, ops[k].elements.size());
+    } else {
+      for (const auto& o : ops)
+        if (o.kind == OperandKind::kAddress && !o.elements.empty()) error(o.pos, "coordinates on a bulk copy without .tensor");
+      if (in.op != Opcode::kCpAsyncBulkPrefetch && ops.size() < 3) error(in.ptx, "a bulk copy takes [dst], [src], size");
+    }
+  }
+
   void specific(const Instruction& in) {
     const auto& ops = in.operands;
     switch (in.op) {
@@ -585,9 +625,10 @@ class Verifier {
         break;
       }
       case Opcode::kCpAsyncBulk:
-        if (!in.complete_tx || in.space != StateSpace::kSharedCluster || in.src_space != StateSpace::kGlobal)
-          error(in.ptx, "the bulk copies supported are .shared::cluster.global.mbarrier::complete_tx::bytes");
-        if (ops.size() == 5 && !in.l2_cache_hint) error(ops[4].pos, "extra operand without .L2::cache_hint");
+      case Opcode::kCpAsyncBulkTensor:
+      case Opcode::kCpReduceAsyncBulk:
+      case Opcode::kCpAsyncBulkPrefetch:
+        bulk(in);
         break;
       case Opcode::kMbarrierArrive:
       case Opcode::kMbarrierArriveDrop:

@@ -131,6 +131,7 @@ void merge_row(InstructionStats& into, InstructionStats&& from, std::uint64_t se
   }
   into.in_registers += from.in_registers;
   into.widenable_executions += from.widenable_executions;
+  into.tensor = into.tensor || from.tensor;
 }
 
 }  // namespace
@@ -453,7 +454,7 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
         ldgsts_access(a, s, seq);
         return;
       }
-      if (a.op == Op::kBulkCopy) {
+      if (a.op == Op::kBulkCopy || a.op == Op::kBulkStore) {
         bulk_access(a, s, seq);
         return;
       }
@@ -553,12 +554,13 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
       if (s.executions == 0) s.first_seen = seq;
       if (a.part == 0) {
         s.executions += 1;
-        part.instructions[static_cast<unsigned>(Space::kGlobal)][static_cast<unsigned>(Op::kBulkCopy)] += 1;
+        part.instructions[static_cast<unsigned>(Space::kGlobal)][static_cast<unsigned>(a.op)] += 1;
       }
+      s.tensor = a.tensor;
       coalescer.coalesce(a, scratch);
       model.hierarchy.lines(a, scratch, lines);
       const unsigned sm = profile.sm_count == 0 ? 0 : a.cta % profile.sm_count;
-      part.ops.push_back(LineOp{a.pc, sm, Space::kGlobal, Op::kBulkCopy, false, 0,
+      part.ops.push_back(LineOp{a.pc, sm, Space::kGlobal, a.op, false, 0,
                                 static_cast<std::uint32_t>(part.lines.size()), lines.count});
       for (std::uint32_t k = 0; k < lines.count; ++k) part.lines.push_back(lines.line[k]);
       s.sectors += scratch.transaction_count;

@@ -83,6 +83,7 @@ struct InstructionStats {
   // consecutive lanes copying consecutive words, each run's source 16-byte aligned and its
   // destinations consecutive too (one 16-byte copy per run would do the same).
   std::uint64_t widenable_executions = 0;
+  bool tensor = false;  // a cp.async.bulk.tensor (Op::kBulkCopy / kBulkStore)
 
   std::uint64_t excessive_sectors() const { return sectors - ideal_sectors; }
   std::uint64_t excess_wavefronts() const { return wavefronts - ideal_wavefronts; }

@@ -19,6 +19,7 @@ const char* op_short(Op op) {
     case Op::kReduction: return "red";
     case Op::kLdgsts: return "ldgsts";
     case Op::kBulkCopy: return "bulk";
+    case Op::kBulkStore: return "bulk_st";
   }
   return "?";
 }
@@ -111,6 +112,40 @@ void async_copy_metric_values(const ModelResult& m, std::vector<std::pair<std::s
   out.emplace_back("smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum", m.ldgsts_conflicts);
 }
 
+/// Whether the launch ran bulk copies (cp.async.bulk*, the TMA): their metrics appear only then.
+bool uses_bulk_copies(const ModelResult& m) {
+  return instruction_count(m, Space::kGlobal, Op::kBulkCopy) + instruction_count(m, Space::kGlobal, Op::kBulkStore) != 0;
+}
+
+/// The Tensor Memory Accelerator under Nsight Compute's names (tests/hw/data/h100/tma): a tensor
+/// load is one UTMALDG and one l1tex__tmain request, a tensor store one UTMASTG and two requests;
+/// their global sectors are the distinct sectors of each box row (loads: the whole box, stores:
+/// the in-bounds part). Plain cp.async.bulk copies (UBLKCP) count in
+/// smsp__sass_inst_executed_op_tma only (their sectors were not measured).
+void tma_metric_values(const ModelResult& m, std::vector<std::pair<std::string, std::uint64_t>>& out) {
+  std::uint64_t ld = 0, st = 0, bulk = 0, ld_sec = 0, st_sec = 0;
+  for (const InstructionStats& s : m.per_pc) {
+    if (!s.seen || (s.op != Op::kBulkCopy && s.op != Op::kBulkStore)) continue;
+    if (!s.tensor) {
+      bulk += s.executions;
+    } else if (s.op == Op::kBulkCopy) {
+      ld += s.executions;
+      ld_sec += s.sectors;
+    } else {
+      st += s.executions;
+      st_sec += s.sectors;
+    }
+  }
+  out.emplace_back("smsp__inst_executed_op_tma_ld.sum", ld);
+  out.emplace_back("smsp__inst_executed_op_tma_st.sum", st);
+  out.emplace_back("smsp__sass_inst_executed_op_tma.sum", ld + st + bulk);
+  out.emplace_back("l1tex__tmain_requests.sum", ld + 2 * st);
+  out.emplace_back("l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld.sum", ld_sec);
+  out.emplace_back("l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum", ld_sec * 32);
+  out.emplace_back("l1tex__m_l1tex2xbar_write_sectors_mem_global_op_tma_st.sum", st_sec);
+  out.emplace_back("l1tex__m_l1tex2xbar_write_bytes_mem_global_op_tma_st.sum", st_sec * 32);
+}
+
 void texture_metrics(nlohmann::json& j, const ModelResult& m) {
   if (!uses_textures(m)) return;
   std::vector<std::pair<std::string, std::uint64_t>> v;
@@ -162,6 +197,11 @@ nlohmann::json metrics_json(const ModelResult& m, const LaunchStats& exec) {
   if (uses_async_copies(m)) {
     std::vector<std::pair<std::string, std::uint64_t>> v;
     async_copy_metric_values(m, v);
+    for (const auto& [name, value] : v) j[name] = value;
+  }
+  if (uses_bulk_copies(m)) {
+    std::vector<std::pair<std::string, std::uint64_t>> v;
+    tma_metric_values(m, v);
     for (const auto& [name, value] : v) j[name] = value;
   }
   j["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"] = m.shared_wavefronts[0];

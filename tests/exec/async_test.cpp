@@ -290,3 +290,32 @@ TEST_F(Async, NoCompleteThatCompletesIsUndefined) {
 
 }  // namespace
 }  // namespace warpscope::exec::test
+
+namespace warpscope::exec::test {
+namespace {
+
+TEST_F(Async, BulkStoreToGlobalWithABulkGroup) {
+  const DevicePtr out = dev_.malloc(136 * 4);
+  const std::vector<unsigned> init(136, 0xeeeeeeeeu);
+  dev_.copy_to_device(out, init.data(), init.size() * 4);
+  const KernelArg args[] = {arg(out)};
+  RecordingSink sink;
+  dev_.set_access_sink(&sink);
+  dev_.launch(module_, "bulk_store", {1}, {32}, args);
+  dev_.set_access_sink(nullptr);
+  const auto got = download<unsigned>(dev_, out, 136);
+  for (unsigned i = 0; i < 136; ++i) EXPECT_EQ(got[i], i >= 4 && i < 132 ? (i - 4) * 3 + 1 : 0xeeeeeeeeu) << i;
+  // The global side: Op::kBulkStore records of 32 lanes x 16 bytes (one record: 512 bytes).
+  unsigned records = 0;
+  for (const WarpAccess& a : sink.records) {
+    if (a.op != Op::kBulkStore) continue;
+    ++records;
+    EXPECT_EQ(a.active.bits(), 0xffffffffu);
+    EXPECT_EQ(a.addr[0], out + 16);
+    EXPECT_FALSE(a.tensor);
+  }
+  EXPECT_EQ(records, 1u);
+}
+
+}  // namespace
+}  // namespace warpscope::exec::test

@@ -119,12 +119,56 @@ TEST(PtxAsync, FormsTheIsaDoesNotHave) {
                   "distributed shared memory is not supported");
   EXPECT_CONTAINS(kernel_error("mbarrier.try_wait.noinc.shared.b64 %p1, [%r1], %rd1;", ErrorKind::kUnsupported),
                   "unsupported modifier '.noinc'");
-  EXPECT_CONTAINS(kernel_error("cp.async.bulk.global.shared::cta.bulk_group [%rd1], [%r1], 64;", ErrorKind::kUnsupported),
-                  "'.bulk_group'");
+  // Bulk copies (PTX ISA 9.0, 9.7.9.25.4): one completion mechanism; a tile copy's coordinates
+  // match its dimensionality.
+  EXPECT_CONTAINS(kernel_error("cp.async.bulk.global.shared::cta [%rd1], [%r1], 64;"),
+                  "completes through .mbarrier::complete_tx::bytes or .bulk_group");
   EXPECT_CONTAINS(kernel_error("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes "
-                               "[%r1], [%rd1, {%r2, %r3}], [%r4];",
-                               ErrorKind::kUnsupported),
-                  "'.tensor'");
+                               "[%r1], [%rd1, {%r2, %r3, %r5}], [%r4];"),
+                  ".2d takes 2 coordinates, found 3");
+  EXPECT_CONTAINS(kernel_error("cp.async.bulk.tensor.shared::cluster.global.tile.mbarrier::complete_tx::bytes "
+                               "[%r1], [%rd1, {%r2, %r3}], [%r4];"),
+                  "missing dimensionality");
+  EXPECT_CONTAINS(kernel_error("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2}], 16, [%r4];"),
+                  "coordinates on a bulk copy without .tensor");
+}
+
+TEST(PtxAsync, BulkAndTensorForms) {
+  // What nvcc 13 emits for cuda::device::experimental's TMA functions and the bulk-group forms.
+  Module m = load_kernel(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3}], [%r4];\n"
+      "cp.async.bulk.tensor.5d.global.shared::cta.tile.bulk_group.L2::cache_hint [%rd1, {%r1, %r2, %r3, %r4, %r5}], [%r6], %rd2;\n"
+      "cp.async.bulk.global.shared::cta.bulk_group [%rd1], [%r1], 64;\n"
+      "cp.async.bulk.commit_group;\n"
+      "cp.async.bulk.wait_group.read 0;\n"
+      "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%rd1], [%r1], 64;\n"
+      "cp.async.bulk.prefetch.tensor.2d.L2.global.tile [%rd1, {%r2, %r3}];\n"
+      "prefetch.param.tensormap [%rd1];\n"
+      "fence.proxy.async.shared::cta;\n"
+      "fence.proxy.tensormap::generic.acquire.gpu [%rd1], 128;\n");
+  const auto& in = m.functions[0].instructions;
+  ASSERT_EQ(in.size(), 10u);
+  EXPECT_EQ(in[0].op, Opcode::kCpAsyncBulkTensor);
+  EXPECT_EQ(in[0].tensor_dims, 2);
+  EXPECT_EQ(in[0].tensor_mode, TensorMode::kTile);
+  EXPECT_TRUE(in[0].complete_tx);
+  EXPECT_EQ(in[0].operands[1].elements.size(), 2u);
+  EXPECT_EQ(in[1].tensor_dims, 5);
+  EXPECT_TRUE(in[1].bulk_group);
+  EXPECT_EQ(in[1].space, StateSpace::kGlobal);
+  EXPECT_EQ(in[1].src_space, StateSpace::kShared);
+  EXPECT_EQ(in[2].op, Opcode::kCpAsyncBulk);
+  EXPECT_TRUE(in[2].bulk_group);
+  EXPECT_EQ(in[3].op, Opcode::kCpAsyncBulkCommitGroup);
+  EXPECT_EQ(in[4].op, Opcode::kCpAsyncBulkWaitGroup);
+  EXPECT_TRUE(in[4].wait_read);
+  EXPECT_EQ(in[5].op, Opcode::kCpReduceAsyncBulk);
+  EXPECT_EQ(in[5].reduce, ReduceOp::kAdd);
+  EXPECT_EQ(in[6].op, Opcode::kCpAsyncBulkPrefetch);
+  EXPECT_TRUE(in[6].tensor);
+  EXPECT_TRUE(in[7].tensormap);
+  EXPECT_TRUE(in[8].proxy);
+  EXPECT_EQ(in[9].operands.size(), 2u);
 }
 
 TEST(PtxAsync, LabelsAreScopedToTheirBlock) {

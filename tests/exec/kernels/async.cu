@@ -320,3 +320,18 @@ extern "C" __global__ void std_barrier_exchange(int* out, int missing) {
   bar->arrive_and_wait();
   out[threadIdx.x] = v[(threadIdx.x + 1) % blockDim.x];
 }
+
+// cp.async.bulk from shared to global memory with bulk-group completion (PTX ISA 9.0,
+// 9.7.9.25.4.1): 512 bytes of shared words i*3+1 copied to out + 16.
+extern "C" __global__ void bulk_store(unsigned* out) {
+  __shared__ __align__(16) unsigned s[128];
+  for (int i = threadIdx.x; i < 128; i += blockDim.x) s[i] = i * 3 + 1;
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], 512;" ::"l"(out + 4),
+                 "r"((unsigned)__cvta_generic_to_shared(s)) : "memory");
+    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+    asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+  }
+}

@@ -1,0 +1,284 @@
+// The Tensor Memory Accelerator's instructions (PTX ISA 9.0, sections 9.7.9.25-27):
+// cp.async.bulk.tensor (tile mode, 1-5-D, load global -> shared with mbarrier completion, store
+// shared -> global with bulk-group completion), cp.async.bulk global <- shared (bulk group),
+// cp.async.bulk.commit_group / wait_group, cp.async.bulk.prefetch(.tensor), prefetch.tensormap.
+// docs/exec.md "Bulk copies and the TMA".
+//
+// As for cp.async (ops_async.cpp), a copy is performed when it is issued; the groups and waits
+// then have nothing left to wait for. The box layout in shared memory and the out-of-bounds rules
+// are those measured on an H100 (tests/hw/data/h100/tma, tensormap.hpp).
+#include "exec/async.hpp"
+#include "exec/memaccess.hpp"
+#include "exec/ops_common.hpp"
+#include "exec/tensormap.hpp"
+
+namespace warpscope::exec {
+namespace {
+
+using ptx::Opcode;
+
+// Inst::aux of a tensor copy: bits 0-2 the dimensionality; the flags below.
+enum : std::uint32_t { kStore = 8, kBarAddr32 = 32 };
+// Slots: a = shared address (+imm), b = tensor map address, c = mbarrier address, e = its offset
+// (a constant slot), v[0..3] and d2 = coordinates 0..4, d = the tensor map offset (a constant).
+
+/// The tensor map a lane names: in the kernel's parameters (a __grid_constant__ parameter made
+/// generic by cvta.param) or in global/constant memory.
+tma::EncodedMap lane_map(Ctx& x, const Inst& in, unsigned lane) {
+  const std::uint64_t addr = x.reg(in.b)[lane] + x.reg(in.d)[lane];
+  const std::uint8_t* p = nullptr;
+  if (addr - kParamWindow < kWindowBytes) {
+    const std::uint64_t off = addr - kParamWindow;
+    if (off > x.kparam_size || x.kparam_size - off < 128)
+      lane_fault(x, x.pc_of(in), ErrorKind::kOutOfBounds, lane,
+                 fmt::format("the tensor map at parameter offset 0x{:x} lies outside the kernel's parameters", off));
+    p = x.kparams + off;
+  } else {
+    if (addr % 64 != 0)
+      lane_fault(x, x.pc_of(in), ErrorKind::kMisaligned, lane, fmt::format("the tensor map at 0x{:x} is not 64-byte aligned", addr));
+    Space sp;
+    std::uint64_t sa;
+    p = translate<MemSpace::kGlobal>(x, in, lane, addr, 64, Op::kLoad, sp, sa);
+    if (x.gcache == nullptr || !x.gcache->contains(addr, 128)) p = nullptr;
+    if (p == nullptr)
+      lane_fault(x, x.pc_of(in), ErrorKind::kOutOfBounds, lane, fmt::format("the tensor map at 0x{:x} is not 128 bytes of device memory", addr));
+  }
+  const std::optional<tma::EncodedMap> m = tma::decode(p);
+  if (!m)
+    lane_fault(x, x.pc_of(in), ErrorKind::kUndefined, lane,
+               fmt::format("the tensor map at 0x{:x} was not made by cuTensorMapEncodeTiled/Im2col", addr));
+  return *m;
+}
+
+/// One box row: its first element's coordinates are `coord`; `row` its index in the box.
+struct BoxRow {
+  std::int64_t coord[tma::kMaxRank];
+  std::uint64_t row;
+};
+
+/// Calls f(row) for every row (a run along dimension 0) of the box, in the order the box is laid
+/// out in shared memory (dimension 1 fastest).
+template <class F>
+void for_rows(const tma::EncodedMap& m, const std::int32_t* start, F&& f) {
+  unsigned n[tma::kMaxRank] = {1, 1, 1, 1, 1};
+  for (unsigned d = 1; d < m.rank; ++d) n[d] = tma::box_elements(m, d);
+  BoxRow r{};
+  unsigned i[tma::kMaxRank] = {};
+  for (r.row = 0;; ++r.row) {
+    r.coord[0] = start[0];
+    for (unsigned d = 1; d < m.rank; ++d) r.coord[d] = std::int64_t{start[d]} + std::int64_t{i[d]} * m.element_strides[d];
+    f(r);
+    unsigned d = 1;
+    for (; d < m.rank; ++d) {
+      if (++i[d] < n[d]) break;
+      i[d] = 0;
+    }
+    if (d >= m.rank) return;
+  }
+}
+
+/// Whether the row's outer coordinates are inside the tensor, and its global address (element 0).
+bool row_address(const tma::EncodedMap& m, const BoxRow& r, std::uint64_t& addr) {
+  bool in = true;
+  addr = m.global_address + static_cast<std::uint64_t>(r.coord[0] * tma::element_bytes(m.data_type));
+  for (unsigned d = 1; d < m.rank; ++d) {
+    if (r.coord[d] < 0 || r.coord[d] > std::int64_t{m.dims[d]}) in = false;
+    addr += static_cast<std::uint64_t>(r.coord[d]) * m.strides[d - 1];
+  }
+  return in;
+}
+
+/// The global side of one box row for the memory model: lanes of 16 bytes over [addr, addr+n).
+void emit_row(Ctx& x, const Inst& in, Op op, std::uint64_t addr, std::uint64_t n, unsigned& part, bool tensor = true) {
+  WarpAccess rec;
+  rec.pc = x.pc_of(in);
+  rec.cta = x.cta_linear;
+  rec.warp = x.warp_index;
+  rec.space = Space::kGlobal;
+  rec.op = op;
+  rec.cache = CacheOp::kCg;
+  rec.width = 16;
+  rec.tensor = tensor;
+  const std::uint64_t lo = addr & ~std::uint64_t{15}, hi = (addr + n + 15) & ~std::uint64_t{15};
+  for (std::uint64_t a = lo; a < hi; a += 32 * 16) {
+    const std::uint64_t lanes = std::min<std::uint64_t>(32, (hi - a) / 16);
+    rec.part = static_cast<std::uint8_t>(std::min(part++, 255u));
+    rec.active = LaneMask(lanes >= 32 ? kFullMask : (1u << lanes) - 1u);
+    rec.addr.fill(0);
+    for (unsigned l = 0; l < lanes; ++l) rec.addr[l] = a + 16 * l;
+    x.sink->on_access(rec);
+  }
+}
+
+void tensor_copy(const Inst& in, Ctx& x, std::uint32_t mask) {
+  const bool store = (in.aux & kStore) != 0;
+  const unsigned dims = in.aux & 7;
+  const std::uint32_t slots[tma::kMaxRank] = {in.v[0], in.v[1], in.v[2], in.v[3], in.d2};
+  for_lanes(mask, [&](unsigned l) {
+    const tma::EncodedMap m = lane_map(x, in, l);
+    if (m.im2col) lane_fault(x, x.pc_of(in), ErrorKind::kUnsupported, l, "a tensor copy with an im2col tensor map (im2col mode is not supported)");
+    if (m.interleave != 0) lane_fault(x, x.pc_of(in), ErrorKind::kUnsupported, l, "a tensor map with interleave (not supported)");
+    if (m.rank != dims)
+      lane_fault(x, x.pc_of(in), ErrorKind::kUndefined, l,
+                 fmt::format("a .{}d tensor copy with a {}-D tensor map ({})", dims, m.rank, tma::describe(m)));
+    std::int32_t c[tma::kMaxRank] = {};
+    for (unsigned d = 0; d < dims; ++d) c[d] = static_cast<std::int32_t>(x.reg(slots[d])[l]);
+    const unsigned es = tma::element_bytes(m.data_type);
+    if ((std::int64_t{c[0]} * es) % 16 != 0)
+      lane_fault(x, x.pc_of(in), ErrorKind::kUndefined, l,
+                 fmt::format("a tensor copy whose box starts at x = {} ({} bytes, not a multiple of 16): the H100 stops "
+                             "with an illegal instruction ({})", c[0], std::int64_t{c[0]} * es, tma::describe(m)));
+    std::uint64_t sh = x.reg(in.a)[l] + static_cast<std::uint64_t>(in.imm);
+    if (in.flags & kFlagAddr32) sh &= 0xffffffffu;
+    if (sh % 128 != 0) memory_fault(x, in, ErrorKind::kMisaligned, l, sh, 128, Space::kShared, store ? Op::kLoad : Op::kStore, false, " (a tensor copy's shared memory is 128-byte aligned)");
+    const tma::Swizzle sw = static_cast<tma::Swizzle>(m.swizzle);
+    const std::uint64_t row_bytes = std::uint64_t{m.box[0]} * es, pitch = tma::row_pitch(row_bytes, sw);
+    std::uint64_t rows = 1;
+    for (unsigned d = 1; d < m.rank; ++d) rows *= tma::box_elements(m, d);
+    if (sh > x.shared_size || (x.shared_size - sh) < rows * pitch)
+      memory_fault(x, in, ErrorKind::kOutOfBounds, l, sh, 16, Space::kShared, store ? Op::kLoad : Op::kStore, false,
+                   " (the shared side of a tensor copy)");
+    const std::uint64_t bar = store ? 0 : bulk_barrier(x, in, l, x.reg(in.c)[l] + x.reg(in.e)[l], false, (in.aux & kBarAddr32) != 0);
+    const std::int64_t dim0 = std::int64_t{m.dims[0]} + 1;
+    std::uint8_t fill[8];
+    for (unsigned k = 0; k < es; k += 2) {
+      const std::uint16_t v = m.oob_fill ? 0x7ff7 : 0;  // the H100's NaN request (case 8: FLOAT32)
+      std::memcpy(fill + k, &v, std::min(2u, es - k));
+    }
+    std::vector<std::uint8_t> buf(row_bytes);
+    unsigned part = 0;
+    for_rows(m, c, [&](const BoxRow& r) {
+      std::uint64_t ga;
+      const bool row_in = row_address(m, r, ga);
+      // The in-bounds elements of the row: [j0, j1).
+      std::int64_t j0 = row_in ? std::max<std::int64_t>(0, -r.coord[0]) : 0;
+      std::int64_t j1 = row_in ? std::min<std::int64_t>(m.box[0], dim0 - r.coord[0]) : 0;
+      if (j1 < j0) j1 = j0;
+      const std::uint64_t base = sh + r.row * pitch;
+      if (!store) {
+        for (unsigned j = 0; j < m.box[0]; ++j) std::memcpy(buf.data() + std::size_t(j) * es, fill, es);
+        for (std::int64_t j = j0; j < j1; ++j) {
+          Space sp;
+          std::uint64_t sa;
+          const std::uint8_t* p = translate<MemSpace::kGlobal>(x, in, l, ga + static_cast<std::uint64_t>(j) * es, es, Op::kLoad, sp, sa);
+          std::memcpy(buf.data() + j * es, p, es);
+        }
+        for (std::uint64_t k = 0; k < row_bytes; k += 16) std::memcpy(x.shared + tma::swizzle(base + k, sw), buf.data() + k, 16);
+        // The H100 reads the whole box row, out-of-bounds parts too (case 1).
+        if (x.sink != nullptr) emit_row(x, in, Op::kBulkCopy, ga, row_bytes, part);
+      } else {
+        for (std::uint64_t k = 0; k < row_bytes; k += 16) std::memcpy(buf.data() + k, x.shared + tma::swizzle(base + k, sw), 16);
+        for (std::int64_t j = j0; j < j1; ++j) {
+          Space sp;
+          std::uint64_t sa;
+          std::uint8_t* p = translate<MemSpace::kGlobal>(x, in, l, ga + static_cast<std::uint64_t>(j) * es, es, Op::kStore, sp, sa);
+          std::memcpy(p, buf.data() + j * es, es);
+        }
+        // Only the in-bounds elements are written (case 16).
+        if (x.sink != nullptr && j1 > j0)
+          emit_row(x, in, Op::kBulkStore, ga + static_cast<std::uint64_t>(j0) * es, static_cast<std::uint64_t>(j1 - j0) * es, part);
+      }
+    });
+    if (!store) bulk_complete_tx(x, in, l, bar, static_cast<std::uint32_t>(tma::box_bytes(m)));
+  });
+}
+
+/// cp.async.bulk.global.shared::cta.bulk_group: `size` bytes from shared memory to global memory.
+void bulk_store(const Inst& in, Ctx& x, std::uint32_t mask) {
+  for_lanes(mask, [&](unsigned l) {
+    const std::uint64_t g = x.reg(in.a)[l] + static_cast<std::uint64_t>(in.imm);
+    std::uint64_t s = x.reg(in.b)[l] + x.reg(in.c)[l];
+    if (in.flags & kFlagAddr32) s &= 0xffffffffu;
+    const std::uint64_t n = x.reg(in.e)[l] & 0xffffffffu;
+    if (n % 16 != 0)
+      lane_fault(x, x.pc_of(in), ErrorKind::kUndefined, l, fmt::format("cp.async.bulk of {} bytes (a multiple of 16 is required)", n));
+    if (g % 16 != 0) memory_fault(x, in, ErrorKind::kMisaligned, l, g, 16, Space::kGlobal, Op::kStore, false, " (cp.async.bulk)");
+    if (s % 16 != 0) memory_fault(x, in, ErrorKind::kMisaligned, l, s, 16, Space::kShared, Op::kLoad, false, " (cp.async.bulk)");
+    if (s > x.shared_size || x.shared_size - s < n)
+      memory_fault(x, in, ErrorKind::kOutOfBounds, l, s, 16, Space::kShared, Op::kLoad, false, " (cp.async.bulk)");
+    for (std::uint64_t k = 0; k < n; k += 16) {
+      Space sp;
+      std::uint64_t sa;
+      std::memcpy(translate<MemSpace::kGlobal>(x, in, l, g + k, 16, Op::kStore, sp, sa), x.shared + s + k, 16);
+    }
+    unsigned part = 0;
+    if (x.sink != nullptr && n != 0) emit_row(x, in, Op::kBulkStore, g, n, part, false);
+  });
+}
+
+void nop(const Inst&, Ctx&, std::uint32_t) {}
+
+}  // namespace
+
+bool decode_tma(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out) {
+  const auto& ops = ins.operands;
+  switch (ins.op) {
+    case Opcode::kCpAsyncBulkTensor: {
+      if (ins.tensor_mode != ptx::TensorMode::kTile) dc.unsupported("tensor copies in a mode other than .tile (im2col is not supported)");
+      if (ins.multicast) dc.unsupported(".multicast::cluster (clusters of one CTA)");
+      if (ins.cta_group) dc.unsupported(".cta_group");
+      const bool store = ins.bulk_group;
+      const ptx::Operand& map = ops[store ? 0 : 1];
+      const std::size_t used = store ? 2 : 3;
+      if (ops.size() > used + (ins.l2_cache_hint ? 1 : 0)) dc.unsupported("extra operands of a tensor copy");
+      if (map.addr_base != ptx::AddressBase::kReg) dc.unsupported("a tensor map that is not in a register");
+      ptx::Operand reg;
+      reg.kind = ptx::OperandKind::kReg;
+      reg.reg = map.reg;
+      reg.pos = map.pos;
+      out.b = dc.src(reg, ptx::Type::kU64);
+      out.d = dc.constant(static_cast<std::uint64_t>(map.offset));
+      std::uint32_t* const coord[] = {&out.v[0], &out.v[1], &out.v[2], &out.v[3], &out.d2};
+      for (std::size_t k = 0; k < map.elements.size() && k < tma::kMaxRank; ++k) *coord[k] = dc.src(map.elements[k], ptx::Type::kS32);
+      const AddrOperand sh = dc.address(ops[store ? 1 : 0], ptx::StateSpace::kShared);
+      if (sh.mode != AddrOperand::Mode::kPlain) dc.unsupported("a tensor copy's shared operand");
+      out.a = sh.slot;
+      out.imm = sh.imm;
+      if (sh.reg32) out.flags |= kFlagAddr32;
+      out.aux = ins.tensor_dims | (store ? kStore : 0u);
+      if (!store) {
+        if (ins.space != ptx::StateSpace::kSharedCluster && ins.space != ptx::StateSpace::kShared)
+          dc.unsupported("a tensor load into a space other than shared memory");
+        const AddrOperand b = dc.address(ops[2], ptx::StateSpace::kShared);
+        if (b.mode != AddrOperand::Mode::kPlain) dc.unsupported("a tensor copy's mbarrier operand");
+        out.c = b.slot;
+        out.e = dc.constant(static_cast<std::uint64_t>(b.imm));
+        if (b.reg32) out.aux |= kBarAddr32;
+      } else if (ins.space != ptx::StateSpace::kGlobal) {
+        dc.unsupported("a tensor store into a space other than global memory");
+      }
+      out.fn = &tensor_copy;
+      return true;
+    }
+    case Opcode::kCpAsyncBulkCommitGroup:
+    case Opcode::kCpAsyncBulkWaitGroup:
+    case Opcode::kCpAsyncBulkPrefetch:
+      out.fn = &nop;
+      return true;
+    case Opcode::kPrefetch:
+      if (!ins.tensormap) return false;
+      out.fn = &nop;
+      return true;
+    case Opcode::kCpAsyncBulk: {
+      if (!ins.bulk_group) return false;  // the mbarrier form: ops_async.cpp
+      if (ins.space != ptx::StateSpace::kGlobal || ins.src_space != ptx::StateSpace::kShared)
+        dc.unsupported("cp.async.bulk with .bulk_group other than .global.shared::cta");
+      const AddrOperand g = dc.address(ops[0], ptx::StateSpace::kGlobal);
+      const AddrOperand s = dc.address(ops[1], ptx::StateSpace::kShared);
+      if (g.mode != AddrOperand::Mode::kPlain || s.mode != AddrOperand::Mode::kPlain) dc.unsupported("cp.async.bulk between these operands");
+      out.a = g.slot;
+      out.imm = g.imm;
+      out.b = s.slot;
+      out.c = dc.constant(static_cast<std::uint64_t>(s.imm));
+      if (s.reg32) out.flags |= kFlagAddr32;
+      out.e = dc.src(ops[2], ptx::Type::kU32);
+      out.fn = &bulk_store;
+      return true;
+    }
+    case Opcode::kCpReduceAsyncBulk:
+      dc.unsupported("cp.reduce.async.bulk (its reduction order and floating-point rounding are not modelled)");
+    default: return false;
+  }
+}
+
+}  // namespace warpscope::exec
