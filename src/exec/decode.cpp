@@ -592,7 +592,7 @@ class KernelDecoder final : public DecodeCtx {
     if (decode_half(*this, ins, out) || decode_float(*this, ins, out) || decode_int(*this, ins, out) ||
         decode_cvt(*this, ins, out) || decode_move(*this, ins, out) || decode_mem(*this, ins, out) ||
         decode_atom(*this, ins, out) || decode_warp(*this, ins, out) || decode_tex(*this, ins, out) ||
-        decode_async(*this, ins, out) || decode_mma(*this, ins, out)) {
+        decode_async(*this, ins, out) || decode_mma(*this, ins, out) || decode_cluster(*this, ins, out)) {
       if (out.fn == nullptr && out.ctl == Ctl::kNone) unsupported("no implementation for these types");
       return;
     }

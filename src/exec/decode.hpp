@@ -95,6 +95,7 @@ bool decode_atom(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out);    // o
 bool decode_warp(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out);    // ops_warp.cpp
 bool decode_tex(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out);     // ops_tex.cpp
 bool decode_async(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out);   // ops_async.cpp
+bool decode_cluster(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out); // ops_cluster.cpp
 bool decode_mma(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out);     // ops_mma.cpp
 
 /// Decodes one kernel of a verified module. `variable_addresses[i]` is the device address of
