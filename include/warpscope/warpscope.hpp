@@ -198,6 +198,13 @@ struct LaunchOptions {
   const std::atomic<int>* stop = nullptr;
   /// Counters the launch updates while it runs (nullptr: none).
   LaunchProgress* progress = nullptr;
+  /// Thread-block clusters (cudaLaunchAttributeClusterDimension, `__cluster_dims__`): the CTAs of
+  /// a cluster are co-scheduled (they take turns on one host thread, as a cooperative launch's
+  /// do) and reach each other's shared memory (distributed shared memory, docs/exec.md). 1x1x1
+  /// with `explicit_cluster` false: no cluster, unless the kernel declares `.reqnctapercluster`.
+  /// The grid must be a multiple of the cluster in each dimension; at most 16 CTAs a cluster.
+  Dim3 cluster{};
+  bool explicit_cluster = false;  // %is_explicit_cluster (a launch attribute named the cluster)
 };
 
 /// Where some warps of a launch that did not end were (LaunchStop::places): warps in the same

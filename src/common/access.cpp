@@ -17,6 +17,7 @@ std::string_view to_string(Space s) {
     case Space::kConst: return "const";
     case Space::kTexture: return "texture";
     case Space::kSurface: return "surface";
+    case Space::kDsmem: return "dsmem";
   }
   return "?";
 }

@@ -14,8 +14,12 @@ namespace warpscope {
 /// kTexture: texels read by tex/tld4 (one record per texel of each lane's filter footprint, see
 /// WarpAccess::part); kSurface: suld/sust/sured on a surface object. Their addresses are the real
 /// device addresses of the texels (CUDA arrays: the modelled block-linear layout, docs/mem.md).
-enum class Space : std::uint8_t { kGlobal, kLocal, kShared, kConst, kTexture, kSurface };
-inline constexpr unsigned kSpaceCount = 6;
+/// kDsmem: distributed shared memory, an access to another CTA's shared memory in the same
+/// thread-block cluster (ld/st/atom/red.shared::cluster, or a generic address that mapa made);
+/// an access to the CTA's own shared memory through a shared::cluster address is kShared, as the
+/// H100 counts it (tests/hw/data/h100/cluster).
+enum class Space : std::uint8_t { kGlobal, kLocal, kShared, kConst, kTexture, kSurface, kDsmem };
+inline constexpr unsigned kSpaceCount = 7;
 /// kLdgsts: cp.async (SASS LDGSTS), a global load whose data goes to shared memory, not to
 /// registers: one record of its global side (the source addresses) and one of its shared side
 /// (the destinations, WarpAccess::part 1) follow each other (docs/mem.md, "Asynchronous copies").

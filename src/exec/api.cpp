@@ -1,4 +1,5 @@
 // The public API (include/warpscope/warpscope.hpp) on top of the interpreter.
+#include <algorithm>
 #include <cstring>
 #include <iostream>
 #include <map>
@@ -367,6 +368,31 @@ LaunchStats Device::launch(const Module& module, std::string_view kernel, Dim3 g
   if (options.cooperative && ctas > kMaxCooperativeCtas) {
     fail(ErrorKind::kUsage, "cooperative launch of {} with {} blocks: warpscope keeps at most {} blocks of a "
          "cooperative launch resident", name, ctas, kMaxCooperativeCtas);
+  }
+  // Clusters: the launch's dimensions, or the kernel's .reqnctapercluster (__cluster_dims__).
+  {
+    const ptx::Function& f = k.ir_function(0);
+    Dim3 c = options.cluster;
+    const bool launch_named = options.explicit_cluster || c.x * c.y * c.z > 1;
+    const auto& req_dims = f.reqnctapercluster;
+    if (req_dims[0] != 0) {
+      const Dim3 kd{req_dims[0], std::max(req_dims[1], 1u), std::max(req_dims[2], 1u)};
+      if (launch_named && (c.x != kd.x || c.y != kd.y || c.z != kd.z)) {
+        fail(ErrorKind::kUsage, "launch of {} with clusters of ({},{},{}) blocks: the kernel requires clusters of "
+             "({},{},{}) (__cluster_dims__)", name, c.x, c.y, c.z, kd.x, kd.y, kd.z);
+      }
+      c = kd;
+    }
+    if (c.x == 0 || c.y == 0 || c.z == 0 || std::uint64_t(c.x) * c.y * c.z > exec::kMaxClusterCtas) {
+      fail(ErrorKind::kUsage, "launch of {} with clusters of ({},{},{}) blocks: a cluster has 1 to {} blocks", name,
+           c.x, c.y, c.z, exec::kMaxClusterCtas);
+    }
+    if (grid.x % c.x != 0 || grid.y % c.y != 0 || grid.z % c.z != 0) {
+      fail(ErrorKind::kUsage, "launch of {} with a grid of ({},{},{}) blocks in clusters of ({},{},{}): the grid "
+           "must be a multiple of the cluster in each dimension", name, grid.x, grid.y, grid.z, c.x, c.y, c.z);
+    }
+    req.cluster = c;
+    req.explicit_cluster = launch_named || req_dims[0] != 0 || f.explicitcluster;
   }
   req.stop = options.stop;
   req.progress = options.progress;

@@ -36,6 +36,7 @@
 namespace warpscope::exec {
 
 void CtaRunner::swap_state(CtaState& c) {
+  cluster_ = c.cluster != nullptr ? c.cluster : &own_cluster_;
   std::swap(warps_, c.warps);
   std::swap(shared_, c.shared);
   std::swap(bars_, c.bars);
@@ -56,6 +57,7 @@ CtaRunner::Turn CtaRunner::turn(CtaState& c, AccessSink* sink, bool patient) {
   } else {
     enter_cta(c.linear, sink, &c.text);
   }
+  enter_cluster(c.cluster, c.rank);
   check_stop();
   set_patient(patient);
   budget_hit_ = false;
@@ -148,99 +150,152 @@ LaunchStats run_cooperative(const LaunchRequest& req, const LaunchConfig& cfg) {
   CtaRunner runner(cfg);
   std::unique_ptr<ShardedSink::Shard> shard = sharded ? sharded->make_shard() : nullptr;
   AccessSink* const sink = shard ? shard.get() : req.sink;
-  std::vector<CtaState> ctas(total);
-  for (std::uint64_t c = 0; c < total; ++c) ctas[c].linear = static_cast<std::uint32_t>(c);
   PrintfFifo fifo;
   fifo.limit = req.printf_fifo_bytes;
   std::ostream& out = *req.printf_output;
-  auto deliver_text = [&] {
-    for (CtaState& c : ctas) fifo.deliver(out, c.text);
-    fifo.flush();
-  };
+  // The CTAs that take turns together: every CTA of a cooperative launch; one cluster at a time
+  // of a cluster launch (cluster.cpp: cluster_members lists a cluster's CTAs by rank).
+  const ClusterShape shape(req.grid, req.cluster);
+  const bool clustered = shape.size > 1;
+  const std::uint64_t groups = req.cooperative ? 1 : shape.count;
+  std::vector<CtaState> ctas;
+  std::vector<ClusterCtx> clusters;
+  std::uint64_t done_before = 0;  // CTAs of earlier groups
+  const char* const what = req.cooperative ? "cooperative" : "cluster";
 
-  std::uint64_t remaining = total;
-  bool patient = false;
-  // Where the warps of the unfinished CTAs are, and what the grid ran (a stop or a deadlock).
-  auto places_and_partial = [&](std::vector<WarpPlace>& places, LaunchStats& partial) {
-    partial.warp_instructions = runner.instructions();
-    partial.thread_instructions = runner.thread_instructions();
-    for (const CtaState& c : ctas) {
-      if (c.finished || !c.started) continue;
-      runner.add_places(c.linear, c.warps, places);
-      for (const WarpState& w : c.warps) {
-        partial.warp_instructions += w.instructions;
-        partial.thread_instructions += w.thread_instructions;
-      }
-    }
-    partial.pc_instructions = runner.pc_instructions();
-    partial.pc_thread_instructions = runner.pc_thread_instructions();
-    runner.memcheck().finish(partial);
-    sort_places(places);
-  };
-  try {
-    while (remaining != 0) {
-      bool progress = false;
-      for (CtaState& c : ctas) {
-        if (c.finished) continue;
-        const CtaRunner::Turn t = runner.turn(c, sink, patient);
-        if (shard) sharded->merge(c.linear, shard->finish_cta());
-        if (t == CtaRunner::Turn::kFinished) {
-          --remaining;
-          if (cfg.shared != nullptr) cfg.shared->progress->ctas_done.fetch_add(1, std::memory_order_relaxed);
-          c.warps = {};  // its text stays until the end
-          c.shared = {};
-        }
-        if (t != CtaRunner::Turn::kStuck) progress = true;
-      }
-      if (progress) {
-        patient = false;
-      } else if (!patient) {
-        patient = true;
-      } else {
-        // No CTA can make progress: describe the CTAs, grouping consecutive ones that wait alike.
-        const KernelImage& k = *req.kernel;
-        std::string msg = fmt::format(
-            "grid deadlock in cooperative kernel {}: no block can make progress ({} of {} blocks unfinished)",
-            kernel_label(k.name), remaining, total);
-        std::vector<std::pair<std::string, std::vector<std::uint32_t>>> groups;
-        for (const CtaState& c : ctas) {
-          if (c.finished) continue;
-          std::string d = runner.describe(c);
-          if (!groups.empty() && groups.back().first == d && groups.back().second.back() + 1 == c.linear) {
-            groups.back().second.push_back(c.linear);
-          } else {
-            groups.emplace_back(std::move(d), std::vector<std::uint32_t>{c.linear});
+  for (std::uint64_t g = 0; g < groups; ++g) {
+    ctas.clear();
+    clusters.clear();
+    if (req.cooperative) {
+      ctas.resize(total);
+      for (std::uint64_t c = 0; c < total; ++c) ctas[c].linear = static_cast<std::uint32_t>(c);
+      if (clustered) {
+        clusters.resize(shape.count);
+        for (std::uint64_t k = 0; k < shape.count; ++k) {
+          const std::vector<std::uint32_t> members = shape.members(k);
+          for (std::uint32_t r = 0; r < members.size(); ++r) {
+            ctas[members[r]].cluster = &clusters[k];
+            ctas[members[r]].rank = r;
+            clusters[k].by_rank.push_back(&ctas[members[r]]);
           }
         }
-        constexpr std::size_t kShown = 8;
-        for (std::size_t g = 0; g < groups.size() && g < kShown; ++g) {
-          const auto& ids = groups[g].second;
-          msg += fmt::format("; {} {}: {}", ids.size() == 1 ? "block" : "blocks", ids_text(ids), groups[g].first);
+      } else {
+        clusters.resize(total);  // each CTA a cluster of one
+        for (std::uint64_t c = 0; c < total; ++c) {
+          clusters[c].by_rank.push_back(&ctas[c]);
+          ctas[c].cluster = &clusters[c];
         }
-        if (groups.size() > kShown) msg += fmt::format("; and {} more groups of blocks", groups.size() - kShown);
-        msg += " (linear block indices)";
-        LaunchStop stop;
-        stop.reason = LaunchStop::Reason::kHang;
-        stop.ctas_total = total;
-        stop.ctas_done = total - remaining;
-        places_and_partial(stop.places, stop.partial);
-        throw LaunchStopped(ErrorKind::kDeadlock, msg, std::move(stop));
+      }
+    } else {
+      const std::vector<std::uint32_t> members = shape.members(g);
+      ctas.resize(members.size());
+      clusters.resize(1);
+      for (std::uint32_t r = 0; r < members.size(); ++r) {
+        ctas[r].linear = members[r];
+        ctas[r].cluster = &clusters[0];
+        ctas[r].rank = r;
+        clusters[0].by_rank.push_back(&ctas[r]);
       }
     }
-  } catch (const CtaStop& s) {
-    runner.flush_progress();
-    if (shard) sharded->merge(0, shard->finish_cta());
+    auto deliver_text = [&] {
+      for (CtaState& c : ctas) fifo.deliver(out, c.text);
+      fifo.flush();
+    };
+    std::uint64_t remaining = ctas.size();
+    bool patient = false;
+    // Where the warps of the unfinished CTAs are, and what the grid ran (a stop or a deadlock).
+    auto places_and_partial = [&](std::vector<WarpPlace>& places, LaunchStats& partial) {
+      partial.warp_instructions = runner.instructions();
+      partial.thread_instructions = runner.thread_instructions();
+      for (const CtaState& c : ctas) {
+        if (c.finished || !c.started) continue;
+        runner.add_places(c.linear, c.warps, places);
+        for (const WarpState& w : c.warps) {
+          partial.warp_instructions += w.instructions;
+          partial.thread_instructions += w.thread_instructions;
+        }
+      }
+      partial.pc_instructions = runner.pc_instructions();
+      partial.pc_thread_instructions = runner.pc_thread_instructions();
+      runner.memcheck().finish(partial);
+      sort_places(places);
+    };
+    try {
+      // Every CTA of a cluster exists (its shared memory and warps) before any of them runs.
+      if (clustered) {
+        for (CtaState& c : ctas) runner.prepare(c, sink);
+      }
+      while (remaining != 0) {
+        bool progress = false;
+        for (CtaState& c : ctas) {
+          if (c.finished) continue;
+          const CtaRunner::Turn t = runner.turn(c, sink, patient);
+          if (shard) sharded->merge(c.linear, shard->finish_cta());
+          if (t == CtaRunner::Turn::kFinished) {
+            --remaining;
+            if (cfg.shared != nullptr) cfg.shared->progress->ctas_done.fetch_add(1, std::memory_order_relaxed);
+            c.warps = {};  // its text stays until the end
+            if (!clustered) c.shared = {};  // a cluster's peers may still reach it (an error)
+          }
+          if (t != CtaRunner::Turn::kStuck) progress = true;
+        }
+        if (progress) {
+          patient = false;
+        } else if (!patient) {
+          patient = true;
+        } else {
+          // No CTA can make progress: describe the CTAs, grouping consecutive ones that wait alike.
+          const KernelImage& k = *req.kernel;
+          std::string msg = fmt::format("grid deadlock in {} kernel {}: no block can make progress ({} of {} blocks "
+                                        "unfinished)",
+                                        what, kernel_label(k.name), remaining + (total - done_before - ctas.size()),
+                                        total);
+          if (!req.cooperative) {
+            const CtaState& first = ctas.front();
+            msg += fmt::format(" in the cluster of blocks {}-{}", first.linear, ctas.back().linear);
+          }
+          std::vector<std::pair<std::string, std::vector<std::uint32_t>>> grouped;
+          for (const CtaState& c : ctas) {
+            if (c.finished) continue;
+            std::string d = runner.describe(c);
+            if (!grouped.empty() && grouped.back().first == d && grouped.back().second.back() + 1 == c.linear) {
+              grouped.back().second.push_back(c.linear);
+            } else {
+              grouped.emplace_back(std::move(d), std::vector<std::uint32_t>{c.linear});
+            }
+          }
+          constexpr std::size_t kShown = 8;
+          for (std::size_t i = 0; i < grouped.size() && i < kShown; ++i) {
+            const auto& ids = grouped[i].second;
+            msg += fmt::format("; {} {}: {}", ids.size() == 1 ? "block" : "blocks", ids_text(ids), grouped[i].first);
+          }
+          if (grouped.size() > kShown) msg += fmt::format("; and {} more groups of blocks", grouped.size() - kShown);
+          msg += " (linear block indices)";
+          LaunchStop stop;
+          stop.reason = LaunchStop::Reason::kHang;
+          stop.ctas_total = total;
+          stop.ctas_done = done_before + ctas.size() - remaining;
+          places_and_partial(stop.places, stop.partial);
+          throw LaunchStopped(ErrorKind::kDeadlock, msg, std::move(stop));
+        }
+      }
+    } catch (const CtaStop& s) {
+      runner.flush_progress();
+      if (shard) sharded->merge(0, shard->finish_cta());
+      deliver_text();
+      std::vector<WarpPlace> places;
+      LaunchStats partial;
+      places_and_partial(places, partial);
+      throw_stopped(*req.kernel, s, req.grid, 0, done_before + ctas.size() - remaining, total, std::move(places),
+                    std::move(partial));
+    } catch (...) {
+      if (shard) sharded->merge(0, shard->finish_cta());
+      deliver_text();
+      throw;
+    }
     deliver_text();
-    std::vector<WarpPlace> places;
-    LaunchStats partial;
-    places_and_partial(places, partial);
-    throw_stopped(*req.kernel, s, req.grid, 0, total - remaining, total, std::move(places), std::move(partial));
-  } catch (...) {
-    if (shard) sharded->merge(0, shard->finish_cta());
-    deliver_text();
-    throw;
+    done_before += ctas.size();
   }
-  deliver_text();
   runner.flush_progress();
   LaunchStats stats;
   stats.printf_dropped = fifo.dropped;

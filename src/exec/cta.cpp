@@ -39,7 +39,9 @@ CtaRunner::CtaRunner(const LaunchConfig& cfg) : cfg_(cfg), k_(*cfg.kernel) {
   x_.nctaid = cfg.grid;
   x_.memcheck = cfg.memcheck_strict ? nullptr : &memcheck_;
   x_.heap = cfg.heap;
-  coop_ = cfg.cooperative;
+  // Polls are watched in cooperative launches and cluster launches (CTAs that take turns).
+  coop_ = cfg.cooperative || std::uint64_t(cfg.cluster.x) * cfg.cluster.y * cfg.cluster.z > 1;
+  cluster_ = &own_cluster_;
 }
 
 namespace {
@@ -73,6 +75,7 @@ void CtaRunner::init_warps(std::uint32_t linear) {
   const std::uint32_t ntid[3] = {b.x, b.y, b.z};
   const std::uint32_t ctaid[3] = {x_.ctaid.x, x_.ctaid.y, x_.ctaid.z};
   const std::uint32_t nctaid[3] = {cfg_.grid.x, cfg_.grid.y, cfg_.grid.z};
+  const std::uint32_t cdim[3] = {std::max(cfg_.cluster.x, 1u), std::max(cfg_.cluster.y, 1u), std::max(cfg_.cluster.z, 1u)};
   for (std::uint32_t wi = 0; wi < nwarps; ++wi) {
     WarpState& w = warps_[wi];
     w.index = wi;
@@ -106,6 +109,7 @@ void CtaRunner::init_warps(std::uint32_t linear) {
     w.evolving_count = 0;
     w.spin_pc = kNoPc;
     w.wait = WarpState::PollSeen{};
+    w.cluster_arrived.fill(0);
     // Registers start as zero, constant slots as their values: one copy of a prepared file (into
     // the previous CTA's buffer, or a new one without zeroing it first).
     if (w.regs.size() == nregs) {
@@ -170,10 +174,16 @@ void CtaRunner::init_warps(std::uint32_t linear) {
         case ptx::SpecialReg::kDynamicSmemSize: fill(cfg_.dynamic_shared); break;
         case ptx::SpecialReg::kTotalSmemSize:
         case ptx::SpecialReg::kAggrSmemSize: fill(x_.shared_size); break;
-        case ptx::SpecialReg::kClusterid: fill(ctaid[c]); break;
-        case ptx::SpecialReg::kNclusterid: fill(nctaid[c]); break;
-        case ptx::SpecialReg::kClusterNctaid:
-        case ptx::SpecialReg::kClusterNctarank: fill(1); break;
+        // Thread-block clusters (cluster.cpp); without one, every CTA is a cluster of one.
+        case ptx::SpecialReg::kClusterid: fill(ctaid[c] / cdim[c]); break;
+        case ptx::SpecialReg::kNclusterid: fill(nctaid[c] / cdim[c]); break;
+        case ptx::SpecialReg::kClusterCtaid: fill(ctaid[c] % cdim[c]); break;
+        case ptx::SpecialReg::kClusterNctaid: fill(cdim[c]); break;
+        case ptx::SpecialReg::kClusterCtarank:
+          fill(ctaid[0] % cdim[0] + cdim[0] * (ctaid[1] % cdim[1] + cdim[1] * (ctaid[2] % cdim[2])));
+          break;
+        case ptx::SpecialReg::kClusterNctarank: fill(cdim[0] * cdim[1] * cdim[2]); break;
+        case ptx::SpecialReg::kIsExplicitCluster: fill(cfg_.explicit_cluster ? 1 : 0); break;
         // The grid workspace of a cooperative launch: %envreg1 its high half, %envreg2 its low
         // half (nvcc 13's this_grid() joins them with bfi and traps on 0).
         case ptx::SpecialReg::kEnvreg:
@@ -238,7 +248,10 @@ void CtaRunner::end_cta() {
 }
 
 void CtaRunner::run(std::uint32_t linear, AccessSink* sink, PrintfText* printf_out) {
+  own_cluster_ = ClusterCtx{};
+  cluster_ = &own_cluster_;
   begin_cta(linear, sink, printf_out);
+  enter_cluster(nullptr, 0);
   check_stop();
   // A sweep without progress (every live warp waits at a barrier or spins: on an mbarrier wait,
   // cta_wait.cpp, or on a watched poll, warp.cpp) is followed by a patient one. In it a spinning
@@ -327,6 +340,7 @@ bool CtaRunner::run_warp(WarpState& w) {
     if (w.live != live_before) {
       progress_ = true;
       w.spinning = false;
+      cluster_exited(w, live_before & ~w.live);
     }
     // A patient spin at a poll that used its budget without proving a cycle may still end by
     // itself. (A spinning mbarrier wait that runs its budget is no progress: cta_wait.cpp.)

@@ -96,6 +96,7 @@ bool decode_warp(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out);    // o
 bool decode_tex(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out);     // ops_tex.cpp
 bool decode_async(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out);   // ops_async.cpp
 bool decode_tma(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out);     // ops_tma.cpp
+bool decode_cluster(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out); // ops_cluster.cpp
 bool decode_mma(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out);     // ops_mma.cpp
 bool decode_wgmma(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out);   // ops_wgmma.cpp
 

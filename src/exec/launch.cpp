@@ -57,8 +57,11 @@ LaunchStats run_launch(const LaunchRequest& req) {
   shared.stop = req.stop;
   shared.progress = req.progress != nullptr ? req.progress : &own_progress;
   cfg.shared = &shared;
-  if (req.cooperative) {
-    cfg.cooperative = true;
+  cfg.cluster = req.cluster;
+  cfg.explicit_cluster = req.explicit_cluster;
+  const bool clustered = std::uint64_t(req.cluster.x) * req.cluster.y * req.cluster.z > 1;
+  if (req.cooperative || clustered) {
+    cfg.cooperative = req.cooperative;
     cfg.grid_workspace = req.grid_workspace;
     return run_cooperative(req, cfg);
   }

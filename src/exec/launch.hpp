@@ -32,6 +32,9 @@ struct LaunchRequest {
   // grid workspace (this_grid()'s barrier word at +4) in %envreg1:%envreg2.
   bool cooperative = false;
   std::uint64_t grid_workspace = 0;
+  // Thread-block clusters (cluster.cpp): CTAs of a cluster take turns on one host thread.
+  Dim3 cluster{};
+  bool explicit_cluster = false;
   DeviceHeap* heap = nullptr;  // required when the kernel uses_heap
   const std::atomic<int>* stop = nullptr;  // LaunchOptions::stop
   LaunchProgress* progress = nullptr;      // LaunchOptions::progress
@@ -44,7 +47,18 @@ struct LaunchRequest {
 /// Kernels that use the device heap run on one host thread, CTA after CTA (heap.hpp).
 LaunchStats run_launch(const LaunchRequest& request);
 
+/// The clusters of a grid (cluster.cpp): `size` CTAs each, `count` of them, numbered as
+/// %clusterid is linearized (x fastest); members(k) lists cluster k's linear CTA indices by rank.
+struct ClusterShape {
+  ClusterShape(Dim3 grid, Dim3 cluster);
+  Dim3 grid, cluster, clusters;
+  std::uint64_t size = 1, count = 1;
+  std::vector<std::uint32_t> members(std::uint64_t k) const;
+};
+
 /// A cooperative launch (coop.cpp): every CTA is resident; they take turns on one host thread.
+/// A cluster launch (LaunchRequest::cluster larger than one CTA) runs the same way one cluster
+/// at a time: the CTAs of a cluster take turns until all of them finish.
 /// Throws for a fault (every CTA's output so far is delivered) or a grid-wide deadlock.
 LaunchStats run_cooperative(const LaunchRequest& request, const LaunchConfig& config);
 

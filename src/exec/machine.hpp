@@ -23,6 +23,8 @@
 namespace warpscope::exec {
 
 inline constexpr unsigned kBarriers = 16;
+/// The most CTAs a thread-block cluster may have (the H100's non-portable limit).
+inline constexpr unsigned kMaxClusterCtas = 16;
 /// A warp's polls are watched for spins (note_poll) in a cooperative launch, and in any launch
 /// once the warp has run this many instructions (a CTA that runs that long may be hung).
 inline constexpr std::uint64_t kWatchPolls = 1u << 20;
@@ -121,6 +123,9 @@ struct WarpState {
   // evolve forever: after kEvolvingEpochs such epochs its spin counts as a cycle.
   std::uint32_t evolving_count = 0;
   std::uint32_t spin_pc = kNoPc;  // the poll that repeated
+  // barrier.cluster (cluster.cpp): per lane, 1 + the cluster barrier phase in which the lane
+  // arrived and has not yet waited; 0: none.
+  std::array<std::uint32_t, kLanes> cluster_arrived{};
   bool done() const { return live == 0; }
 };
 
@@ -156,6 +161,19 @@ struct CtaStop {
   int code = 0;
 };
 
+struct CtaState;
+
+/// The CTAs of one thread-block cluster while they run (cluster.cpp): their states by rank and
+/// the cluster barrier (barrier.cluster.arrive / wait): `phase` counts completed phases;
+/// `remaining` threads have neither arrived in the current phase nor exited; `live` threads have
+/// not exited.
+struct ClusterCtx {
+  std::vector<CtaState*> by_rank;
+  std::uint32_t phase = 0;
+  std::uint64_t remaining = 0;
+  std::uint64_t live = 0;
+};
+
 /// Launch-wide, read-only while CTAs run.
 struct LaunchConfig {
   const KernelImage* kernel = nullptr;
@@ -174,6 +192,8 @@ struct LaunchConfig {
   std::uint64_t grid_workspace = 0;
   DeviceHeap* heap = nullptr;             // device malloc/free, for kernels with uses_heap
   LaunchShared* shared = nullptr;         // stop requests and progress (null: neither)
+  Dim3 cluster{};                         // CTAs per cluster (1x1x1: none)
+  bool explicit_cluster = false;          // %is_explicit_cluster
 };
 
 /// A CTA of a cooperative launch between its turns (coop.cpp): everything CtaRunner keeps per
@@ -187,6 +207,8 @@ struct CtaState {
   std::uint32_t bars_pending = 0;
   bool barrier_activity = false;
   PrintfText text;
+  ClusterCtx* cluster = nullptr;  // its cluster (cluster launches), or null
+  std::uint32_t rank = 0;         // %cluster_ctarank
 };
 
 /// Runs CTAs, one at a time, with buffers it keeps between CTAs.
@@ -207,6 +229,9 @@ class CtaRunner {
   /// What the live warps of a suspended CTA wait for, for the grid deadlock message.
   std::string describe(const CtaState& cta) const;
   std::string describe(const std::vector<WarpState>& warps) const;
+  /// cluster.cpp: a CTA of a cluster gets its shared memory and warps before any CTA of the
+  /// cluster runs (so that its peers can reach its shared memory from their first turn).
+  void prepare(CtaState& cta, AccessSink* sink);
 
   /// stop.cpp: where the live warps of CTA `linear` are (the runner's own CTA after CtaStop,
   /// or a suspended CTA of a cooperative launch), added to `places`.
@@ -274,6 +299,15 @@ class CtaRunner {
   bool spins_on_global() const;
   // warp.cpp: a poll's result in a cooperative launch; true when it repeats (a spin)
   bool note_poll(WarpState& w, const Inst& in, std::uint32_t pc, std::uint32_t mask);
+  // cluster.cpp: barrier.cluster.arrive/wait (true: the warp goes on; false: it waits, its pc
+  // unchanged), lanes that exit (they no longer hold the cluster barrier up), and the cluster's
+  // shared memories for the Ctx of the CTA about to run.
+  bool cluster_barrier(WarpState& w, const Inst& in, std::uint32_t pc, std::uint32_t mask);
+  void cluster_exited(WarpState& w, std::uint32_t lanes);
+  void enter_cluster(ClusterCtx* cluster, std::uint32_t rank);
+  ClusterCtx* cluster_ = nullptr;
+  ClusterCtx own_cluster_;  // a launch without clusters: each CTA is a cluster of one
+  std::array<std::uint8_t*, kMaxClusterCtas> peer_shared_{};
   // cta_wait.cpp: an mbarrier wait's result; true when it failed for some lane (the warp yields).
   // What the warps of the current CTA wait for, and the deadlock of mbarrier waits.
   bool note_wait(WarpState& w, const Inst& in, std::uint32_t pc, std::uint32_t mask);

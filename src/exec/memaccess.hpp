@@ -27,6 +27,13 @@ enum class MemSpace : std::uint8_t {
 /// out.space (ops_mem.cpp).
 MemSpace resolve_space(DecodeCtx& dc, const ptx::Instruction& ins, const ptx::Operand& addr, Inst& out);
 
+/// Thread-block clusters (cluster.cpp): the host pointer for a shared::cluster address `off` =
+/// (rank << kClusterRankShift) + offset when it names a byte range of a CTA of the cluster;
+/// `space` becomes kDsmem for another CTA's memory, kShared (and `space_addr` the offset) for the
+/// CTA's own. nullptr when it names none. A CTA that has exited: Error(kUndefined).
+std::uint8_t* cluster_shared(Ctx& x, const Inst& in, unsigned lane, std::uint64_t off, unsigned w, Op op,
+                             std::uint64_t shown, bool generic, Space& space, std::uint64_t& space_addr);
+
 /// Host pointer for one lane's access of `w` bytes at `addr`; throws the launch's fault
 /// (kMisaligned before kOutOfBounds) otherwise. For kGeneric, `space` and `space_addr` say where
 /// it landed.
@@ -50,6 +57,9 @@ inline std::uint8_t* translate(Ctx& x, const Inst& in, unsigned lane, std::uint6
     space_addr = off;
     if (off & (w - 1)) memory_fault(x, in, ErrorKind::kMisaligned, lane, generic ? addr : off, w, Space::kShared, op, generic);
     if (off > x.shared_size || x.shared_size - off < w) {
+      // A shared::cluster address (mapa): the shared memory of a CTA of the cluster (cluster.cpp).
+      if (std::uint8_t* p = cluster_shared(x, in, lane, off, w, op, generic ? addr : off, generic, space, space_addr))
+        return p;
       memory_fault(x, in, ErrorKind::kOutOfBounds, lane, generic ? addr : off, w, Space::kShared, op, generic);
     }
     return x.shared + off;
@@ -107,7 +117,7 @@ inline void emit_records(Ctx& x, const Inst& in, std::uint32_t mask, const Space
     x.sink->on_access(rec);
     return;
   }
-  for (Space s : {Space::kGlobal, Space::kLocal, Space::kShared, Space::kConst}) {
+  for (Space s : {Space::kGlobal, Space::kLocal, Space::kShared, Space::kConst, Space::kDsmem}) {
     std::uint32_t sub = 0;
     for_lanes(mask, [&](unsigned l) {
       if (spaces[l] == s) sub |= 1u << l;

@@ -46,6 +46,13 @@ inline constexpr std::uint64_t kGranule = 2ull << 20;  // the GPU's mapping unit
 /// the PTX module's function list. No memory lies there.
 inline constexpr std::uint64_t kFunctionAddressBase = 0x7ffd'0000'0000ull;
 
+/// shared::cluster addresses (thread-block clusters, mapa): the shared memory of the CTA of
+/// cluster rank r at ((r + 1) << kClusterRankShift) + offset; a generic address is kSharedWindow +
+/// that. The H100 puts r itself there (tests/hw/data/h100/cluster: mapa.shared::cluster of offset
+/// 0x4ac for rank 2 is 0x20004ac), but its own shared::cta addresses carry the CTA's rank in the
+/// same bits; warpscope's own addresses are plain offsets, so rank 0 needs a tag of its own.
+inline constexpr unsigned kClusterRankShift = 24;
+
 enum class GenericSpace : std::uint8_t { kGlobal, kShared, kLocal };
 
 /// Which space a generic address falls in, and its offset there.

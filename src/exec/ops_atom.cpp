@@ -76,7 +76,7 @@ void atom(const Inst& in, Ctx& x, std::uint32_t m) {
   const std::uint64_t off = static_cast<std::uint64_t>(in.imm);
   for_lanes(m, [&](unsigned l) {
     ptr[l] = translate<S>(x, in, l, a[l] + off, w, op, spaces[l], addrs[l]);
-    if constexpr (S == MemSpace::kGeneric) mixed |= spaces[l] != spaces[__builtin_ctz(m)];
+    if constexpr (S == MemSpace::kGeneric || S == MemSpace::kShared) mixed |= spaces[l] != spaces[__builtin_ctz(m)];
   });
   for_lanes(m, [&](unsigned l) {
     const B vb = static_cast<B>(b[l]), vc = static_cast<B>(c[l]);

@@ -140,7 +140,7 @@ inline bool translate_lanes(Ctx& x, const Inst& in, std::uint32_t m, const std::
     if constexpr (Trace) {
       spaces[l] = sp;
       addrs[l] = sa;
-      if constexpr (S == MemSpace::kGeneric) mixed |= sp != spaces[__builtin_ctz(m)];
+      if constexpr (S == MemSpace::kGeneric || S == MemSpace::kShared) mixed |= sp != spaces[__builtin_ctz(m)];
     }
   });
   return mixed;
@@ -334,11 +334,14 @@ MemSpace resolve_space(DecodeCtx& dc, const ptx::Instruction& ins, const ptx::Op
   if (ao.mode == AddrOperand::Mode::kFrame) out.flags |= kFlagFrameRel;
   // 32-bit .shared and .local addresses wrap modulo 2^32 as on the GPU: nvcc may keep a shared
   // address as a "negative" base register plus an offset that brings it back ([r+68], r = s-64).
-  if (ao.reg32 && (s == ptx::StateSpace::kShared || s == ptx::StateSpace::kLocal)) out.flags |= kFlagAddr32;
+  if (ao.reg32 && (s == ptx::StateSpace::kShared || s == ptx::StateSpace::kSharedCluster || s == ptx::StateSpace::kLocal))
+    out.flags |= kFlagAddr32;
   switch (s) {
     case ptx::StateSpace::kGlobal: out.space = Space::kGlobal; return MemSpace::kGlobal;
     case ptx::StateSpace::kConst: out.space = Space::kConst; return MemSpace::kConst;
     case ptx::StateSpace::kShared: out.space = Space::kShared; return MemSpace::kShared;
+    // shared::cluster addresses: the CTA's own shared memory, or a peer's (cluster.cpp)
+    case ptx::StateSpace::kSharedCluster: out.space = Space::kShared; return MemSpace::kShared;
     case ptx::StateSpace::kLocal: out.space = Space::kLocal; return MemSpace::kLocal;
     case ptx::StateSpace::kGeneric: out.space = Space::kGlobal; return MemSpace::kGeneric;
     case ptx::StateSpace::kParam:

@@ -59,6 +59,8 @@ enum class Ctl : std::uint8_t {
   kPoll,     // a load or atomic that may observe other CTAs (ld.volatile/.relaxed/.acquire or .cv,
              // atom on global memory): computes like kNone; in a cooperative launch the warp
              // loop compares its result with the warp's previous one to detect a spin (coop.cpp)
+  kCluster,  // barrier.cluster.arrive (aux 0) / .wait (aux 1): the warp loop counts arrivals and
+             // keeps a waiting warp at the instruction until the cluster's phase completes
   kWait,     // mbarrier.test_wait / try_wait: computes like kNone (d: the lanes' results); when a
              // lane's phase is not complete the warp yields, and a wait on mbarriers that have not
              // changed since the warp's previous failed wait is a spin (cta_wait.cpp)
@@ -313,6 +315,11 @@ struct Ctx {
   std::uint32_t ngroups = 0;
   std::uint32_t groups[kLanes] = {};
   MemcheckLog* memcheck = nullptr; // MemcheckMode::kReport: unallocated mapped accesses go on (memcheck.hpp)
+  // Thread-block clusters (cluster.cpp): the shared memory of each CTA of the cluster by rank
+  // (each shared_size bytes), this CTA's rank, and how many CTAs the cluster has (1: none).
+  std::uint8_t* const* cluster_shared = nullptr;
+  std::uint32_t cluster_rank = 0;
+  std::uint32_t cluster_ctas = 1;
 
   std::uint32_t pc_of(const Inst& in) const {
     return static_cast<std::uint32_t>(&in - kernel->code.data());

@@ -577,6 +577,29 @@ CtaRunner::RunResult CtaRunner::run_split(WarpState& w, Split& s) {
         }
         if (pc == top->rpc && !restack()) goto out;
         break;
+      case Ctl::kCluster:
+        // barrier.cluster.arrive / wait (cluster.cpp): a wait whose phase has not completed keeps
+        // the warp at the instruction and lets the cluster's other warps and CTAs run.
+        if (m != 0) {
+          w.instructions = count;
+          if (!cluster_barrier(w, in, pc, m)) {
+            // Not executed yet: it counts once, when the warp gets past it.
+            const std::uint64_t lanes = popcount32(m);
+            --count;
+            tcount -= lanes;
+            pc_warp[pc] -= 1;
+            pc_warp[pc + 1] += 1;
+            pc_thread[pc] -= lanes;
+            pc_thread[pc + 1] += lanes;
+            top->pc = pc;
+            result = RunResult::kYield;
+            goto out;
+          }
+        }
+        ++pc;
+        top->pc = pc;
+        if (pc == top->rpc && !restack()) goto out;
+        break;
       case Ctl::kYield:
         ++pc;
         top->pc = pc;

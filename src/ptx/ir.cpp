@@ -219,6 +219,13 @@ std::string_view to_string(Opcode op) {
     case Opcode::kMatch: return "match";
     case Opcode::kRedux: return "redux";
     case Opcode::kElect: return "elect";
+    case Opcode::kBarrierClusterArrive: return "barrier.cluster.arrive";
+    case Opcode::kBarrierClusterWait: return "barrier.cluster.wait";
+    case Opcode::kMapa: return "mapa";
+    case Opcode::kSetmaxnregInc: return "setmaxnreg.inc";
+    case Opcode::kSetmaxnregDec: return "setmaxnreg.dec";
+    case Opcode::kGriddepLaunchDependents: return "griddepcontrol.launch_dependents";
+    case Opcode::kGriddepWait: return "griddepcontrol.wait";
     case Opcode::kStacksave: return "stacksave";
     case Opcode::kStackrestore: return "stackrestore";
     case Opcode::kAlloca: return "alloca";

@@ -279,6 +279,14 @@ enum class Opcode : std::uint16_t {
   kMatch,        // d[|d2], a, membermask   vote = kAny / kAll
   kRedux,        // d, a, membermask   reduce op
   kElect,        // d|d2, membermask
+  // thread-block clusters and launch control (issue 18)
+  kBarrierClusterArrive,  // (none)   barrier.cluster.arrive[.release|.relaxed][.aligned]
+  kBarrierClusterWait,    // (none)   barrier.cluster.wait[.acquire][.aligned]
+  kMapa,                  // d, a, b  mapa[.shared::cluster].u32/.u64: a's address in CTA rank b
+  kSetmaxnregInc,         // imm      setmaxnreg.inc.sync.aligned.u32 N
+  kSetmaxnregDec,         // imm      setmaxnreg.dec.sync.aligned.u32 N
+  kGriddepLaunchDependents,  // griddepcontrol.launch_dependents
+  kGriddepWait,              // griddepcontrol.wait
   // misc
   kStacksave,    // d
   kStackrestore, // a

@@ -169,6 +169,13 @@ constexpr OpSpec kOps[] = {
     {"match", Opcode::kMatch, kT | kMatch | kSync},
     {"redux", Opcode::kRedux, kT | kRed | kSync},
     {"elect", Opcode::kElect, kSync},
+    {"barrier.cluster.arrive", Opcode::kBarrierClusterArrive, kAligned | kOrder},
+    {"barrier.cluster.wait", Opcode::kBarrierClusterWait, kAligned | kOrder},
+    {"mapa", Opcode::kMapa, kT | kSpace},
+    {"setmaxnreg.inc", Opcode::kSetmaxnregInc, kT | kSync | kAligned},
+    {"setmaxnreg.dec", Opcode::kSetmaxnregDec, kT | kSync | kAligned},
+    {"griddepcontrol.launch_dependents", Opcode::kGriddepLaunchDependents, 0},
+    {"griddepcontrol.wait", Opcode::kGriddepWait, 0},
     {"stacksave", Opcode::kStacksave, kT},
     {"stackrestore", Opcode::kStackrestore, kT},
     {"alloca", Opcode::kAlloca, kT},
@@ -451,7 +458,8 @@ class Decoder {
         // cvta and isspacep with .shared::cluster work on a cluster of one CTA (docs/exec.md);
         // memory accesses to another CTA's shared memory do not.
         if (*r == StateSpace::kSharedCluster && !inst_.proxy && inst_.op != Opcode::kCvta &&
-            inst_.op != Opcode::kIsspacep && !cluster_of_one_ok())
+            inst_.op != Opcode::kIsspacep && inst_.op != Opcode::kMapa && inst_.op != Opcode::kLd &&
+            inst_.op != Opcode::kSt && inst_.op != Opcode::kAtom && inst_.op != Opcode::kRed && !cluster_of_one_ok())
           unsupported(m, "distributed shared memory is not supported");
         if (has(kSpaceTo) && *r == StateSpace::kParam && m != "param") unsupported(m, "unknown space");
         // A copy names its destination space, then its source space.

@@ -63,6 +63,7 @@ struct ModelPart {
   std::uint64_t shared_wavefronts[3] = {}, shared_ideal[3] = {}, shared_conflicts[3] = {};
   std::uint64_t ldgsts_wavefronts = 0, ldgsts_ideal = 0, ldgsts_conflicts = 0;
   std::uint64_t matrix_instructions[2] = {}, matrix_wavefronts[2] = {}, matrix_conflicts[2] = {};
+  std::uint64_t dsmem[3][5] = {};
   std::uint64_t model_errors = 0;
   std::string first_model_error;
   std::vector<LineOp> ops;
@@ -440,7 +441,47 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
       }
     }
 
+    /// An access to another CTA's shared memory (distributed shared memory): one request per
+    /// warp instruction; its sectors are the distinct 32-byte sectors the lanes touch; the
+    /// T-stage output wavefronts are the distinct 128-byte lines in groups of four; the crossbar
+    /// carries 32 bytes per sector each way, twice that for atomics (operands and results).
+    /// Fitted to the H100 (tests/hw/data/h100/cluster): 4-byte loads and stores by a warp,
+    /// consecutive (1 request, 4 sectors, 1 wavefront, 128 bytes) and 128 bytes apart (32
+    /// sectors, 8 wavefronts, 1024 bytes), 16-byte loads (16 sectors, 1 wavefront, 512 bytes),
+    /// atomics and reductions (4 sectors, 256 bytes; one word: 1 sector, 64 bytes).
+    void dsmem_access(const WarpAccess& a) {
+      const unsigned k = a.op == Op::kLoad ? 0 : a.op == Op::kStore ? 1 : 2;
+      std::uint64_t sectors[kMaxWarpSize * 2];
+      std::uint64_t line_ids[kMaxWarpSize * 2];
+      unsigned ns = 0, nl = 0;
+      auto add = [](std::uint64_t* v, unsigned& n, std::uint64_t x) {
+        for (unsigned i = 0; i < n; ++i)
+          if (v[i] == x) return;
+        v[n++] = x;
+      };
+      const unsigned w = a.width == 0 ? 1 : a.width;
+      for (unsigned l = 0; l < kMaxWarpSize; ++l) {
+        if (!a.active.test(l)) continue;
+        const std::uint64_t lo = a.addr[l], hi = a.addr[l] + w - 1;
+        add(sectors, ns, lo / 32);
+        if (hi / 32 != lo / 32) add(sectors, ns, hi / 32);
+        add(line_ids, nl, lo / 128);
+        if (hi / 128 != lo / 128) add(line_ids, nl, hi / 128);
+      }
+      std::uint64_t* d = part.dsmem[k];
+      d[0] += 1;
+      d[1] += 1;
+      d[2] += ns;
+      d[3] += (nl + 3) / 4;
+      d[4] += std::uint64_t{ns} * 32 * (k == 2 ? 2 : 1);
+      part.instructions[static_cast<unsigned>(a.space)][static_cast<unsigned>(a.op)] += 1;
+    }
+
     void on_access(const WarpAccess& a, std::uint64_t seq, bool local_in_registers) {
+      if (a.space == Space::kDsmem) {
+        dsmem_access(a);
+        return;
+      }
       if (a.space == Space::kConst) {
         part.instructions[static_cast<unsigned>(a.space)][static_cast<unsigned>(a.op)] += 1;
         return;
@@ -677,6 +718,8 @@ void LaunchCollector::merge(std::uint32_t, std::unique_ptr<CtaPart> part_base) {
       r.shared_ideal[k] += p.shared_ideal[k];
       r.shared_conflicts[k] += p.shared_conflicts[k];
     }
+    for (unsigned k = 0; k < 3; ++k)
+      for (unsigned f = 0; f < 5; ++f) r.dsmem[k][f] += p.dsmem[k][f];
     for (unsigned k = 0; k < 2; ++k) {
       r.matrix_instructions[k] += p.matrix_instructions[k];
       r.matrix_wavefronts[k] += p.matrix_wavefronts[k];

@@ -106,6 +106,10 @@ struct ModelResult {
   // shared_wavefronts; the instructions are not in `instructions` (Nsight Compute counts them
   // apart from LDS/STS: tests/hw/data/h100/tensor).
   std::uint64_t matrix_instructions[2] = {}, matrix_wavefronts[2] = {}, matrix_conflicts[2] = {};
+  // Distributed shared memory (Space::kDsmem) by operation (0 loads, 1 stores, 2 atomics and
+  // reductions, which the H100 counts as atomics): [instructions, requests, sectors, T-stage output
+  // wavefronts, bytes over the crossbar each way] (docs/mem.md, "Distributed shared memory").
+  std::uint64_t dsmem[3][5] = {};
   std::uint64_t model_errors = 0;
   std::string first_model_error;
   std::vector<InstructionStats> per_pc;  // indexed by WarpAccess::pc (may be shorter than the code)

@@ -210,6 +210,18 @@ nlohmann::json metrics_json(const ModelResult& m, const LaunchStats& exec) {
   j["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"] = m.shared_conflicts[1];
   j["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum"] = m.shared_wavefronts[2];
   j["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum"] = m.shared_conflicts[2];
+  if (m.dsmem[0][0] + m.dsmem[1][0] + m.dsmem[2][0] != 0) {  // distributed shared memory (clusters)
+    static constexpr const char* kOpNames[3] = {"ld", "st", "atom"};
+    for (unsigned k = 0; k < 3; ++k) {
+      const std::string op = kOpNames[k];
+      j["smsp__sass_inst_executed_op_dshared_" + op + ".sum"] = m.dsmem[k][0];
+      j["l1tex__t_requests_pipe_lsu_mem_dshared_op_" + op + ".sum"] = m.dsmem[k][1];
+      j["l1tex__t_sectors_pipe_lsu_mem_dshared_op_" + op + ".sum"] = m.dsmem[k][2];
+      j["l1tex__t_output_wavefronts_pipe_lsu_mem_dshared_op_" + op + ".sum"] = m.dsmem[k][3];
+      j["l1tex__m_xbar2l1tex_read_bytes_mem_dshared_op_" + op + ".sum"] = m.dsmem[k][4];
+      j["l1tex__m_l1tex2xbar_write_bytes_mem_dshared_op_" + op + ".sum"] = m.dsmem[k][4];
+    }
+  }
   if (m.matrix_instructions[0] + m.matrix_instructions[1] != 0) {  // ldmatrix/stmatrix (LDSM/STSM)
     j["sm__sass_inst_executed_op_ldsm.sum"] = m.matrix_instructions[0];
     j["sm__sass_inst_executed_op_shared_stsm.sum"] = m.matrix_instructions[1];

@@ -176,3 +176,46 @@ TEST(Api, FirstFaultingBlockIsReportedWithSeveralThreads) {
 
 }  // namespace
 }  // namespace warpscope::exec::test
+
+namespace warpscope::exec::test {
+namespace {
+
+// setmaxnreg (sm_90a) only hints the register allocator: the kernel computes as without it; a
+// count outside 24..256 or not a multiple of 8 is refused at load (PTX ISA, setmaxnreg).
+std::string setmaxnreg_ptx(int count) {
+  return R"(.version 8.0
+.target sm_90a
+.address_size 64
+.visible .entry k(.param .u64 p)
+{
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [p];
+  setmaxnreg.inc.sync.aligned.u32 )" + std::to_string(count) + R"(;
+  griddepcontrol.wait;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.u64 %rd3, %rd1, %rd2;
+  add.u32 %r2, %r1, 7;
+  st.global.u32 [%rd3], %r2;
+  griddepcontrol.launch_dependents;
+  ret;
+}
+)";
+}
+
+TEST(Api, SetmaxnregAndGriddepcontrolChangeNoResult) {
+  Device dev;
+  Module m = dev.load_ptx(setmaxnreg_ptx(232), "setmaxnreg.ptx");
+  const DevicePtr out = dev.malloc(128 * sizeof(unsigned));
+  const KernelArg args[] = {arg(out)};
+  dev.launch(m, "k", {1}, {128}, args);
+  const auto got = download<unsigned>(dev, out, 128);
+  for (unsigned t = 0; t < 128; ++t) EXPECT_EQ(got[t], t + 7) << t;
+  std::string what;
+  EXPECT_EQ(kind_of([&] { dev.load_ptx(setmaxnreg_ptx(20), "bad.ptx"); }, &what), ErrorKind::kUnsupported);
+  EXPECT_THAT(what, HasSubstr("setmaxnreg with register count 20"));
+}
+
+}  // namespace
+}  // namespace warpscope::exec::test

@@ -65,7 +65,7 @@ TEST(PtxErrors, UnknownModifierCombinationIsUnsupported) {
   std::string msg = kernel_error("ld.global.foo.f32 %f1, [%rd1];", ErrorKind::kUnsupported);
   EXPECT_CONTAINS(msg, "'.foo'");
   EXPECT_CONTAINS(msg, "line 9");
-  msg = kernel_error("ld.shared::cluster.u32 %r1, [%rd1];", ErrorKind::kUnsupported);
+  msg = kernel_error("mbarrier.test_wait.shared::cluster.b64 %p1, [%rd1], %rd2;", ErrorKind::kUnsupported);
   EXPECT_CONTAINS(msg, "shared::cluster");
   msg = kernel_error("add.wide.s32 %rd1, %r1, %r2;", ErrorKind::kUnsupported);
   EXPECT_CONTAINS(msg, "'.wide'");

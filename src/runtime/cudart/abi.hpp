@@ -39,6 +39,7 @@ inline constexpr cudaError_t kErrMisalignedAddress = 716;
 inline constexpr cudaError_t kErrLaunchFailure = 719;
 inline constexpr cudaError_t kErrCooperativeLaunchTooLarge = 720;
 inline constexpr cudaError_t kErrNotSupported = 801;
+inline constexpr cudaError_t kErrInvalidClusterSize = 912;
 inline constexpr cudaError_t kErrUnknown = 999;
 
 /// The name ("cudaErrorInvalidValue") and description ("invalid argument") of a code; unknown
@@ -60,6 +61,7 @@ inline constexpr unsigned kHostAllocMapped = 0x02;
 inline constexpr int kFuncAttrMaxDynamicShared = 8;
 inline constexpr int kFuncAttrPreferredCarveout = 9;
 inline constexpr int kFuncAttrFirst = 8, kFuncAttrLast = 15;
+inline constexpr int kFuncAttrNonPortableClusterSizeAllowed = 14;
 
 struct Dim3 {
   unsigned x, y, z;

@@ -514,7 +514,14 @@ WS_API cudaError_t cudaFuncSetAttribute(const void* func, int attr, int value) {
       k->carveout = value;
       return kSuccess;
     }
-    if (attr >= kFuncAttrFirst && attr <= kFuncAttrLast) return kSuccess;  // cluster attributes
+    if (attr == kFuncAttrNonPortableClusterSizeAllowed) {
+      if (value != 0 && value != 1) return kErrInvalidValue;
+      k->non_portable_cluster = value;
+      return kSuccess;
+    }
+    // The other cluster attributes: the required cluster dimensions come from the kernel's
+    // __cluster_dims__ (its PTX), the scheduling policy changes no result.
+    if (attr >= kFuncAttrFirst && attr <= kFuncAttrLast) return kSuccess;
     return kErrInvalidValue;
   });
 }

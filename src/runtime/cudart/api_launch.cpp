@@ -6,7 +6,7 @@
 //  - cooperative: a cooperative launch (docs/exec.md, "Cooperative launches");
 //  - launch completion event and programmatic event: recorded when the kernel has completed (every
 //    launch runs to completion when issued, so that is when it triggers or later);
-//  - cluster dimension 1x1x1 (or 0): no cluster; larger clusters are refused (not implemented);
+//  - cluster dimension: thread-block clusters (docs/exec.md, "Clusters"); 0x0x0: none;
 //  - hints that change no result, ignored: access policy window, synchronization policy, cluster
 //    scheduling policy, programmatic stream serialization (launches are serial anyway), priority,
 //    memory synchronization domain (map), preferred cluster dimension, preferred shared memory
@@ -40,6 +40,8 @@ WS_API cudaError_t cudaLaunchKernelExC(const LaunchConfig* config, const void* f
   return call("cudaLaunchKernelExC", [&](Runtime& rt) {
     if (config == nullptr || (config->num_attrs != 0 && config->attrs == nullptr)) return kErrInvalidValue;
     bool cooperative = false;
+    bool has_cluster = false;
+    Dim3 cluster{1, 1, 1};
     std::vector<Event*> completion;  // recorded after the kernel
     for (unsigned i = 0; i < config->num_attrs; ++i) {
       const LaunchAttribute& a = config->attrs[i];
@@ -47,11 +49,9 @@ WS_API cudaError_t cudaLaunchKernelExC(const LaunchConfig* config, const void* f
         case kLaunchAttrCooperative: cooperative = a.val.i != 0; break;
         case kLaunchAttrClusterDimension: {
           const auto& d = a.val.dim;
-          if ((d.x > 1 || d.y > 1 || d.z > 1)) {
-            rt.note(fmt::format("cudaLaunchKernelEx: thread block clusters ({}x{}x{}) are not supported by warpscope",
-                                d.x, d.y, d.z));
-            return kErrNotSupported;
-          }
+          if (d.x == 0 && d.y == 0 && d.z == 0) break;  // no cluster
+          has_cluster = true;
+          cluster = Dim3{d.x, d.y, d.z};
           break;
         }
         case kLaunchAttrProgrammaticEvent:
@@ -82,7 +82,7 @@ WS_API cudaError_t cudaLaunchKernelExC(const LaunchConfig* config, const void* f
       }
     }
     const cudaError_t e = rt.launch(func, config->grid, config->block, args, config->dynamic_smem, config->stream,
-                                    cooperative);
+                                    cooperative, has_cluster ? &cluster : nullptr);
     if (e == kSuccess) {
       for (Event* ev : completion) {
         ev->recorded = true;
@@ -96,4 +96,28 @@ WS_API cudaError_t cudaLaunchKernelExC(const LaunchConfig* config, const void* f
 
 WS_API cudaError_t cudaLaunchKernelExC_ptsz(const LaunchConfig* config, const void* func, void** args) {
   return cudaLaunchKernelExC(config, func, args);
+}
+
+// cudaOccupancyMaxPotentialClusterSize: the H100 answers 8 (the portable limit) for small kernels
+// (ncu's launch__cluster_max_potential_size, tests/hw/data/h100/cluster), 16 when the kernel
+// allows non-portable sizes. How many clusters fit at once depends on the GPCs' SM counts, which
+// warpscope does not model: cudaOccupancyMaxActiveClusters is refused with a note.
+WS_API cudaError_t cudaOccupancyMaxPotentialClusterSize(int* size, const void* func, const LaunchConfig* config) {
+  return call("cudaOccupancyMaxPotentialClusterSize", [&](Runtime& rt) {
+    if (size == nullptr || config == nullptr) return kErrInvalidValue;
+    KernelRec* k = rt.find_kernel(func);
+    if (k == nullptr) return kErrInvalidDeviceFunction;
+    *size = k->non_portable_cluster ? 16 : 8;
+    return kSuccess;
+  });
+}
+
+WS_API cudaError_t cudaOccupancyMaxActiveClusters(int* count, const void* func, const LaunchConfig* config) {
+  return call("cudaOccupancyMaxActiveClusters", [&](Runtime& rt) {
+    if (count == nullptr || config == nullptr) return kErrInvalidValue;
+    if (rt.find_kernel(func) == nullptr) return kErrInvalidDeviceFunction;
+    rt.note("cudaOccupancyMaxActiveClusters: how many clusters fit on the GPU at once depends on its GPCs, which "
+            "warpscope does not model");
+    return kErrNotSupported;
+  });
 }

@@ -286,7 +286,7 @@ cudaError_t Runtime::check_stream(const void* stream) const {
 }
 
 cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args, std::size_t shmem,
-                            const void* stream, bool cooperative) {
+                            const void* stream, bool cooperative, const Dim3* cluster) {
   KernelRec* k = find_kernel(func);
   if (k == nullptr) {
     note(fmt::format("launch of {} which is not a registered kernel", func));
@@ -325,6 +325,20 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
       note(fmt::format("cooperative launch of {}: {} blocks, but only {} fit on the device at once", demangle(k->name),
                        std::uint64_t{grid.x} * grid.y * grid.z, limit));
       return kErrCooperativeLaunchTooLarge;
+    }
+  }
+  // Thread-block clusters (cudaLaunchAttributeClusterDimension): at most 8 blocks (portable), 16
+  // with cudaFuncAttributeNonPortableClusterSizeAllowed (the H100's limits), and a grid that is a
+  // multiple of the cluster; otherwise cudaErrorInvalidClusterSize (CUDA runtime API reference).
+  if (cluster != nullptr) {
+    const std::uint64_t size = std::uint64_t{cluster->x} * cluster->y * cluster->z;
+    const std::uint64_t limit = k->non_portable_cluster ? 16 : 8;
+    if (size == 0 || size > limit || grid.x % cluster->x != 0 || grid.y % cluster->y != 0 || grid.z % cluster->z != 0) {
+      note(fmt::format("launch of {}: clusters of ({},{},{}) blocks in a grid of ({},{},{}): a cluster has 1 to {} "
+                       "blocks{} and the grid must be a multiple of it",
+                       demangle(k->name), cluster->x, cluster->y, cluster->z, grid.x, grid.y, grid.z, limit,
+                       k->non_portable_cluster ? "" : " (16 with cudaFuncAttributeNonPortableClusterSizeAllowed)"));
+      return kErrInvalidClusterSize;
     }
   }
   if (args == nullptr && !k->params.empty()) return kErrInvalidValue;
@@ -394,6 +408,10 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
     LaunchOptions options;
     options.dynamic_shared_bytes = shmem;
     options.cooperative = cooperative;
+    if (cluster != nullptr) {
+      options.cluster = warpscope::Dim3{cluster->x, cluster->y, cluster->z};
+      options.explicit_cluster = true;
+    }
     options.stop = monitor.stop_flag();
     options.progress = &progress;
     stats = dev.launch(*k->module->module, k->name, rec.grid, rec.block, kargs, options);

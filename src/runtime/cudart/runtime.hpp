@@ -69,6 +69,7 @@ struct KernelRec {
   std::vector<ParamInfo> params;  // filled when the module is loaded
   int max_dynamic_shared = -1;    // cudaFuncAttributeMaxDynamicSharedMemorySize; -1: default
   int carveout = -1;
+  int non_portable_cluster = 0;   // cudaFuncAttributeNonPortableClusterSizeAllowed
   std::optional<KernelResources> resources;
   bool spills_installed = false;  // Runtime::install_spills ran
   std::size_t part = 0;           // the ModuleRec::parts entry whose PTX defines it, or kNoPart
@@ -246,7 +247,7 @@ class Runtime {
   /// A cooperative launch (api_launch.cpp) must fit on the device at once:
   /// cudaErrorCooperativeLaunchTooLarge otherwise.
   cudaError_t launch(const void* func, Dim3 grid, Dim3 block, void** args, std::size_t shmem,
-                     const void* stream, bool cooperative = false);
+                     const void* stream, bool cooperative = false, const Dim3* cluster = nullptr);
   /// The most blocks of a cooperative launch of `k` with this block and dynamic shared memory:
   /// blocks per SM (the occupancy calculator, with ptxas's registers) times the SMs.
   std::uint64_t cooperative_limit(KernelRec& k, Dim3 block, std::size_t shmem);
