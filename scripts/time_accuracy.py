@@ -13,7 +13,8 @@ were checked on) and the held-out set (the accuracy corpus and the acceptance pr
 
 The acceptance suite (../shared/acceptance, 43 programs): run it first under warpscope
 (`WARPSCOPE=BUILD/bin/warpscope bash /work/shared/acceptance/run_warpscope.sh BINDIR RESDIR`);
---acceptance-results reads RESDIR/<name>.json, writes each launch's prediction to
+--acceptance-results reads RESDIR/<name>.json (KEEP_JSON=1) or else summarize.py's
+RESDIR/<name>.metrics.csv (the first 30 launches, no limiter), writes each launch's prediction to
 ACCEPTANCE_TSV (committed, so the table can be recomputed without the 5-minute run) and pairs
 the launches in order with h100/<name>.ncu.csv's rows (as compare.py does; Nsight Compute
 profiled the first 30 launches of each program). A pair whose kernel names differ is left out
@@ -75,16 +76,22 @@ def save_acceptance(resdir):
     out = []
     for name in sorted(acceptance_split(), key=str.lower):
         path = os.path.join(resdir, name + ".json")
+        if os.path.exists(path):  # run with KEEP_JSON=1: the whole report, with the limiter
+            try:
+                launches = json.load(open(path))["launches"]
+            except (ValueError, KeyError):
+                continue
+            for i, l in enumerate(launches):
+                t = l.get("time", {})
+                pred = f"{t['duration_ns']:.0f}" if t.get("available") else "-"
+                out.append((name, str(i), l["name"].replace("\t", " "), pred, t.get("limiter", "-")))
+            continue
+        path = os.path.join(resdir, name + ".metrics.csv")  # summarize.py's: the first 30 launches
         if not os.path.exists(path):
             continue
-        try:
-            launches = json.load(open(path))["launches"]
-        except (ValueError, KeyError):
-            continue
-        for i, l in enumerate(launches):
-            t = l.get("time", {})
-            pred = f"{t['duration_ns']:.0f}" if t.get("available") else "-"
-            out.append((name, str(i), l["name"].replace("\t", " "), pred, t.get("limiter", "-")))
+        for r in csv.DictReader(open(path)):
+            ns = r.get("gpu__time_duration.sum", "")
+            out.append((name, r["index"], r["kernel"].replace("\t", " "), f"{float(ns):.0f}" if ns else "-", "-"))
     with open(ACCEPTANCE_TSV, "w") as f:
         f.write("# warpscope's predicted gpu__time_duration.sum (ns, hopper) per launch of the acceptance suite;\n")
         f.write("# written by scripts/time_accuracy.py --acceptance-results (program, launch index, kernel, ns, limiter)\n")
@@ -93,8 +100,8 @@ def save_acceptance(resdir):
 
 
 def base_name(kernel):
-    k = kernel.split("(")[0].strip()
-    return k.split(" ")[-1].split("<")[0]
+    k = kernel.split("(")[0].split("<")[0].strip()  # "void reduce7<int, 256u, true>(...)" -> reduce7
+    return k.split(" ")[-1]
 
 
 def acceptance_rows():
@@ -135,9 +142,22 @@ def report(rows, title):
     if rows:
         mape = sum(abs(r[4] - r[3]) / r[3] for r in rows) / len(rows) * 100
         print(f"MAPE all launches (any length): {mape:.1f} % over {len(rows)} launches")
-    worst = sorted((r for r in rows if r[3] >= 20000), key=lambda r: -abs(r[4] - r[3]) / r[3])[:12]
+    programs = {}
+    for r in rows:
+        if r[3] >= 20000:
+            programs.setdefault((r[0], r[1]), []).append(100 * (r[4] - r[3]) / r[3])
+    if programs:
+        print("per program (launches >= 20 us): set, program, launches, mean error %, MAPE %")
+        for (g, p), errs in sorted(programs.items()):
+            print(f"  {g:9} {p[:24]:24} {len(errs):4d} {sum(errs) / len(errs):8.1f} {sum(map(abs, errs)) / len(errs):8.1f}")
+    worst, seen = [], set()
+    for r in sorted((r for r in rows if r[3] >= 20000), key=lambda r: -abs(r[4] - r[3]) / r[3]):
+        if (r[1], r[2]) not in seen:  # the worst launch of each kernel
+            seen.add((r[1], r[2]))
+            worst.append(r)
+    worst = worst[:15]
     if worst:
-        print("worst launches >= 20 us:")
+        print("worst launches >= 20 us (the worst of each kernel):")
         for g, p, k, m, pr, lim in worst:
             print(f"  {g:9} {p[:22]:22} {k[:40]:40} {m/1e3:9.2f} {pr/1e3:9.2f} {100*(pr-m)/m:7.1f}  {lim}")
 
