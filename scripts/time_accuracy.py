@@ -188,10 +188,10 @@ def main():
             if src.endswith(".cu"):
                 subprocess.run(["nvcc", "-cudart", "shared", "-lineinfo", "-arch=sm_90", "-I", os.path.join(ROOT, "examples"),
                                 "-o", exe, os.path.join(ROOT, src)], check=True)
-            report = os.path.join(tmp, name + ".json")
-            subprocess.run([os.path.join(build, "bin/warpscope"), "run", "--json", report, "--", exe] + args.split(),
+            report_path = os.path.join(tmp, name + ".json")
+            subprocess.run([os.path.join(build, "bin/warpscope"), "run", "--json", report_path, "--", exe] + args.split(),
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            launches = json.load(open(report))["launches"]
+            launches = json.load(open(report_path))["launches"]
             measured = durations(csv_path if csv_path.startswith("/") else os.path.join(H100, csv_path))
             for l, (kname, ns) in zip(launches, measured):
                 t = l.get("time", {})
