@@ -13,6 +13,10 @@
 //   build/bin/workload_bench --threads 2 nbody4096    one workload
 //   build/bin/workload_bench --reps 5 ...             best of 5 runs per configuration (default 3)
 //   build/bin/workload_bench --one nbody4096 1 2      one configuration (stats 1, 2 threads): one JSON line
+//   build/bin/workload_bench --time-cost [--reps N] [--threads N] [workloads]
+//       the time model's cost: in this one process, each workload with statistics alone and with
+//       statistics and the time model (the runtime's predict_launch_time, as `warpscope run` calls
+//       it per launch), alternated N times (default 5); prints the best time of each and the ratio
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -34,7 +38,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/occupancy.hpp"
 #include "arch/profile.hpp"
+#include "runtime/cudart/launch_time.hpp"
 #include "stats/collector.hpp"
 #include "stats/report_json.hpp"
 #include "warpscope/warpscope.hpp"
@@ -66,6 +72,9 @@ struct Result {
   std::uint64_t warp = 0, thread = 0;
   std::uint64_t device_bytes = 0, host_bytes = 0;
   std::uint64_t output_hash = 0, stats_hash = 0;
+  double predicted_ns = 0;   // the time model's sum over the launches (--time-cost)
+  double model_seconds = 0;  // spent in the time model (--time-cost)
+  std::uint64_t launches = 0;
 };
 
 /// Runs one workload; `launch` is called for each kernel launch (it adds the statistics).
@@ -74,6 +83,10 @@ class Runner {
   Runner(bool stats, unsigned threads) : stats_(stats), dev_(DeviceOptions{.host_threads = threads}) {
     module_ = dev_.load_ptx(workloads_ptx(), "workloads.ptx");
   }
+
+  /// With statistics: also predict each launch's time (--time-cost). `seconds` then includes the
+  /// statistics' finish and JSON and the prediction, as `warpscope run` spends them per launch.
+  void set_time_model(bool on) { time_model_ = on; }
 
   DevicePtr alloc(std::size_t bytes) {
     r.device_bytes += bytes;
@@ -99,16 +112,41 @@ class Runner {
       collector = std::make_unique<stats::LaunchCollector>(std::vector<const arch::Profile*>{&profile_});
       dev_.set_access_sink(collector.get());
     }
+    // What the runtime has before the time model runs (not part of the model's cost): the
+    // kernel's instruction list and its occupancy (registers unknown here: no ptxas, so 0).
+    const std::vector<InstructionInfo>* code = nullptr;
+    nlohmann::json occupancy;
+    if (time_model_) {
+      auto it = code_.find(kernel);
+      if (it == code_.end()) it = code_.emplace(kernel, module_.instructions(kernel)).first;
+      code = &it->second;
+      const analysis::Occupancy occ = analysis::compute_occupancy(
+          profile_, {.threads_per_block = block.x * block.y * block.z, .registers_per_thread = 0,
+                     .static_shared_bytes = 0, .dynamic_shared_bytes = 0});
+      occupancy = {{"blocks_per_sm", occ.blocks_per_sm}};
+    }
     const auto t0 = std::chrono::steady_clock::now();
     const LaunchStats s = dev_.launch(module_, kernel, grid, block, args);
     r.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     r.warp += s.warp_instructions;
     r.thread += s.thread_instructions;
+    ++r.launches;
     if (collector) {
       dev_.set_access_sink(nullptr);
       const std::vector<stats::ModelResult> m = collector->finish();
-      const std::string text = stats::metrics_json(m.front(), s).dump();
+      nlohmann::json metrics = stats::metrics_json(m.front(), s);
+      const std::string text = metrics.dump();
       r.stats_hash = fnv(text.data(), text.size(), r.stats_hash == 0 ? 1469598103934665603ull : r.stats_hash);
+      if (code != nullptr) {
+        nlohmann::json estimated = stats::estimated_json(m.front());
+        const auto t1 = std::chrono::steady_clock::now();
+        double ns = -1;
+        const nlohmann::json t = cudart::predict_launch_time(profile_, *code, s, grid, block, occupancy, metrics,
+                                                             estimated, &ns);
+        r.model_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+        if (!t.value("available", false)) throw std::runtime_error(std::string(kernel) + ": no time prediction");
+        r.predicted_ns += ns;
+      }
     }
   }
 
@@ -116,6 +154,8 @@ class Runner {
 
  private:
   bool stats_;
+  bool time_model_ = false;
+  std::map<std::string, std::vector<InstructionInfo>> code_;
   const arch::Profile& profile_ = arch::builtin_profile("hopper");
   Device dev_;
   Module module_;
@@ -185,6 +225,19 @@ void matmul(Runner& w, int n) {
   w.download<float>(dc, a.size());
 }
 
+// Many small launches (one CTA of saxpy each): the per-launch costs dominate.
+void launches(Runner& w, int count) {
+  const int n = 256;
+  std::vector<float> x(n), y(n);
+  for (int i = 0; i < n; ++i) x[i] = input(i, 4), y[i] = input(i, 5);
+  w.r.host_bytes = std::size_t(n) * 4 * 3;
+  const DevicePtr dx = w.upload(x), dy = w.upload(y);
+  const float a = 2.0f;
+  const KernelArg args[] = {arg(n), arg(a), arg(dx), arg(dy)};
+  for (int k = 0; k < count; ++k) w.launch("saxpy", {1}, {256}, args);
+  w.download<float>(dy, n);
+}
+
 const std::map<std::string, std::function<void(Runner&)>>& workloads() {
   static const std::map<std::string, std::function<void(Runner&)>> all = {
       {"nbody4096", [](Runner& w) { nbody(w, 4096); }},
@@ -193,6 +246,7 @@ const std::map<std::string, std::function<void(Runner&)>>& workloads() {
       {"transpose4096", [](Runner& w) { transpose(w, 4096); }},
       {"reduce2^24", [](Runner& w) { reduce(w, 1u << 24); }},
       {"matmul1024", [](Runner& w) { matmul(w, 1024); }},
+      {"launches200", [](Runner& w) { launches(w, 200); }},
   };
   return all;
 }
@@ -213,6 +267,44 @@ int run_one(const std::string& name, bool stats, unsigned threads) {
                             {"host_bytes", w.r.host_bytes},    {"peak_bytes", std::uint64_t(ru.ru_maxrss) * 1024},
                             {"output_hash", w.r.output_hash},  {"stats_hash", w.r.stats_hash}};
   std::printf("%s\n", j.dump().c_str());
+  return 0;
+}
+
+/// --time-cost: each workload with statistics, without and with the time model, alternated in
+/// this process; best wall time of each (the whole workload: uploads, launches, statistics).
+int time_cost(std::vector<std::string> names, unsigned threads, unsigned reps) {
+  if (names.empty()) names = {"nbody4096", "saxpy2^24", "transpose4096", "reduce2^24", "launches200"};
+  std::printf("%-14s %8s %12s %12s %7s %12s %9s\n", "workload", "launches", "stats s", "stats+time s", "ratio",
+              "model s", "model %");
+  for (const std::string& name : names) {
+    double best[2] = {1e30, 1e30}, best_model = 1e30;
+    std::uint64_t hash[2][2] = {}, count = 0;
+    double predicted = 0;
+    for (unsigned rep = 0; rep < reps; ++rep) {
+      for (int k = 0; k < 2; ++k) {
+        const int with_model = (rep % 2 == 0) ? k : 1 - k;  // alternate which goes first
+        Runner w(true, threads);
+        w.set_time_model(with_model == 1);
+        const auto t0 = std::chrono::steady_clock::now();
+        workloads().at(name)(w);
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        best[with_model] = std::min(best[with_model], s);
+        if (with_model) best_model = std::min(best_model, w.r.model_seconds), predicted = w.r.predicted_ns;
+        if (rep > 0 && (hash[with_model][0] != w.r.output_hash || hash[with_model][1] != w.r.stats_hash))
+          throw std::runtime_error(name + ": two runs of one configuration differ");
+        hash[with_model][0] = w.r.output_hash;
+        hash[with_model][1] = w.r.stats_hash;
+        count = w.r.launches;
+      }
+    }
+    if (hash[0][0] != hash[1][0] || hash[0][1] != hash[1][1])
+      throw std::runtime_error(name + ": the time model changed the outputs or statistics");
+    std::printf("%-14s %8llu %12.3f %12.3f %7.3f %12.6f %8.3f%%   (predicted %.1f us on hopper)\n", name.c_str(),
+                static_cast<unsigned long long>(count), best[0], best[1], best[1] / best[0], best_model,
+                100.0 * best_model / best[0], predicted / 1e3);
+  }
+  std::printf("best of %u alternated runs, %u host thread(s); ratio = stats+time / stats; model s = the least time "
+              "spent in predict_launch_time over a run\n", reps, threads);
   return 0;
 }
 
@@ -265,20 +357,24 @@ int main(int argc, char** argv) try {
   if (args.size() == 4 && args[0] == "--one") return run_one(args[1], args[2] == "1", unsigned(std::stoul(args[3])));
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   unsigned reps = 3;
+  bool cost = false;
   std::vector<std::string> names;
   for (std::size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--threads" && i + 1 < args.size()) {
+    if (args[i] == "--time-cost") {
+      cost = true;
+    } else if (args[i] == "--threads" && i + 1 < args.size()) {
       threads = unsigned(std::stoul(args[++i]));
     } else if (args[i] == "--reps" && i + 1 < args.size()) {
       reps = std::max(1u, unsigned(std::stoul(args[++i])));
     } else if (workloads().count(args[i])) {
       names.push_back(args[i]);
     } else {
-      std::fprintf(stderr, "usage: workload_bench [--threads N] [--reps N] [%s ...]\n",
-                   "nbody4096|nbody16384|saxpy2^24|transpose4096|reduce2^24|matmul1024");
+      std::fprintf(stderr, "usage: workload_bench [--time-cost] [--threads N] [--reps N] [%s ...]\n",
+                   "nbody4096|nbody16384|saxpy2^24|transpose4096|reduce2^24|matmul1024|launches200");
       return 2;
     }
   }
+  if (cost) return time_cost(names, threads, reps);
   if (names.empty()) names.assign(std::begin(kOrder), std::end(kOrder));
   std::printf("%-14s %5s %7s %9s %13s %13s %9s %10s %6s %6s\n", "workload", "stats", "threads", "seconds",
               "warp-inst/s", "thread-inst/s", "peak MiB", "over MiB", "x time", "x peak");
