@@ -29,6 +29,7 @@ std::string_view to_string(Op o) {
     case Op::kReduction: return "reduction";
     case Op::kLdgsts: return "ldgsts";
     case Op::kBulkCopy: return "bulk_copy";
+    case Op::kGmma: return "gmma";
   }
   return "?";
 }

@@ -21,8 +21,12 @@ inline constexpr unsigned kSpaceCount = 6;
 /// (the destinations, WarpAccess::part 1) follow each other (docs/mem.md, "Asynchronous copies").
 /// kBulkCopy: the global reads of cp.async.bulk, which the Tensor Memory Accelerator makes from
 /// L2 (no LSU request, no L1): records of up to 32 lanes x 16 bytes covering the copied bytes.
-enum class Op : std::uint8_t { kLoad, kStore, kAtomic, kReduction, kLdgsts, kBulkCopy };
-inline constexpr unsigned kOpCount = 6;
+/// kGmma: wgmma.mma_async's operand reads from shared memory through its descriptors (SASS
+/// HGMMA/IGMMA/BGMMA): records of one 8x16-byte core matrix each (lanes 0-7, width 16), `part`
+/// 0, 1, ... per warp; every warp of the warpgroup sends at least one (an empty one if it reads
+/// nothing), as the H100 counts the instruction once per warp (docs/mem.md, "wgmma").
+enum class Op : std::uint8_t { kLoad, kStore, kAtomic, kReduction, kLdgsts, kBulkCopy, kGmma };
+inline constexpr unsigned kOpCount = 7;
 /// The PTX cache operator of a load, reduced to what the memory model distinguishes:
 /// kDefault follows the profile (cached in L1 or not), kCa caches in L1, kCg bypasses L1.
 enum class CacheOp : std::uint8_t { kDefault, kCa, kCg };

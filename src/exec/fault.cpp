@@ -80,6 +80,7 @@ const char* op_word(Op op) {
     case Op::kReduction: return "reduction";
     case Op::kLdgsts: return "asynchronous copy";
     case Op::kBulkCopy: return "bulk copy";
+    case Op::kGmma: return "wgmma operand load";
   }
   return "access";
 }

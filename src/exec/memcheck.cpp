@@ -20,6 +20,7 @@ const char* access_word(Op op) {
     case Op::kReduction: return "reduction";
     case Op::kLdgsts: return "asynchronous copy";
     case Op::kBulkCopy: return "bulk copy";
+    case Op::kGmma: return "wgmma operand read";
   }
   return "access";
 }

@@ -63,6 +63,7 @@ struct ModelPart {
   std::uint64_t shared_wavefronts[3] = {}, shared_ideal[3] = {}, shared_conflicts[3] = {};
   std::uint64_t ldgsts_wavefronts = 0, ldgsts_ideal = 0, ldgsts_conflicts = 0;
   std::uint64_t matrix_instructions[2] = {}, matrix_wavefronts[2] = {}, matrix_conflicts[2] = {};
+  std::uint64_t gmma_bytes = 0, gmma_wavefronts = 0, gmma_ideal = 0, gmma_conflicts = 0;
   std::uint64_t model_errors = 0;
   std::string first_model_error;
   std::vector<LineOp> ops;
@@ -457,6 +458,10 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
         bulk_access(a, s, seq);
         return;
       }
+      if (a.op == Op::kGmma) {
+        gmma_access(a, s, seq);
+        return;
+      }
       if (s.executions == 0 && s.in_registers == 0) s.first_seen = seq;
       if (a.space == Space::kLocal) {
         note_local_offsets(s, a);
@@ -567,6 +572,28 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
       s.bytes_moved += scratch.bytes_moved;
     }
 
+    /// wgmma's operand reads (Op::kGmma): one core matrix per record; the warp's instruction with
+    /// its part 0 (which may have no lane: a warp that reads no block).
+    void gmma_access(const WarpAccess& a, InstructionStats& s, std::uint64_t seq) {
+      if (a.part == 0) {
+        if (s.executions == 0) s.first_seen = seq;
+        s.executions += 1;
+        part.instructions[static_cast<unsigned>(Space::kShared)][static_cast<unsigned>(Op::kGmma)] += 1;
+      }
+      const AddressSummary sh = summary_of(a);
+      if (sh.active == 0) return;
+      s.active_lanes += sh.active;
+      const SharedTotals r = shared_totals(a, sh);
+      const std::uint64_t bytes = std::uint64_t{sh.active} * a.width;
+      part.gmma_bytes += bytes;
+      part.gmma_wavefronts += r.wavefronts;
+      part.gmma_ideal += r.ideal_wavefronts;
+      part.gmma_conflicts += r.wavefronts - r.ideal_wavefronts;
+      s.wavefronts += r.wavefronts;
+      s.ideal_wavefronts += r.ideal_wavefronts;
+      s.bytes_requested += bytes;
+    }
+
     /// The last global record of a cp.async: its shared record (part 1) follows it.
     WarpAccess ldgsts_global;
 
@@ -668,6 +695,10 @@ void LaunchCollector::merge(std::uint32_t, std::unique_ptr<CtaPart> part_base) {
     r.ldgsts_wavefronts += p.ldgsts_wavefronts;
     r.ldgsts_ideal += p.ldgsts_ideal;
     r.ldgsts_conflicts += p.ldgsts_conflicts;
+    r.gmma_bytes += p.gmma_bytes;
+    r.gmma_wavefronts += p.gmma_wavefronts;
+    r.gmma_ideal += p.gmma_ideal;
+    r.gmma_conflicts += p.gmma_conflicts;
     r.global_bytes_requested += p.global_bytes_requested;
     r.global_bytes_moved += p.global_bytes_moved;
     for (unsigned k = 0; k < 3; ++k) {

@@ -21,6 +21,9 @@
 //    instruction, requests, sectors, L1/L2 as .ca/.cg say); its shared record (part 1, right
 //    after) adds the shared wavefronts of mem/async_copy.hpp to the same instruction's row.
 //  - cp.async.bulk (Op::kBulkCopy, records `part` 0, 1, ... of one copy): L2 reads only.
+//  - wgmma (Op::kGmma, records `part` 0, 1, ... of one warp's share): one instruction per warp
+//    (its part 0), the bank rule's wavefronts of each core-matrix record, bytes = the records'
+//    active lanes x 16; counted apart from the shared loads (gmma_*).
 //  - A record the model rejects (a misaligned word the interpreter let through) is counted in
 //    model_errors with the first message; it never aborts the program.
 // on_access() and merge() are not thread-safe (src/exec calls them from one thread at a time);
@@ -105,6 +108,10 @@ struct ModelResult {
   // shared_wavefronts; the instructions are not in `instructions` (Nsight Compute counts them
   // apart from LDS/STS: tests/hw/data/h100/tensor).
   std::uint64_t matrix_instructions[2] = {}, matrix_wavefronts[2] = {}, matrix_conflicts[2] = {};
+  // wgmma's operand reads (Op::kGmma): bytes read through the descriptors, their wavefronts
+  // (apart from shared_wavefronts: ncu's op_gmma) and conflicts. Its warp instructions are
+  // instructions[kShared][kGmma].
+  std::uint64_t gmma_bytes = 0, gmma_wavefronts = 0, gmma_ideal = 0, gmma_conflicts = 0;
   std::uint64_t model_errors = 0;
   std::string first_model_error;
   std::vector<InstructionStats> per_pc;  // indexed by WarpAccess::pc (may be shorter than the code)
