@@ -84,6 +84,7 @@ void merge_row(InstructionStats& into, InstructionStats&& from, std::uint64_t se
     into.op = from.op;
     into.cache = from.cache;
     into.width = from.width;
+    into.matrix = from.matrix;
   }
   if (into.executions == 0 && into.in_registers == 0 && (from.executions != 0 || from.in_registers != 0))
     into.first_seen = seq_base + from.first_seen;
@@ -291,6 +292,7 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
         s.op = a.op;
         s.cache = a.cache;
         s.width = a.width;
+        s.matrix = a.matrix;
         touched.push_back(a.pc);
       }
       return s;

@@ -62,6 +62,7 @@ struct InstructionStats {
   Op op = Op::kLoad;
   CacheOp cache = CacheOp::kDefault;
   std::uint8_t width = 4;
+  bool matrix = false;  // ldmatrix/stmatrix: its records (and sample) are 8x8 matrices (WarpAccess::matrix)
   std::uint64_t executions = 0, active_lanes = 0;
   std::uint64_t requests = 0, sectors = 0, ideal_sectors = 0;
   std::uint64_t bytes_requested = 0, bytes_moved = 0;

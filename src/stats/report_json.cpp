@@ -288,6 +288,7 @@ nlohmann::json instruction_json(const InstructionStats& s, std::uint32_t pc, con
   j["space"] = to_string(s.space);
   j["op"] = to_string(s.op);
   j["width"] = s.width;
+  if (s.matrix) j["matrix"] = true;
   j["cache"] = to_string(s.cache);
   j["executions"] = s.executions;
   j["active_lanes"] = s.active_lanes;
