@@ -31,6 +31,7 @@ std::string_view to_string(Op o) {
     case Op::kLdgsts: return "ldgsts";
     case Op::kBulkCopy: return "bulk_copy";
     case Op::kBulkStore: return "bulk_store";
+    case Op::kGmma: return "gmma";
   }
   return "?";
 }

@@ -81,6 +81,7 @@ const char* op_word(Op op) {
     case Op::kLdgsts: return "asynchronous copy";
     case Op::kBulkCopy: return "bulk copy";
     case Op::kBulkStore: return "bulk store";
+    case Op::kGmma: return "wgmma operand load";
   }
   return "access";
 }

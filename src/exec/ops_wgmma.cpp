@@ -18,6 +18,7 @@
 // integers exact (.satfinite saturating), .b1 .and.popc; the H100 gives these bits on every
 // element of the probe's tests (tests/hw/data/h100/wgmma). .e4m3/.e5m2 are refused, as for
 // mma.sync. imm-scale-a/b = -1 negate A/B; scale-d false drops C.
+#include <array>
 #include <cstring>
 #include <vector>
 
@@ -99,6 +100,51 @@ std::uint32_t negate(MmaType t, std::uint32_t v) {
   }
 }
 
+/// The shared-memory blocks an operand's read covers: its core matrices (8 rows of 16 bytes),
+/// each as the addresses of its 8 rows. K-major: rows are MN indices, the 16 bytes run along K;
+/// MN-major: rows are K indices, the 16 bytes run along MN. Appended to `out`.
+void operand_blocks(const MatrixDesc& md, bool mn_major, unsigned mn_count, unsigned k, unsigned bits,
+                    std::vector<std::array<std::uint64_t, 8>>& out) {
+  const unsigned per_chunk = 128 / bits;  // elements in 16 bytes
+  const unsigned groups = mn_major ? k / 8 : mn_count / 8;
+  const unsigned chunks = mn_major ? mn_count / per_chunk : k / per_chunk;
+  unsigned bit;
+  for (unsigned g = 0; g < groups; ++g)
+    for (unsigned c = 0; c < chunks; ++c) {
+      std::array<std::uint64_t, 8> rows{};
+      for (unsigned r = 0; r < 8; ++r)
+        rows[r] = mn_major ? matrix_element_addr(md, true, c * per_chunk, g * 8 + r, bits, bit)
+                           : matrix_element_addr(md, false, g * 8 + r, c * per_chunk, bits, bit);
+      out.push_back(rows);
+    }
+}
+
+/// The wgmma's operand reads as records (Op::kGmma, common/access.hpp): block i of the
+/// warpgroup's (A's from a descriptor, then B's) goes to warp i % 4, one record per block, so
+/// that the four warps' records together are the instruction's reads; a warp with no block sends
+/// an empty record, which counts its instruction.
+void emit_operand_records(Ctx& x, const Inst& in, const std::vector<std::array<std::uint64_t, 8>>& blocks) {
+  if (x.sink == nullptr) return;
+  WarpAccess rec;
+  rec.pc = x.pc_of(in);
+  rec.cta = x.cta_linear;
+  rec.warp = x.warp_index;
+  rec.space = Space::kShared;
+  rec.op = Op::kGmma;
+  rec.width = 16;
+  unsigned part = 0;
+  for (std::size_t i = x.warp_index % 4; i < blocks.size(); i += 4) {
+    rec.part = static_cast<std::uint8_t>(part++);
+    rec.active = LaneMask(0xffu);
+    for (unsigned r = 0; r < 8; ++r) rec.addr[r] = blocks[i][r];
+    x.sink->on_access(rec);
+  }
+  if (part == 0) {
+    rec.active = LaneMask(0u);
+    x.sink->on_access(rec);
+  }
+}
+
 // Accumulator element i of a lane (row within the warp's 16, column).
 inline unsigned acc_row(unsigned lane, unsigned i) { return lane / 4 + 8 * ((i / 2) % 2); }
 inline unsigned acc_col(unsigned lane, unsigned i) { return 8 * (i / 4) + 2 * (lane % 4) + i % 2; }
@@ -138,6 +184,9 @@ void exec_wgmma(const Inst& in, Ctx& x, std::uint32_t mask) {
         A[r * k + kk] = read_element(x, in, at, bit, abits, "an element of A");
       }
   }
+  std::vector<std::array<std::uint64_t, 8>> blocks;
+  if (!d.a_regs)
+    operand_blocks(decode_matrix_desc(x.reg(d.a_slot[0])[0]), d.tnsp_a, 64, k, abits, blocks);
   const MatrixDesc mb = decode_matrix_desc(uniform(x, in, d.b_slot, "B descriptor"));
   if (mb.base_offset != 0)
     lane_fault(x, x.pc_of(in), ErrorKind::kUnsupported, 0,
@@ -148,6 +197,8 @@ void exec_wgmma(const Inst& in, Ctx& x, std::uint32_t mask) {
       const std::uint64_t at = matrix_element_addr(mb, d.tnsp_b, c, kk, bbits, bit);
       B[kk * n + c] = read_element(x, in, at, bit, bbits, "an element of B");
     }
+  operand_blocks(mb, d.tnsp_b, n, k, bbits, blocks);
+  emit_operand_records(x, in, blocks);
   if (d.scale_a < 0)
     for (auto& v : A) v = negate(d.a, v);
   if (d.scale_b < 0)

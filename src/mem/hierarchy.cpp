@@ -180,6 +180,8 @@ void MemoryHierarchy::apply(unsigned sm, Space space, Op op, bool cached_in_l1, 
         l2_write(s.line, s.mask, false);  // the read-modify-write leaves the sectors dirty
         break;
       }
+      case Op::kGmma:  // wgmma reads shared memory only: its records never reach the caches
+        break;
     }
   }
   if (!partners_.empty()) fill_fetch_partners();

@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <string_view>
 
 #include "report/access_svg.hpp"
+#include "report/matrix_svg.hpp"
 #include "report/html.hpp"
 
 namespace warpscope::report::html {
@@ -170,6 +172,28 @@ AccessPicture picture_of(const json& line, const json& insn, const json& sample)
   return pic;
 }
 
+bool is_matrix(const json& insn) {
+  const json* m = field(insn, "matrix");
+  return m != nullptr && m->is_boolean() && m->get<bool>();
+}
+
+/// An ldmatrix/stmatrix sample (its instruction has "matrix"): its active lanes, 8 per matrix, as
+/// the matrices' rows on the banks.
+MatrixBanksPicture matrix_picture_of(const json& line, const json& insn, const json& sample) {
+  MatrixBanksPicture pic;
+  std::vector<std::uint64_t> rows;
+  for (const json& a : array_field(sample, "addresses"))
+    if (a.is_number()) rows.push_back(to_u64(a));
+  for (std::size_t i = 0; i + 8 <= rows.size(); i += 8) {
+    std::array<std::uint64_t, 8> m{};
+    std::copy(rows.begin() + static_cast<std::ptrdiff_t>(i), rows.begin() + static_cast<std::ptrdiff_t>(i + 8), m.begin());
+    pic.matrices.push_back(m);
+  }
+  pic.title = fmt::format("line {}: {}, cta {} warp {}: 8x8 matrices on the 32 banks", raw(field(line, "line")),
+                          string_field(insn, "ptx"), raw(field(sample, "cta")), raw(field(sample, "warp")));
+  return pic;
+}
+
 struct Located {
   std::string file;
   const json* line;
@@ -317,7 +341,8 @@ std::string accesses_section(const FileGroups& groups, const std::vector<const j
         "<figure class=\"access-svg\" id=\"access-{}\" data-line=\"{}\" data-pc=\"{}\">\n"
         "<figcaption>{}</figcaption>\n{}</figure>\n",
         k, html_escape(raw(field(*at.line, "line"))), html_escape(raw(field(insn, "pc"))), caption,
-        render_access_svg(picture_of(*at.line, insn, sample)));
+        render_access_svg(picture_of(*at.line, insn, sample)) +
+            (is_matrix(insn) ? render_matrix_banks_svg(matrix_picture_of(*at.line, insn, sample)) : ""));
   }
   return s;
 }

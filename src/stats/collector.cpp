@@ -64,6 +64,7 @@ struct ModelPart {
   std::uint64_t ldgsts_wavefronts = 0, ldgsts_ideal = 0, ldgsts_conflicts = 0;
   std::uint64_t matrix_instructions[2] = {}, matrix_wavefronts[2] = {}, matrix_conflicts[2] = {};
   std::uint64_t dsmem[3][5] = {};
+  std::uint64_t gmma_bytes = 0, gmma_wavefronts = 0, gmma_ideal = 0, gmma_conflicts = 0;
   std::uint64_t model_errors = 0;
   std::string first_model_error;
   std::vector<LineOp> ops;
@@ -84,6 +85,7 @@ void merge_row(InstructionStats& into, InstructionStats&& from, std::uint64_t se
     into.op = from.op;
     into.cache = from.cache;
     into.width = from.width;
+    into.matrix = from.matrix;
   }
   if (into.executions == 0 && into.in_registers == 0 && (from.executions != 0 || from.in_registers != 0))
     into.first_seen = seq_base + from.first_seen;
@@ -292,6 +294,7 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
         s.op = a.op;
         s.cache = a.cache;
         s.width = a.width;
+        s.matrix = a.matrix;
         touched.push_back(a.pc);
       }
       return s;
@@ -499,6 +502,10 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
         bulk_access(a, s, seq);
         return;
       }
+      if (a.op == Op::kGmma) {
+        gmma_access(a, s, seq);
+        return;
+      }
       if (s.executions == 0 && s.in_registers == 0) s.first_seen = seq;
       if (a.space == Space::kLocal) {
         note_local_offsets(s, a);
@@ -610,6 +617,28 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
       s.bytes_moved += scratch.bytes_moved;
     }
 
+    /// wgmma's operand reads (Op::kGmma): one core matrix per record; the warp's instruction with
+    /// its part 0 (which may have no lane: a warp that reads no block).
+    void gmma_access(const WarpAccess& a, InstructionStats& s, std::uint64_t seq) {
+      if (a.part == 0) {
+        if (s.executions == 0) s.first_seen = seq;
+        s.executions += 1;
+        part.instructions[static_cast<unsigned>(Space::kShared)][static_cast<unsigned>(Op::kGmma)] += 1;
+      }
+      const AddressSummary sh = summary_of(a);
+      if (sh.active == 0) return;
+      s.active_lanes += sh.active;
+      const SharedTotals r = shared_totals(a, sh);
+      const std::uint64_t bytes = std::uint64_t{sh.active} * a.width;
+      part.gmma_bytes += bytes;
+      part.gmma_wavefronts += r.wavefronts;
+      part.gmma_ideal += r.ideal_wavefronts;
+      part.gmma_conflicts += r.wavefronts - r.ideal_wavefronts;
+      s.wavefronts += r.wavefronts;
+      s.ideal_wavefronts += r.ideal_wavefronts;
+      s.bytes_requested += bytes;
+    }
+
     /// The last global record of a cp.async: its shared record (part 1) follows it.
     WarpAccess ldgsts_global;
 
@@ -711,6 +740,10 @@ void LaunchCollector::merge(std::uint32_t, std::unique_ptr<CtaPart> part_base) {
     r.ldgsts_wavefronts += p.ldgsts_wavefronts;
     r.ldgsts_ideal += p.ldgsts_ideal;
     r.ldgsts_conflicts += p.ldgsts_conflicts;
+    r.gmma_bytes += p.gmma_bytes;
+    r.gmma_wavefronts += p.gmma_wavefronts;
+    r.gmma_ideal += p.gmma_ideal;
+    r.gmma_conflicts += p.gmma_conflicts;
     r.global_bytes_requested += p.global_bytes_requested;
     r.global_bytes_moved += p.global_bytes_moved;
     for (unsigned k = 0; k < 3; ++k) {

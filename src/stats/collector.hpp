@@ -21,6 +21,9 @@
 //    instruction, requests, sectors, L1/L2 as .ca/.cg say); its shared record (part 1, right
 //    after) adds the shared wavefronts of mem/async_copy.hpp to the same instruction's row.
 //  - cp.async.bulk (Op::kBulkCopy, records `part` 0, 1, ... of one copy): L2 reads only.
+//  - wgmma (Op::kGmma, records `part` 0, 1, ... of one warp's share): one instruction per warp
+//    (its part 0), the bank rule's wavefronts of each core-matrix record, bytes = the records'
+//    active lanes x 16; counted apart from the shared loads (gmma_*).
 //  - A record the model rejects (a misaligned word the interpreter let through) is counted in
 //    model_errors with the first message; it never aborts the program.
 // on_access() and merge() are not thread-safe (src/exec calls them from one thread at a time);
@@ -59,6 +62,7 @@ struct InstructionStats {
   Op op = Op::kLoad;
   CacheOp cache = CacheOp::kDefault;
   std::uint8_t width = 4;
+  bool matrix = false;  // ldmatrix/stmatrix: its records (and sample) are 8x8 matrices (WarpAccess::matrix)
   std::uint64_t executions = 0, active_lanes = 0;
   std::uint64_t requests = 0, sectors = 0, ideal_sectors = 0;
   std::uint64_t bytes_requested = 0, bytes_moved = 0;
@@ -110,6 +114,10 @@ struct ModelResult {
   // reductions, which the H100 counts as atomics): [instructions, requests, sectors, T-stage output
   // wavefronts, bytes over the crossbar each way] (docs/mem.md, "Distributed shared memory").
   std::uint64_t dsmem[3][5] = {};
+  // wgmma's operand reads (Op::kGmma): bytes read through the descriptors, their wavefronts
+  // (apart from shared_wavefronts: ncu's op_gmma) and conflicts. Its warp instructions are
+  // instructions[kShared][kGmma].
+  std::uint64_t gmma_bytes = 0, gmma_wavefronts = 0, gmma_ideal = 0, gmma_conflicts = 0;
   std::uint64_t model_errors = 0;
   std::string first_model_error;
   std::vector<InstructionStats> per_pc;  // indexed by WarpAccess::pc (may be shorter than the code)

@@ -20,6 +20,7 @@ const char* op_short(Op op) {
     case Op::kLdgsts: return "ldgsts";
     case Op::kBulkCopy: return "bulk";
     case Op::kBulkStore: return "bulk_st";
+    case Op::kGmma: return "gmma";
   }
   return "?";
 }
@@ -230,6 +231,17 @@ nlohmann::json metrics_json(const ModelResult& m, const LaunchStats& exec) {
     j["sm__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum"] = m.matrix_conflicts[0];
     j["sm__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_stsm.sum"] = m.matrix_conflicts[1];
   }
+  if (const std::uint64_t n = instruction_count(m, Space::kShared, Op::kGmma); n != 0) {  // wgmma (HGMMA, ...)
+    // One per warp of each warpgroup's wgmma, in every family ncu has for them
+    // (tests/hw/data/h100/wgmma); the bytes and wavefronts of the operands read through descriptors.
+    j["sm__sass_inst_executed_op_shared_gmma.sum"] = n;
+    j["sm__inst_executed_pipe_tensor_op_gmma.sum"] = n;
+    j["l1tex__lsuin_requests_op_gmma.sum"] = n;
+    j["sm__sass_data_bytes_mem_shared_op_gmma.sum"] = m.gmma_bytes;
+    j["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_gmma.sum"] = m.gmma_wavefronts;
+    j["sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_gmma.sum"] = m.gmma_wavefronts;
+    j["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_gmma.sum"] = m.gmma_conflicts;
+  }
   j["shared_ideal_wavefronts_ld"] = m.shared_ideal[0];
   j["shared_ideal_wavefronts_st"] = m.shared_ideal[1];
   j["lts__t_sectors_srcunit_tex_op_read.sum"] = c.l2_read_sectors;
@@ -264,8 +276,10 @@ nlohmann::json metrics_json(const ModelResult& m, const LaunchStats& exec) {
   j["local_requests"] = ll.requests + ls.requests;
   j["local_sectors"] = ll.sectors + ls.sectors;
   j["local_bytes"] = (ll.sectors + ls.sectors) * m.profile->sector_bytes;
-  j["shared_wavefronts"] = m.shared_wavefronts[0] + m.shared_wavefronts[1] + m.shared_wavefronts[2] + m.ldgsts_wavefronts;
-  j["shared_bank_conflicts"] = m.shared_conflicts[0] + m.shared_conflicts[1] + m.shared_conflicts[2] + m.ldgsts_conflicts;
+  j["shared_wavefronts"] =
+      m.shared_wavefronts[0] + m.shared_wavefronts[1] + m.shared_wavefronts[2] + m.ldgsts_wavefronts + m.gmma_wavefronts;
+  j["shared_bank_conflicts"] =
+      m.shared_conflicts[0] + m.shared_conflicts[1] + m.shared_conflicts[2] + m.ldgsts_conflicts + m.gmma_conflicts;
   j["shared_excess_wavefronts"] = shared_excess;
   if (m.model_errors > 0) {
     j["memory_model_errors"] = m.model_errors;
@@ -326,6 +340,7 @@ nlohmann::json instruction_json(const InstructionStats& s, std::uint32_t pc, con
   j["space"] = to_string(s.space);
   j["op"] = to_string(s.op);
   j["width"] = s.width;
+  if (s.matrix) j["matrix"] = true;
   j["cache"] = to_string(s.cache);
   j["executions"] = s.executions;
   j["active_lanes"] = s.active_lanes;
@@ -485,6 +500,7 @@ nlohmann::json lines_json(const ModelResult& m, const LaunchStats& exec, const s
     std::uint64_t executions = 0, thread_executions = 0;
     std::uint64_t g_req = 0, g_sec = 0, g_ideal = 0, g_req_bytes = 0, g_moved = 0;
     std::uint64_t l1_hit = 0, l2_hit = 0, l_req = 0, l_sec = 0, s_wf = 0, s_ideal = 0;
+    std::uint64_t gmma_inst = 0, gmma_bytes = 0, gmma_wf = 0;
     std::vector<std::uint32_t> pcs;
   };
   std::map<std::tuple<std::string, std::uint32_t>, Line> lines;
@@ -513,6 +529,11 @@ nlohmann::json lines_json(const ModelResult& m, const LaunchStats& exec, const s
     } else if (s->space == Space::kShared) {
       l.s_wf += s->wavefronts;
       l.s_ideal += s->ideal_wavefronts;
+      if (s->op == Op::kGmma) {
+        l.gmma_inst += s->executions;
+        l.gmma_bytes += s->bytes_requested;
+        l.gmma_wf += s->wavefronts;
+      }
     }
     l.l1_hit += s->l1_hit_sectors;
     l.l2_hit += s->l2_hit_sectors;
@@ -539,6 +560,11 @@ nlohmann::json lines_json(const ModelResult& m, const LaunchStats& exec, const s
     j["shared_wavefronts"] = l.s_wf;
     j["shared_ideal_wavefronts"] = l.s_ideal;
     j["shared_excess_wavefronts"] = l.s_wf - l.s_ideal;
+    if (l.gmma_inst != 0) {
+      j["gmma_instructions"] = l.gmma_inst;
+      j["gmma_shared_bytes"] = l.gmma_bytes;
+      j["gmma_wavefronts"] = l.gmma_wf;
+    }
     nlohmann::json insts = nlohmann::json::array();
     for (std::uint32_t pc : l.pcs) insts.push_back(instruction_json(m.per_pc[pc], pc, pc < code.size() ? &code[pc] : nullptr));
     j["instructions"] = std::move(insts);

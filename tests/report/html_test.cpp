@@ -4,6 +4,7 @@
 // errors of write_html_report. Expected values follow from the hand-written counters by the rules
 // the pages state (bytes = sectors x 32, hit rate = hits / sectors), not from running the code.
 #include "report/html.hpp"
+#include "report/matrix_svg.hpp"
 #include "report/memory_chart.hpp"
 #include "report/metric_groups.hpp"
 
@@ -688,6 +689,61 @@ TEST(report_html, IoErrorsNameThePath) {
     EXPECT_EQ(e.kind(), ErrorKind::kIo);
     EXPECT_NE(std::string(e.what()).find((out / "index.html").string()), std::string::npos) << e.what();
   }
+}
+
+
+// The 8x8 matrices of an ldmatrix/stmatrix on the banks (matrix_svg.hpp). The expected
+// wavefronts are the bank rule's for one matrix, as the H100 counts it
+// (tests/hw/data/h100/tensor/ldsm_banks.csv; docs/mem.md): rows 16 bytes apart 1, rows 64 bytes
+// apart 4 (even rows in banks 0-3, odd in 16-19: four words per bank), rows 128 bytes apart 8.
+TEST(report_html, MatrixOnTheBanks) {
+  auto rows = [](std::uint64_t base, std::uint64_t stride) {
+    std::array<std::uint64_t, 8> r{};
+    for (unsigned i = 0; i < 8; ++i) r[i] = base + i * stride;
+    return r;
+  };
+  EXPECT_EQ(matrix_wavefronts(rows(0, 16), 32, 4), 1u);
+  EXPECT_EQ(matrix_wavefronts(rows(256, 64), 32, 4), 4u);
+  EXPECT_EQ(matrix_wavefronts(rows(0, 128), 32, 4), 8u);
+  MatrixBanksPicture p;
+  p.title = "a <title>";
+  p.matrices = {rows(0, 16), rows(1024, 128)};
+  const std::string svg = render_matrix_banks_svg(p);
+  EXPECT_NE(svg.find("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"matrix-banks\""), std::string::npos);
+  EXPECT_NE(svg.find("a &lt;title&gt;"), std::string::npos);
+  // 8 rows x 4 words per matrix; the second's every word is in a bank it shares with 7 others.
+  EXPECT_EQ(count(svg, "<rect class=\"word"), 64u);
+  EXPECT_EQ(count(svg, "<rect class=\"word conflict\""), 32u);
+  EXPECT_NE(svg.find("data-matrix=\"0\" data-wavefronts=\"1\""), std::string::npos);
+  EXPECT_NE(svg.find("data-matrix=\"1\" data-wavefronts=\"8\""), std::string::npos);
+  EXPECT_NE(svg.find("matrix 1: 8 wavefronts (8-way bank conflict"), std::string::npos);
+  EXPECT_NE(svg.find("</svg>"), std::string::npos);
+}
+
+// An instruction marked "matrix" (ldmatrix/stmatrix) gets the bank picture of its sample next to
+// the warp access; other instructions do not.
+TEST(report_html, LdmatrixSampleIsDrawnOnTheBanks) {
+  json r = test::sample_report();
+  std::string plain = html_launch_page(r, 0);
+  EXPECT_EQ(plain.find("class=\"matrix-banks\""), std::string::npos);
+  for (auto& line : r["launches"][0]["lines"])
+    for (auto& insn : line["instructions"]) {
+      if (insn["pc"] != 30) continue;
+      insn["matrix"] = true;
+      insn["width"] = 16;
+      json addrs = json::array();
+      for (unsigned l = 0; l < 32; ++l) addrs.push_back(l < 8 ? json(l * 128) : json(nullptr));
+      insn["sample"]["addresses"] = addrs;
+      insn["sample"]["width"] = 16;
+      insn["sample"]["active"] = "0x000000ff";
+    }
+  std::string page = html_launch_page(r, 0);
+  auto at = page.find("id=\"access-1\"");
+  ASSERT_NE(at, std::string::npos);
+  std::string fig = page.substr(at, page.find("</figure>", at) - at);
+  EXPECT_NE(fig.find("class=\"matrix-banks\""), std::string::npos);
+  EXPECT_NE(fig.find("data-matrix=\"0\" data-wavefronts=\"8\""), std::string::npos);
+  EXPECT_EQ(count(fig, "<rect class=\"word conflict\""), 32u);
 }
 
 }  // namespace
