@@ -1,6 +1,7 @@
 #include "analysis/advice.hpp"
 
 #include "analysis/advice_copy.hpp"
+#include "analysis/advice_text.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -15,20 +16,6 @@ struct Item {
   nlohmann::json j;
 };
 
-const char* op_word(Op op) {
-  switch (op) {
-    case Op::kLoad: return "load";
-    case Op::kStore: return "store";
-    case Op::kAtomic: return "atomic";
-    case Op::kReduction: return "reduction";
-    case Op::kLdgsts: return "asynchronous copy";
-    case Op::kBulkCopy: return "bulk copy";
-    case Op::kBulkStore: return "bulk store";
-    case Op::kGmma: return "wgmma operand read";
-  }
-  return "access";
-}
-
 double per(std::uint64_t a, std::uint64_t b) { return b == 0 ? 0.0 : static_cast<double>(a) / static_cast<double>(b); }
 
 nlohmann::json base(const char* rule, std::uint32_t pc, const InstructionInfo* info) {
@@ -38,16 +25,6 @@ nlohmann::json base(const char* rule, std::uint32_t pc, const InstructionInfo* i
   j["line"] = info ? info->line : 0;
   j["pc"] = pc;
   return j;
-}
-
-std::string basename_of(const std::string& file) {
-  const auto slash = file.find_last_of('/');
-  return slash == std::string::npos ? file : file.substr(slash + 1);
-}
-
-std::string where(const InstructionInfo* info) {
-  if (!info || info->line == 0) return info ? fmt::format("PTX line {}", info->ptx_line) : "";
-  return fmt::format("{}:{}", basename_of(info->file), info->line);
 }
 
 void global_advice(const stats::InstructionStats& s, std::uint32_t pc, const InstructionInfo* info,
@@ -67,7 +44,7 @@ void global_advice(const stats::InstructionStats& s, std::uint32_t pc, const Ins
   ev["average_active_lanes"] = avg_lanes;
   const std::string what = fmt::format("{} global {} of {}-byte words ({:.1f} sectors per request, {:.0f} % of "
                                        "the bytes moved are used)",
-                                       where(info), op_word(s.op), s.width, per(s.sectors, s.requests), 100.0 * used);
+                                       where(info), describe(s.op), s.width, per(s.sectors, s.requests), 100.0 * used);
   auto majority = [&](std::uint64_t n) { return n * 2 >= s.executions; };
   nlohmann::json j;
   if (majority(s.uniform_executions)) {
@@ -150,7 +127,7 @@ void shared_advice(const stats::InstructionStats& s, std::uint32_t pc, const Ins
   } else {
     j["message"] = fmt::format("{} shared {}: {:.1f}-way bank conflicts from {}: pad the row by one word "
                                "(e.g. [32][33] instead of [32][32])",
-                               where(info), op_word(s.op), per(s.wavefronts, s.ideal_wavefronts), stride_text);
+                               where(info), describe(s.op), per(s.wavefronts, s.ideal_wavefronts), stride_text);
   }
   j["evidence"] = std::move(ev);
   out.push_back(Item{excess, std::move(j)});
@@ -194,7 +171,7 @@ void local_advice(const stats::InstructionStats& s, std::uint32_t pc, const Inst
   j["message"] = fmt::format(
       "{} local {} ({:.1f} sectors per request): {}; local memory lives in device memory, so keep private arrays "
       "indexed by constants (or fully unrolled loops) to let the compiler keep them in registers",
-      where(info), op_word(s.op), per(s.sectors, s.requests),
+      where(info), describe(s.op), per(s.sectors, s.requests),
       uniform ? "the index is the same for every lane of a warp, so the accesses are coalesced"
               : "the index differs between lanes, so the accesses are not coalesced");
   j["evidence"] = std::move(ev);

@@ -1,5 +1,7 @@
 #include "analysis/advice_copy.hpp"
 
+#include "analysis/advice_text.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -90,15 +92,6 @@ std::map<std::pair<std::string, std::string>, int> register_mentions(const std::
   return n;
 }
 
-std::string basename_of(const std::string& file) {
-  const auto slash = file.find_last_of('/');
-  return slash == std::string::npos ? file : file.substr(slash + 1);
-}
-
-std::string place(const InstructionInfo& in) {
-  return in.line == 0 ? fmt::format("PTX line {}", in.ptx_line) : fmt::format("{}:{}", basename_of(in.file), in.line);
-}
-
 }  // namespace
 
 std::vector<std::pair<std::uint64_t, nlohmann::json>> staging_copy_advice(const stats::ModelResult& model,
@@ -128,10 +121,10 @@ std::vector<std::pair<std::uint64_t, nlohmann::json>> staging_copy_advice(const 
       j["line"] = code[ld].line;
       j["pc"] = ld;
       const std::string what =
-          place(code[ld]) == place(code[st])
-              ? fmt::format("{} copies global memory to shared memory through registers", place(code[ld]))
+          where(&code[ld]) == where(&code[st])
+              ? fmt::format("{} copies global memory to shared memory through registers", where(&code[ld]))
               : fmt::format("{} loads global memory into registers only to store it to shared memory at {}",
-                            place(code[ld]), place(code[st]));
+                            where(&code[ld]), where(&code[st]));
       j["message"] = fmt::format(
           "{}: cp.async (cuda::memcpy_async, __pipeline_memcpy_async) copies it without the registers, and with "
           "two shared buffers the next tile's copy overlaps the computation on this one",

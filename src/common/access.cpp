@@ -36,6 +36,20 @@ std::string_view to_string(Op o) {
   return "?";
 }
 
+std::string_view describe(Op o) {
+  switch (o) {
+    case Op::kLoad: return "load";
+    case Op::kStore: return "store";
+    case Op::kAtomic: return "atomic";
+    case Op::kReduction: return "reduction";
+    case Op::kLdgsts: return "asynchronous copy";
+    case Op::kBulkCopy: return "bulk copy";
+    case Op::kBulkStore: return "bulk store";
+    case Op::kGmma: return "wgmma operand read";
+  }
+  return "access";
+}
+
 std::string_view to_string(CacheOp c) {
   switch (c) {
     case CacheOp::kDefault: return "default";

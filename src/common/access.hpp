@@ -39,6 +39,8 @@ enum class CacheOp : std::uint8_t { kDefault, kCa, kCg };
 
 std::string_view to_string(Space s);
 std::string_view to_string(Op o);
+/// The operation in words, for messages: "load", "asynchronous copy", "wgmma operand read" ...
+std::string_view describe(Op o);
 std::string_view to_string(CacheOp c);
 
 /// What one pass over a record's active addresses tells (summarize_addresses): the memory

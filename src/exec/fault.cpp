@@ -72,20 +72,6 @@ std::string who(const Ctx& x, unsigned lane) {
                      t.y, t.z);
 }
 
-const char* op_word(Op op) {
-  switch (op) {
-    case Op::kLoad: return "load";
-    case Op::kStore: return "store";
-    case Op::kAtomic: return "atomic";
-    case Op::kReduction: return "reduction";
-    case Op::kLdgsts: return "asynchronous copy";
-    case Op::kBulkCopy: return "bulk copy";
-    case Op::kBulkStore: return "bulk store";
-    case Op::kGmma: return "wgmma operand load";
-  }
-  return "access";
-}
-
 }  // namespace
 
 void memory_fault(const Ctx& x, const Inst& in, ErrorKind kind, unsigned lane, std::uint64_t addr,
@@ -126,7 +112,7 @@ void memory_fault(const Ctx& x, const Inst& in, ErrorKind kind, unsigned lane, s
   }
   const char* what = kind == ErrorKind::kMisaligned ? "misaligned" : "out-of-bounds";
   throw Error(kind, fmt::format("{} {} {} of {} bytes at address 0x{:x} in {}, {}: {}{}", what,
-                                space_word, op_word(op), width, addr, describe_pc(*x.kernel, pc),
+                                space_word, describe(op), width, addr, describe_pc(*x.kernel, pc),
                                 who(x, lane), detail, note));
 }
 

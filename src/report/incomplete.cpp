@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "report/html.hpp"
+
 namespace warpscope::report {
 namespace {
 
@@ -10,20 +12,6 @@ using json = nlohmann::json;
 std::string base(const std::string& path) {
   const auto slash = path.rfind('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-std::string escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
 }
 
 const json& incomplete_of(const json& launch) {
@@ -59,7 +47,7 @@ std::string place_text(const json& p, bool html) {
                                         : fmt::format("{} CTAs from CTA {}", ctas, p.value("first_cta", 0)),
                               verb, where);
   if (state != "running" && !p.value("ptx", "").empty()) {
-    s += html ? fmt::format(" (<code>{}</code>)", escape(p.value("ptx", ""))) : fmt::format(" (`{}`)", p.value("ptx", ""));
+    s += html ? fmt::format(" (<code>{}</code>)", html_escape(p.value("ptx", ""))) : fmt::format(" (`{}`)", p.value("ptx", ""));
   }
   if (const auto loop = p.find("loop"); loop != p.end() && loop->is_object()) {
     const auto first = loop->value("first_line", 0u), last = loop->value("last_line", 0u);
@@ -106,7 +94,7 @@ std::string incomplete_html(const json& launch) {
   if (inc.is_null()) return "";
   std::string s = fmt::format("<div class=\"error\" id=\"launch-incomplete\"><p>The launch did not end ({}): {} of {} CTAs "
                               "done. Its counters cover what ran.</p>\n<ul>\n",
-                              escape(why(inc)), inc.value("ctas_done", 0), inc.value("ctas_total", 0));
+                              html_escape(why(inc)), inc.value("ctas_done", 0), inc.value("ctas_total", 0));
   for (const json& p : inc.value("places", json::array())) s += "<li>" + place_text(p, true) + "</li>\n";
   return s + "</ul></div>\n";
 }
@@ -119,7 +107,7 @@ std::string stopped_html(const json& report) {
                                : st->value("signal", "a signal");
   return fmt::format("<p class=\"error\" id=\"stopped\">The run was stopped ({}, exit code {}): the launches below "
                      "are those that finished{}.</p>\n",
-                     escape(what), st->value("exit_code", 0),
+                     html_escape(what), st->value("exit_code", 0),
                      st->contains("launch") && !(*st)["launch"].is_null() ? " and the interrupted one" : "");
 }
 

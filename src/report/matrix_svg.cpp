@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "report/html.hpp"
+
 namespace warpscope::report {
 namespace {
 
@@ -12,20 +14,6 @@ constexpr double kLeft = 70, kTop = 40, kCell = 22, kRowHeight = 18, kBlockGap =
 constexpr unsigned kRowBytes = 16;
 const char* const kRowColour[8] = {"#c6dbef", "#9ecae1", "#6baed6", "#4292c6",
                                    "#c7e9c0", "#a1d99b", "#74c476", "#41ab5d"};
-
-std::string escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 }  // namespace
 
@@ -50,7 +38,7 @@ std::string render_matrix_banks_svg(const MatrixBanksPicture& p) {
       "viewBox=\"0 0 {:.0f} {:.0f}\" font-family=\"sans-serif\" font-size=\"11\">\n"
       "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
       "<text x=\"10\" y=\"22\" font-size=\"14\" font-weight=\"bold\">{}</text>\n",
-      width, height, width, height, escape(p.title));
+      width, height, width, height, html_escape(p.title));
   for (unsigned b = 0; b < banks; ++b)
     s += fmt::format("<text class=\"bank\" x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
                      kLeft + (b + 0.5) * kCell, kTop + 8, b);
