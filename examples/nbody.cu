@@ -7,7 +7,9 @@
 //   float4    float4                               (16 bytes: one 16-byte load)
 //   shared    float4, bodies staged through shared-memory tiles of the block size
 // Usage: nbody [variant|all] [N] [steps]   (defaults: all 2048 2; the slides use N = 128*1024)
-// Checks the GPU result against a CPU integration of the same steps and prints OK or FAIL.
+// Checks the GPU result against a CPU integration of the same steps and prints OK or FAIL. With one
+// step, every body's result depends only on the initial state, so the check samples about 2048
+// bodies (all of them up to N = 2048): the O(N^2) CPU reference of N = 131072 would take minutes.
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -99,12 +101,13 @@ struct Vec {
   double x, y, z;
 };
 
-// The same integration on the CPU, in double precision.
-static void reference(std::vector<Vec>& p, std::vector<Vec>& v, int steps) {
+// The same integration on the CPU, in double precision, of every `stride`-th body (stride 1 when
+// steps > 1: later steps need every body).
+static void reference(std::vector<Vec>& p, std::vector<Vec>& v, int steps, int stride) {
   const int n = static_cast<int>(p.size());
   for (int s = 0; s < steps; ++s) {
     std::vector<Vec> np(n), nv(n);
-    for (int b = 0; b < n; ++b) {
+    for (int b = 0; b < n; b += stride) {
       Vec f{0, 0, 0};
       for (int i = 0; i < n; ++i) {
         const double rx = p[i].x - p[b].x, ry = p[i].y - p[b].y, rz = p[i].z - p[b].z;
@@ -175,9 +178,10 @@ static bool run(const char* variant, int n, int steps, bool shared, int threads_
   CHECK(cudaMemcpy(v.data(), d_v[index], size, cudaMemcpyDeviceToHost));
   tmem += wtime();
 
-  reference(rp, rv, steps);
+  const int stride = steps == 1 && n > 2048 ? n / 2048 : 1;
+  reference(rp, rv, steps, stride);
   double worst = 0;
-  for (int i = 0; i < n; ++i) {
+  for (int i = 0; i < n; i += stride) {
     const double e = std::fabs(p[i].x - rp[i].x) + std::fabs(p[i].y - rp[i].y) + std::fabs(p[i].z - rp[i].z);
     worst = e > worst ? e : worst;
   }

@@ -198,6 +198,9 @@ struct LaunchOptions {
   const std::atomic<int>* stop = nullptr;
   /// Counters the launch updates while it runs (nullptr: none).
   LaunchProgress* progress = nullptr;
+  /// CTA sampling (`--sample-ctas`): only CTAs whose linear index is a multiple of this feed the
+  /// access sink; the others run without emitting records (1: every CTA feeds it).
+  std::uint32_t sink_cta_every = 1;
   /// Thread-block clusters (cudaLaunchAttributeClusterDimension, `__cluster_dims__`): the CTAs of
   /// a cluster are co-scheduled (they take turns on one host thread, as a cooperative launch's
   /// do) and reach each other's shared memory (distributed shared memory, docs/exec.md). 1x1x1

@@ -396,6 +396,7 @@ LaunchStats Device::launch(const Module& module, std::string_view kernel, Dim3 g
   }
   req.stop = options.stop;
   req.progress = options.progress;
+  req.sink_cta_every = options.sink_cta_every;
   req.launch_id = ++impl_->launches;
   req.memcheck_strict = impl_->options.memcheck == MemcheckMode::kStrict;
   LaunchStats stats;

@@ -200,7 +200,8 @@ void CtaRunner::enter_cta(std::uint32_t linear, AccessSink* sink, PrintfText* pr
   const Dim3 g = cfg_.grid;
   x_.cta_linear = linear;
   x_.ctaid = Dim3{linear % g.x, (linear / g.x) % g.y, linear / (g.x * g.y)};
-  x_.sink = sink;
+  // CTA sampling: the other CTAs run without building records nobody will count.
+  x_.sink = cfg_.sink_cta_every > 1 && linear % cfg_.sink_cta_every != 0 ? nullptr : sink;
   x_.printf_out = printf_out;
   x_.shared = shared_.data();
   x_.shared_size = shared_.size();

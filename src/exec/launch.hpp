@@ -38,6 +38,7 @@ struct LaunchRequest {
   DeviceHeap* heap = nullptr;  // required when the kernel uses_heap
   const std::atomic<int>* stop = nullptr;  // LaunchOptions::stop
   LaunchProgress* progress = nullptr;      // LaunchOptions::progress
+  std::uint32_t sink_cta_every = 1;        // LaunchOptions::sink_cta_every
 };
 
 /// Runs the grid to completion. Throws warpscope::Error for the fault of the lowest-numbered

@@ -194,6 +194,7 @@ struct LaunchConfig {
   LaunchShared* shared = nullptr;         // stop requests and progress (null: neither)
   Dim3 cluster{};                         // CTAs per cluster (1x1x1: none)
   bool explicit_cluster = false;          // %is_explicit_cluster
+  std::uint32_t sink_cta_every = 1;       // only CTAs whose index is a multiple emit records
 };
 
 /// A CTA of a cooperative launch between its turns (coop.cpp): everything CtaRunner keeps per

@@ -414,6 +414,7 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
     }
     options.stop = monitor.stop_flag();
     options.progress = &progress;
+    options.sink_cta_every = every;
     stats = dev.launch(*k->module->module, k->name, rec.grid, rec.block, kargs, options);
     monitor.launch_ends();
     if (stats.printf_dropped != 0) {
