@@ -6,7 +6,8 @@
 //   padded16  struct {float x, y, z, padding;}     (16 bytes, still 4-byte loads)
 //   float4    float4                               (16 bytes: one 16-byte load)
 //   shared    float4, bodies staged through shared-memory tiles of the block size
-// Usage: nbody [variant|all] [N] [steps]   (defaults: all 2048 2; the slides use N = 128*1024)
+// Usage: nbody [variant|all] [N] [steps] [threads per block]   (defaults: all 2048 2 256; the slides
+// use N = 128*1024 and 1024 threads per block)
 // Checks the GPU result against a CPU integration of the same steps and prints OK or FAIL. With one
 // step, every body's result depends only on the initial state, so the check samples about 2048
 // bodies (all of them up to N = 2048): the O(N^2) CPU reference of N = 131072 would take minutes.
@@ -206,9 +207,9 @@ int main(int argc, char** argv) {
   const std::string which = argc > 1 ? argv[1] : "all";
   const int n = argc > 2 ? std::atoi(argv[2]) : 2048;
   const int steps = argc > 3 ? std::atoi(argv[3]) : 2;
-  const int tpb = 256;
-  if (n <= 0 || n % tpb != 0) {
-    std::fprintf(stderr, "N must be a positive multiple of %d\n", tpb);
+  const int tpb = argc > 4 ? std::atoi(argv[4]) : 256;
+  if (tpb <= 0 || tpb > 1024 || n <= 0 || n % tpb != 0) {
+    std::fprintf(stderr, "N must be a positive multiple of the block size %d (1..1024)\n", tpb);
     return 2;
   }
   bool ok = true;
@@ -219,7 +220,7 @@ int main(int argc, char** argv) {
   if (which == "all" || which == "float4") { ok &= run<float4>("float4", n, steps, false, tpb); any = true; }
   if (which == "all" || which == "shared") { ok &= run<float4>("shared", n, steps, true, tpb); any = true; }
   if (!any) {
-    std::fprintf(stderr, "usage: nbody [all|struct12|float3|padded16|float4|shared] [N] [steps]\n");
+    std::fprintf(stderr, "usage: nbody [all|struct12|float3|padded16|float4|shared] [N] [steps] [threads per block]\n");
     return 2;
   }
   CHECK(cudaDeviceReset());

@@ -1,15 +1,14 @@
 // Times one step of each examples/nbody.cu variant (the same kernels: the example is included)
 // with cudaEvents, without the CPU check (which takes minutes at 131072 bodies).
 //   nvcc -cudart shared -lineinfo -arch=sm_90 -I examples -o nbody_steps tests/hw/timing/nbody_steps.cu
-//   ./nbody_steps [N] [steps]            (defaults 131072 5)
+//   ./nbody_steps [N] [steps] [threads per block]   (defaults 131072 5 256; the seeds use 1024)
 // Prints `variant ms_per_step min_ms max_ms` after one warm-up step.
 #define main nbody_example_main
 #include "nbody.cu"
 #undef main
 
 template <class coord>
-static void time_variant(const char* name, int n, int steps, bool shared) {
-  const int tpb = 256;
+static void time_variant(const char* name, int n, int steps, bool shared, int tpb) {
   std::vector<coord> h(n);
   Lcg rng(12345);
   for (int i = 0; i < n; ++i) {
@@ -52,11 +51,17 @@ static void time_variant(const char* name, int n, int steps, bool shared) {
 int main(int argc, char** argv) {
   const int n = argc > 1 ? std::atoi(argv[1]) : 131072;
   const int steps = argc > 2 ? std::atoi(argv[2]) : 5;
-  std::printf("# N = %d, %d timed steps after one warm-up; ms per step: mean min max\n", n, steps);
-  time_variant<body12>("struct12", n, steps, false);
-  time_variant<float3>("float3", n, steps, false);
-  time_variant<body16>("padded16", n, steps, false);
-  time_variant<float4>("float4", n, steps, false);
-  time_variant<float4>("shared", n, steps, true);
+  const int tpb = argc > 3 ? std::atoi(argv[3]) : 256;
+  if (n <= 0 || tpb <= 0 || tpb > 1024 || n % tpb != 0) {
+    std::fprintf(stderr, "N must be a positive multiple of the block size (1..1024)\n");
+    return 2;
+  }
+  std::printf("# N = %d, %d threads per block, %d timed steps after one warm-up; ms per step: mean min max\n", n, tpb,
+              steps);
+  time_variant<body12>("struct12", n, steps, false, tpb);
+  time_variant<float3>("float3", n, steps, false, tpb);
+  time_variant<body16>("padded16", n, steps, false, tpb);
+  time_variant<float4>("float4", n, steps, false, tpb);
+  time_variant<float4>("shared", n, steps, true, tpb);
   return 0;
 }
