@@ -1,0 +1,110 @@
+// The wgmma GEMM with TMA loads and the TMA bank-conflict program (tests/hw/wgmma_tma) run under
+// warpscope, their output and counters compared with what the H100 printed and Nsight Compute
+// counted (tests/hw/data/h100/wgmma_tma, captured by tests/hw/wgmma_tma/capture_wgmma_tma.sh).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "../hw/ncu_csv.hpp"
+#include "../runtime/harness.hpp"
+
+namespace {
+
+using rt_test::run_under_warpscope;
+
+std::string prog(const std::string& name) { return std::string(WARPSCOPE_TENSOR_PROGRAMS_DIR) + "/" + name; }
+std::string data(const std::string& name) {
+  return std::string(WARPSCOPE_SOURCE_DIR) + "/tests/hw/data/h100/wgmma_tma/" + name;
+}
+
+/// The JSON report of a program run under warpscope; its output must be the H100's.
+nlohmann::json report_of(const std::string& name) {
+  const std::string report = prog(name) + ".json";
+  const auto r = run_under_warpscope(prog(name), report, "WARPSCOPE_QUIET=1");
+  EXPECT_EQ(r.exit_code, 0) << r.out.substr(0, 2000) << r.err;
+  EXPECT_EQ(r.out, rt_test::slurp(data(name + ".txt")));
+  return nlohmann::json::parse(rt_test::slurp(report));
+}
+
+/// Every metric of `exact` equal to ncu's, launch by launch.
+void expect_exact(const nlohmann::json& launches, const std::vector<ncu_csv::Row>& hw, const std::vector<std::string>& exact) {
+  ASSERT_EQ(launches.size(), hw.size());
+  for (std::size_t i = 0; i < hw.size(); ++i)
+    for (const std::string& m : exact) {
+      ASSERT_TRUE(hw[i].count(m)) << m;
+      ASSERT_TRUE(launches[i]["metrics"].contains(m)) << m;
+      EXPECT_EQ(launches[i]["metrics"][m].get<double>(), ncu_csv::number(hw[i].at(m))) << "launch " << i << ": " << m;
+    }
+}
+
+// The address-level counters the model claims exact (docs/report.md): the TMA's instructions,
+// requests and box sectors/bytes, the wgmma operand reads, the shared loads and the plain
+// global stores of C.
+const std::vector<std::string> kTmaExact = {
+    "smsp__inst_executed_op_tma_ld.sum",
+    "smsp__inst_executed_op_tma_st.sum",
+    "smsp__sass_inst_executed_op_tma.sum",
+    "l1tex__tmain_requests.sum",
+    "l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld.sum",
+    "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+    "smsp__sass_inst_executed_op_shared_ld.sum",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+    "lts__t_sectors_srcunit_tex_op_write.sum"};
+const std::vector<std::string> kGmmaExact = {
+    "sm__sass_inst_executed_op_shared_gmma.sum",         "sm__inst_executed_pipe_tensor_op_gmma.sum",
+    "l1tex__lsuin_requests_op_gmma.sum",                 "sm__sass_data_bytes_mem_shared_op_gmma.sum",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_gmma.sum",
+    "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_gmma.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_gmma.sum"};
+
+// 128 x 128 x 256 f16 GEMM, 4 CTAs x 4 slabs x 2 boxes of 64 rows x 128 bytes: 32 UTMALDG, 32
+// TMA requests, 32 x 64 x 4 = 8192 sectors (262144 bytes); 256 wgmma warp instructions reading
+// 262144 bytes in 2048 conflict-free wavefronts (the 128-byte swizzle the TMA wrote is the one
+// the descriptors read); C: 512 requests of 8 sectors.
+//
+// Documented differences (estimated counters, docs/accuracy.md): the H100 counted 4096 L2 read
+// sectors from the TMA, 0 of them hits, where warpscope counts 8192 (every box row of every CTA
+// looked up in L2, the second CTA's copy of an A or B tile a hit): each tile is read by two CTAs
+// at about the same moment, and the H100 counted only the distinct sectors of A and B (4096) and
+// no hit: the second CTA's reads did not reach lts__t as lookups (merged on the way, presumably;
+// not measured further). DRAM bytes and smsp__inst_executed (the mbarrier wait loop's trip count
+// is timing) are estimates.
+TEST(WgmmaTma, GemmMatchesTheCpuReferenceAndTheH100Counters) {
+  const auto j = report_of("wgmma_tma_gemm");
+  const auto hw = ncu_csv::launches(data("wgmma_tma_gemm_ncu.csv"));
+  std::vector<std::string> exact = kTmaExact;
+  exact.insert(exact.end(), kGmmaExact.begin(), kGmmaExact.end());
+  expect_exact(j["launches"], hw, exact);
+  ASSERT_EQ(j["launches"].size(), 1u);
+  const auto& m = j["launches"][0]["metrics"];
+  EXPECT_EQ(m["l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld.sum"].get<double>(), 8192.0);
+  EXPECT_EQ(m["sm__sass_data_bytes_mem_shared_op_gmma.sum"].get<double>(), 262144.0);
+  // The documented L2 difference: every box row looked up, half of them hits.
+  EXPECT_EQ(ncu_csv::number(hw[0].at("lts__t_sectors_srcunit_tex_op_read.sum")), 4096.0);
+  EXPECT_EQ(m["lts__t_sectors_srcunit_tex_op_read.sum"].get<double>(), 8192.0);
+  EXPECT_EQ(m["lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum"].get<double>(), 4096.0);
+}
+
+// One TMA load of a 32 x 32 float tile per CTA (8 CTAs), read back by 16-byte columns: without
+// swizzle the 8 rows of a quarter-warp phase share 4 banks, 8 wavefronts a phase: 64 LDS.128 x 32
+// = 2048 wavefronts, 1792 of them conflicts; with the 128-byte swizzle 64 x 4 = 256 and none.
+// Every address-level counter as the H100's, L2 reads included (no tile is read twice).
+TEST(WgmmaTma, TmaTileBanksWithAndWithoutSwizzleAsTheH100) {
+  const auto j = report_of("tma_banks");
+  const auto hw = ncu_csv::launches(data("tma_banks_ncu.csv"));
+  std::vector<std::string> exact = kTmaExact;
+  exact.push_back("lts__t_sectors_srcunit_tex_op_read.sum");
+  expect_exact(j["launches"], hw, exact);
+  ASSERT_EQ(j["launches"].size(), 2u);
+  EXPECT_EQ(j["launches"][0]["metrics"]["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"].get<double>(), 1792.0);
+  EXPECT_EQ(j["launches"][1]["metrics"]["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"].get<double>(), 256.0);
+}
+
+}  // namespace
