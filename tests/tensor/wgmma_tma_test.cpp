@@ -107,4 +107,38 @@ TEST(WgmmaTma, TmaTileBanksWithAndWithoutSwizzleAsTheH100) {
   EXPECT_EQ(j["launches"][1]["metrics"]["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"].get<double>(), 256.0);
 }
 
+/// The instructions of a launch that have a "tma_box", in line order.
+std::vector<nlohmann::json> tma_boxes(const nlohmann::json& launch) {
+  std::vector<nlohmann::json> out;
+  for (const auto& line : launch["lines"])
+    for (const auto& in : line["instructions"])
+      if (in.contains("tma_box")) out.push_back(in);
+  return out;
+}
+
+// The JSON's first box of each tensor load (docs/report.md "tma_box"): CTA 0's. nvcc unrolls the
+// slab loop: 8 loads (4 slabs x A, Bt), each 64 rows of 128 bytes (64 f16 of K), a row of A or Bt (K = 256 f16 = 512 bytes)
+// apart in global memory and 128 bytes apart in shared memory, with the 128-byte swizzle; the
+// bank picture's column reads are conflict-free there.
+TEST(WgmmaTma, GemmBoxesInTheReport) {
+  const auto j = report_of("wgmma_tma_gemm");
+  ASSERT_EQ(j["launches"].size(), 1u);
+  const auto boxes = tma_boxes(j["launches"][0]);
+  ASSERT_EQ(boxes.size(), 8u);
+  for (const auto& in : boxes) {
+    const auto& b = in["tma_box"];
+    EXPECT_EQ(b["cta"], 0);
+    EXPECT_EQ(b["swizzle_bytes"], 128);
+    EXPECT_EQ(b["truncated"], false);
+    ASSERT_EQ(b["rows"].size(), 64u);
+    const std::uint64_t g0 = b["rows"][0][0], s0 = b["rows"][0][2];
+    EXPECT_EQ(s0 % 1024, 0u);
+    for (std::size_t r = 0; r < 64; ++r) {
+      EXPECT_EQ(b["rows"][r][0].get<std::uint64_t>(), g0 + r * 512) << r;
+      EXPECT_EQ(b["rows"][r][1].get<std::uint64_t>(), 128u) << r;
+      EXPECT_EQ(b["rows"][r][2].get<std::uint64_t>(), s0 + r * 128) << r;
+    }
+  }
+}
+
 }  // namespace
