@@ -3,6 +3,7 @@
 // counted (tests/hw/data/h100/wgmma_tma, captured by tests/hw/wgmma_tma/capture_wgmma_tma.sh).
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -116,10 +117,17 @@ std::vector<nlohmann::json> tma_boxes(const nlohmann::json& launch) {
   return out;
 }
 
+std::vector<nlohmann::json> advice_of(const nlohmann::json& launch, const std::string& rule) {
+  std::vector<nlohmann::json> out;
+  for (const auto& a : launch["advice"])
+    if (a["rule"] == rule) out.push_back(a);
+  return out;
+}
+
 // The JSON's first box of each tensor load (docs/report.md "tma_box"): CTA 0's. nvcc unrolls the
 // slab loop: 8 loads (4 slabs x A, Bt), each 64 rows of 128 bytes (64 f16 of K), a row of A or Bt (K = 256 f16 = 512 bytes)
 // apart in global memory and 128 bytes apart in shared memory, with the 128-byte swizzle; the
-// bank picture's column reads are conflict-free there.
+// bank picture's column reads are conflict-free there (no tma_swizzle advice).
 TEST(WgmmaTma, GemmBoxesInTheReport) {
   const auto j = report_of("wgmma_tma_gemm");
   ASSERT_EQ(j["launches"].size(), 1u);
@@ -139,6 +147,50 @@ TEST(WgmmaTma, GemmBoxesInTheReport) {
       EXPECT_EQ(b["rows"][r][2].get<std::uint64_t>(), s0 + r * 128) << r;
     }
   }
+  EXPECT_TRUE(advice_of(j["launches"][0], "tma_swizzle").empty());
+}
+
+// The unswizzled tile read by 16-byte columns: a tma_swizzle item on the read (tma_banks.cu:39)
+// naming the tensor copy (line 30) and the H100's figures (2048 wavefronts where 256 would do),
+// instead of the generic bank_conflict item; the swizzled launch has neither. The text report
+// lists it too.
+TEST(WgmmaTma, UnswizzledTmaTileAdvisesTheSwizzle) {
+  const auto j = report_of("tma_banks");
+  ASSERT_EQ(j["launches"].size(), 2u);
+  const auto& none = j["launches"][0];
+  const auto boxes = tma_boxes(none);
+  ASSERT_EQ(boxes.size(), 1u);
+  EXPECT_EQ(boxes[0]["tma_box"]["swizzle_bytes"], 0);
+  EXPECT_EQ(boxes[0]["tma_box"]["rows"].size(), 32u);
+  const auto items = advice_of(none, "tma_swizzle");
+  ASSERT_EQ(items.size(), 1u);
+  const auto& a = items[0];
+  EXPECT_EQ(a["line"], 39);
+  const auto& ev = a["evidence"];
+  EXPECT_EQ(ev["wavefronts"], 2048);
+  EXPECT_EQ(ev["ideal_wavefronts"], 256);
+  EXPECT_EQ(ev["excess_wavefronts"], 1792);
+  EXPECT_EQ(ev["tma_line"], 30);  // the asm statement's operand line
+  EXPECT_EQ(ev["box_rows"], 32);
+  EXPECT_EQ(ev["box_row_bytes"], 128);
+  EXPECT_EQ(ev["row_pitch_bytes"], 128);
+  EXPECT_EQ(ev["suggested_swizzle_bytes"], 128);
+  const std::string msg = a["message"];
+  EXPECT_NE(msg.find("tma_banks.cu:39 shared load: 8.0-way bank conflicts"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("tensor copy at tma_banks.cu:30 wrote without swizzle"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("CU_TENSOR_MAP_SWIZZLE_128B"), std::string::npos) << msg;
+  EXPECT_TRUE(advice_of(none, "bank_conflict").empty());
+  const auto& swizzled = j["launches"][1];
+  EXPECT_TRUE(advice_of(swizzled, "tma_swizzle").empty());
+  EXPECT_TRUE(advice_of(swizzled, "bank_conflict").empty());
+  EXPECT_EQ(tma_boxes(swizzled)[0]["tma_box"]["swizzle_bytes"], 128);
+  // `warpscope run`'s text summary lists it (when bin/warpscope has been built).
+  const std::string cli = std::string(WARPSCOPE_BINARY_DIR) + "/bin/warpscope";
+  if (!std::filesystem::exists(cli)) return;
+  const auto r = rt_test::run_shell(cli + " run -- " + prog("tma_banks"));
+  const std::string text = r.out + r.err;
+  EXPECT_NE(text.find("[tma_swizzle] tma_banks.cu:39 shared load: 8.0-way bank conflicts"), std::string::npos)
+      << text.substr(0, 3000);
 }
 
 }  // namespace
