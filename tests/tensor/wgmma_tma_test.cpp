@@ -26,6 +26,7 @@ nlohmann::json report_of(const std::string& name) {
   const std::string report = prog(name) + ".json";
   const auto r = run_under_warpscope(prog(name), report, "WARPSCOPE_QUIET=1");
   EXPECT_EQ(r.exit_code, 0) << r.out.substr(0, 2000) << r.err;
+  EXPECT_EQ(r.err.find("no ptxas resource usage"), std::string::npos) << r.err;
   EXPECT_EQ(r.out, rt_test::slurp(data(name + ".txt")));
   return nlohmann::json::parse(rt_test::slurp(report));
 }
@@ -87,6 +88,9 @@ TEST(WgmmaTma, GemmMatchesTheCpuReferenceAndTheH100Counters) {
   const auto& m = j["launches"][0]["metrics"];
   EXPECT_EQ(m["l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld.sum"].get<double>(), 8192.0);
   EXPECT_EQ(m["sm__sass_data_bytes_mem_shared_op_gmma.sum"].get<double>(), 262144.0);
+  // ptxas assembles the sm_90a PTX (docs/runtime.md): the H100's registers and register limit.
+  for (const char* k : {"launch__registers_per_thread", "launch__occupancy_limit_registers"})
+    EXPECT_EQ(m[k].get<double>(), ncu_csv::number(hw[0].at(k))) << k;
   // The documented L2 difference: every box row looked up, half of them hits.
   EXPECT_EQ(ncu_csv::number(hw[0].at("lts__t_sectors_srcunit_tex_op_read.sum")), 4096.0);
   EXPECT_EQ(m["lts__t_sectors_srcunit_tex_op_read.sum"].get<double>(), 8192.0);
