@@ -2,6 +2,7 @@
 
 #include "analysis/advice_copy.hpp"
 #include "analysis/advice_text.hpp"
+#include "analysis/advice_tma.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -245,6 +246,8 @@ nlohmann::json advise(const stats::ModelResult& model, const LaunchStats& exec, 
   (void)lines;
   std::vector<Item> items;
   const arch::Profile& profile = *model.profile;
+  std::vector<std::uint32_t> tma_covered;  // shared loads the tma_swizzle rule explains
+  for (auto& [weight, j] : tma_swizzle_advice(model, code, tma_covered)) items.push_back(Item{weight, std::move(j)});
   for (std::size_t pc = 0; pc < model.per_pc.size(); ++pc) {
     const stats::InstructionStats& s = model.per_pc[pc];
     if (!s.seen) continue;
@@ -252,7 +255,8 @@ nlohmann::json advise(const stats::ModelResult& model, const LaunchStats& exec, 
     const auto p = static_cast<std::uint32_t>(pc);
     if (s.space == Space::kGlobal) global_advice(s, p, info, profile, items);
     if (s.op == Op::kLdgsts) async_copy_advice(s, p, info, items);
-    if (s.space == Space::kShared) shared_advice(s, p, info, profile, items);
+    if (s.space == Space::kShared && std::find(tma_covered.begin(), tma_covered.end(), p) == tma_covered.end())
+      shared_advice(s, p, info, profile, items);
     // Spill accesses (compiled, not PTX) are the kernel-wide `spill` advice's evidence instead.
     if (s.space == Space::kLocal && !(info != nullptr && info->compiled)) local_advice(s, p, info, items);
   }

@@ -82,12 +82,12 @@ struct WarpAccess {
   // record per 8x8 matrix, `part` its index, the 8 lanes that give its rows' addresses active
   // (width 16). Their wavefronts count as shared loads/stores, the instruction as LDSM/STSM.
   bool matrix = false;
-  // cp.async (op kLdgsts) with src-size or ignore-src: lanes of `active` that read fewer bytes than
-  // `width` and fill the rest of their destination with zeros, and among them the lanes that read
-  // nothing at all (src-size 0, ignore-src true). Both records of the copy carry them; the lanes
-  // that read nothing are in `active` for the shared side's grouping only (docs/mem.md).
-  // kBulkCopy / kBulkStore of a tensor copy (cp.async.bulk.tensor): one box row per record (or
-  // per 512 bytes of it), counted under the TMA's names.
+  // cp.async (kLdgsts), src-size/ignore-src: fill_lanes = lanes reading fewer than `width` bytes
+  // (zeros fill the rest), no_read_lanes = those reading nothing (in `active` for the shared side's
+  // grouping only; docs/mem.md). A tensor copy (cp.async.bulk.tensor, kBulkCopy/kBulkStore with
+  // `tensor`): one box row per record (or per 512 bytes), counted under the TMA's names; there
+  // fill_lanes = the shared address of the record's first byte before the swizzle, no_read_lanes =
+  // the tensor map's swizzle span in bytes (0, 32, 64, 128), for the box picture and the advice.
   bool tensor = false;
   std::uint32_t fill_lanes = 0;
   std::uint32_t no_read_lanes = 0;

@@ -89,7 +89,11 @@ bool row_address(const tma::EncodedMap& m, const BoxRow& r, std::uint64_t& addr)
 }
 
 /// The global side of one box row for the memory model: lanes of 16 bytes over [addr, addr+n).
-void emit_row(Ctx& x, const Inst& in, Op op, std::uint64_t addr, std::uint64_t n, unsigned& part, bool tensor = true) {
+/// A tensor copy's records also carry where the row lies in shared memory (`shared`: the address
+/// of its first byte before the swizzle) and the swizzle span (WarpAccess::fill_lanes /
+/// no_read_lanes, access.hpp), for the box picture and the swizzle advice.
+void emit_row(Ctx& x, const Inst& in, Op op, std::uint64_t addr, std::uint64_t n, unsigned& part, bool tensor = true,
+              std::uint64_t shared = 0, unsigned swizzle_bytes = 0) {
   WarpAccess rec;
   rec.pc = x.pc_of(in);
   rec.cta = x.cta_linear;
@@ -106,6 +110,10 @@ void emit_row(Ctx& x, const Inst& in, Op op, std::uint64_t addr, std::uint64_t n
     rec.active = LaneMask(lanes >= 32 ? kFullMask : (1u << lanes) - 1u);
     rec.addr.fill(0);
     for (unsigned l = 0; l < lanes; ++l) rec.addr[l] = a + 16 * l;
+    if (tensor) {
+      rec.fill_lanes = static_cast<std::uint32_t>(shared + (a - lo));
+      rec.no_read_lanes = swizzle_bytes;
+    }
     x.sink->on_access(rec);
   }
 }
@@ -133,6 +141,7 @@ void tensor_copy(const Inst& in, Ctx& x, std::uint32_t mask) {
     if (sh % 128 != 0) memory_fault(x, in, ErrorKind::kMisaligned, l, sh, 128, Space::kShared, store ? Op::kLoad : Op::kStore, false, " (a tensor copy's shared memory is 128-byte aligned)");
     const tma::Swizzle sw = static_cast<tma::Swizzle>(m.swizzle);
     const std::uint64_t row_bytes = std::uint64_t{m.box[0]} * es, pitch = tma::row_pitch(row_bytes, sw);
+    const unsigned span = sw == tma::Swizzle::kNone ? 0u : 16u << static_cast<unsigned>(sw);  // 32, 64, 128 bytes
     std::uint64_t rows = 1;
     for (unsigned d = 1; d < m.rank; ++d) rows *= tma::box_elements(m, d);
     if (sh > x.shared_size || (x.shared_size - sh) < rows * pitch)
@@ -165,7 +174,7 @@ void tensor_copy(const Inst& in, Ctx& x, std::uint32_t mask) {
         }
         for (std::uint64_t k = 0; k < row_bytes; k += 16) std::memcpy(x.shared + tma::swizzle(base + k, sw), buf.data() + k, 16);
         // The H100 reads the whole box row, out-of-bounds parts too (case 1).
-        if (x.sink != nullptr) emit_row(x, in, Op::kBulkCopy, ga, row_bytes, part);
+        if (x.sink != nullptr) emit_row(x, in, Op::kBulkCopy, ga, row_bytes, part, true, base, span);
       } else {
         for (std::uint64_t k = 0; k < row_bytes; k += 16) std::memcpy(buf.data() + k, x.shared + tma::swizzle(base + k, sw), 16);
         for (std::int64_t j = j0; j < j1; ++j) {
@@ -176,7 +185,8 @@ void tensor_copy(const Inst& in, Ctx& x, std::uint32_t mask) {
         }
         // Only the in-bounds elements are written (case 16).
         if (x.sink != nullptr && j1 > j0)
-          emit_row(x, in, Op::kBulkStore, ga + static_cast<std::uint64_t>(j0) * es, static_cast<std::uint64_t>(j1 - j0) * es, part);
+          emit_row(x, in, Op::kBulkStore, ga + static_cast<std::uint64_t>(j0) * es, static_cast<std::uint64_t>(j1 - j0) * es, part,
+                   true, base + static_cast<std::uint64_t>(j0) * es, span);
       }
     });
     if (!store) bulk_complete_tx(x, in, l, bar, static_cast<std::uint32_t>(tma::box_bytes(m)));

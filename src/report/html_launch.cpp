@@ -140,6 +140,7 @@ std::string html_launch_page(const json& report, std::size_t launch_position) {
   if (is_profiled(launch)) {
     s += source_section(groups, pictured);
     s += accesses_section(groups, pictured);
+    s += tma_boxes_section(groups);
   }
   s += all_metrics_section(launch);
   s += timing_note(report);

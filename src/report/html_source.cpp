@@ -8,6 +8,7 @@
 
 #include "report/access_svg.hpp"
 #include "report/matrix_svg.hpp"
+#include "report/tma_svg.hpp"
 #include "report/html.hpp"
 
 namespace warpscope::report::html {
@@ -345,6 +346,42 @@ std::string accesses_section(const FileGroups& groups, const std::vector<const j
             (is_matrix(insn) ? render_matrix_banks_svg(matrix_picture_of(*at.line, insn, sample)) : ""));
   }
   return s;
+}
+
+std::string tma_boxes_section(const FileGroups& groups) {
+  constexpr std::size_t kBoxes = 5;
+  std::string figures;
+  std::size_t k = 0;
+  for (const auto& [file, lines] : groups)
+    for (const json* line : lines)
+      for (const json& insn : array_field(*line, "instructions")) {
+        const json* box = field(insn, "tma_box");
+        if (box == nullptr || !box->is_object() || k >= kBoxes) continue;
+        TmaBoxPicture pic;
+        pic.swizzle_bytes = static_cast<std::uint32_t>(u64_field(*box, "swizzle_bytes"));
+        for (const json& r : array_field(*box, "rows"))
+          if (r.is_array() && r.size() >= 3 && r[0].is_number() && r[1].is_number() && r[2].is_number())
+            pic.rows.push_back({to_u64(r[0]), static_cast<std::uint32_t>(to_u64(r[1])), static_cast<std::uint32_t>(to_u64(r[2]))});
+        const json* t = field(*box, "truncated");
+        pic.truncated = t != nullptr && t->is_boolean() && t->get<bool>();
+        pic.title = fmt::format("line {}: {}, cta {} warp {}: the box's rows", raw(field(*line, "line")),
+                                string_field(insn, "ptx"), raw(field(*box, "cta")), raw(field(*box, "warp")));
+        figures += fmt::format(
+            "<figure class=\"tma-svg\" id=\"tma-{}\" data-line=\"{}\" data-pc=\"{}\">\n"
+            "<figcaption><a href=\"#{}\">TMA box {}</a>: {}:{} pc {} <code>{}</code> ({} {}), {} sectors over {} executions"
+            "</figcaption>\n{}</figure>\n",
+            k, html_escape(raw(field(*line, "line"))), html_escape(raw(field(insn, "pc"))),
+            line_anchor(groups, file, field(*line, "line")), k + 1, html_escape(basename_of(file_label(file))),
+            html_escape(raw(field(*line, "line"))), html_escape(raw(field(insn, "pc"))), h(field(insn, "ptx")),
+            h(field(insn, "space")), h(field(insn, "op")), h(field(insn, "sectors")), h(field(insn, "executions")),
+            render_tma_box_svg(pic));
+        ++k;
+      }
+  if (figures.empty()) return "";
+  return "<h2 id=\"tma-heading\">TMA boxes</h2>\n<p class=\"note\">The first box each tensor copy moved: its rows over "
+         "the tensor's 128-byte lines in global memory (the sectors the TMA reads or writes), and where the tensor map's "
+         "swizzle puts each 16-byte chunk of a row in shared memory (its bank group).</p>\n" +
+         figures;
 }
 
 }  // namespace warpscope::report::html

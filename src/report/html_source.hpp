@@ -25,4 +25,8 @@ std::string source_section(const FileGroups& groups, const std::vector<const jso
 /// The pictures of `pictured`, worst first: `<figure class="access-svg" id="access-K">`.
 std::string accesses_section(const FileGroups& groups, const std::vector<const json*>& pictured);
 
+/// The first box of each tensor copy with a `tma_box` (at most five, in file, line, pc order):
+/// `<figure class="tma-svg" id="tma-K">` holding render_tma_box_svg (tma_svg.hpp); "" if none.
+std::string tma_boxes_section(const FileGroups& groups);
+
 }  // namespace warpscope::report::html

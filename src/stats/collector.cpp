@@ -135,6 +135,7 @@ void merge_row(InstructionStats& into, InstructionStats&& from, std::uint64_t se
   into.in_registers += from.in_registers;
   into.widenable_executions += from.widenable_executions;
   into.tensor = into.tensor || from.tensor;
+  if (!into.box && from.box) into.box = std::move(from.box);  // parts come in CTA order: the first box wins
 }
 
 }  // namespace
@@ -177,6 +178,7 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
     std::vector<InstructionStats> rows;  // by pc
     std::vector<std::uint32_t> touched;  // pcs with a row in this part
     std::vector<std::uint64_t> sent;     // by pc: 1 + the largest excess of a sample sent, 0 if none
+    std::vector<bool> box_sent;          // by pc: a TmaBox was sent in an earlier part
     ModelPart part;
 
     explicit PerModel(const Model& m) : model(m), profile(m.profile), coalescer(m.profile), layout(m.profile.warp_size) {}
@@ -191,6 +193,11 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
 
     ModelPart take() {
       for (std::uint32_t pc : touched) {
+        if (rows[pc].box) {
+          if (pc >= box_sent.size()) box_sent.resize(std::size_t(pc) + 1, false);
+          box_sent[pc] = true;
+          rows[pc].box_open = false;
+        }
         if (!rows[pc].sample) continue;
         if (pc >= sent.size()) sent.resize(std::size_t(pc) + 1, 0);
         sent[pc] = std::max(sent[pc], rows[pc].sample_excess + 1);
@@ -595,6 +602,27 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
       return active != 0;
     }
 
+    /// A tensor copy's record into the instruction's TmaBox: a new execution (part 0) opens the
+    /// box when the instruction has none in this part and this shard sent none before (merge()
+    /// keeps the lowest CTA's, which a later CTA of this shard cannot be).
+    void note_box(const WarpAccess& a, InstructionStats& s) {
+      if (a.part == 0) {
+        s.box_open = !s.box && !(a.pc < box_sent.size() && box_sent[a.pc]);
+        if (s.box_open) {
+          s.box = std::make_shared<TmaBox>();
+          s.box->cta = a.cta;
+          s.box->warp = a.warp;
+          s.box->swizzle_bytes = a.no_read_lanes;  // the swizzle span (access.hpp)
+        }
+      }
+      if (!s.box_open) return;
+      if (s.box->rows.size() >= TmaBox::kMaxRows) {
+        s.box->truncated = true;
+        return;
+      }
+      s.box->rows.push_back(TmaBox::Row{a.addr[0], static_cast<std::uint32_t>(std::popcount(a.active.bits())) * 16u, a.fill_lanes});
+    }
+
     /// cp.async.bulk's global reads (Op::kBulkCopy): L2 reads of the sectors, no LSU request, no
     /// L1 (hierarchy.hpp); counted on the instruction's row as sectors (requests 0) and nothing
     /// else, so no coalescing advice applies to them.
@@ -605,6 +633,7 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
         part.instructions[static_cast<unsigned>(Space::kGlobal)][static_cast<unsigned>(a.op)] += 1;
       }
       s.tensor = a.tensor;
+      if (a.tensor) note_box(a, s);
       coalescer.coalesce(a, scratch);
       model.hierarchy.lines(a, scratch, lines);
       const unsigned sm = profile.sm_count == 0 ? 0 : a.cta % profile.sm_count;

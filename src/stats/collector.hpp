@@ -20,7 +20,8 @@
 //  - cp.async (Op::kLdgsts): its global record is served as a load of the lanes that read (one
 //    instruction, requests, sectors, L1/L2 as .ca/.cg say); its shared record (part 1, right
 //    after) adds the shared wavefronts of mem/async_copy.hpp to the same instruction's row.
-//  - cp.async.bulk (Op::kBulkCopy, records `part` 0, 1, ... of one copy): L2 reads only.
+//  - cp.async.bulk (Op::kBulkCopy, records `part` 0, 1, ... of one copy): L2 reads only. A
+//    tensor copy also keeps its first box (TmaBox: the lowest CTA's first execution).
 //  - wgmma (Op::kGmma, records `part` 0, 1, ... of one warp's share): one instruction per warp
 //    (its part 0), the bank rule's wavefronts of each core-matrix record, bytes = the records'
 //    active lanes x 16; counted apart from the shared loads (gmma_*).
@@ -53,6 +54,22 @@ struct Sample {
   std::uint64_t bytes_requested = 0, bytes_moved = 0;
   std::uint32_t wavefronts = 0;
   std::string unit;  // what one transaction is: "sector", "line", "segment", "wavefront"
+};
+
+/// One box of a tensor copy (cp.async.bulk.tensor) as the TMA moved it, for the box picture and
+/// the swizzle advice: the first execution of the instruction in the launch (its lowest CTA).
+/// One entry per record of the copy: a box row, or a 512-byte piece of a longer row.
+struct TmaBox {
+  static constexpr std::size_t kMaxRows = 256;  // more are dropped (`truncated`)
+  struct Row {
+    std::uint64_t global = 0;  // first byte in global memory
+    std::uint32_t bytes = 0;   // bytes moved (whole 16-byte chunks)
+    std::uint32_t shared = 0;  // its shared address before the swizzle
+  };
+  std::uint32_t cta = 0, warp = 0;
+  std::uint32_t swizzle_bytes = 0;  // the tensor map's swizzle span: 0 (none), 32, 64, 128
+  std::vector<Row> rows;
+  bool truncated = false;
 };
 
 /// Counters of one PTX instruction over a launch (memory instructions only).
@@ -88,6 +105,8 @@ struct InstructionStats {
   // destinations consecutive too (one 16-byte copy per run would do the same).
   std::uint64_t widenable_executions = 0;
   bool tensor = false;  // a cp.async.bulk.tensor (Op::kBulkCopy / kBulkStore)
+  std::shared_ptr<TmaBox> box;  // a tensor copy's first box (TmaBox)
+  bool box_open = false;        // the records being received belong to `box`'s execution
 
   std::uint64_t excessive_sectors() const { return sectors - ideal_sectors; }
   std::uint64_t excess_wavefronts() const { return wavefronts - ideal_wavefronts; }

@@ -382,6 +382,13 @@ nlohmann::json instruction_json(const InstructionStats& s, std::uint32_t pc, con
     smp["wavefronts"] = p.wavefronts;
     j["sample"] = std::move(smp);
   }
+  if (s.box) {
+    const TmaBox& b = *s.box;
+    nlohmann::json rows = nlohmann::json::array();
+    for (const TmaBox::Row& r : b.rows) rows.push_back({r.global, r.bytes, r.shared});
+    j["tma_box"] = {{"cta", b.cta}, {"warp", b.warp}, {"swizzle_bytes", b.swizzle_bytes}, {"rows", std::move(rows)},
+                    {"truncated", b.truncated}};
+  }
   return j;
 }
 

@@ -136,6 +136,64 @@ TEST(Advice, LdmatrixRowsA128BytesApartAskForASwizzle) {
   EXPECT_NE(m.find("c ^ (r % 8)"), std::string::npos) << m;
 }
 
+/// A tensor load's box (access.hpp): `rows` rows of 128 bytes at shared 0, 128, ... with the swizzle
+/// span in no_read_lanes, one record (part) per row.
+void tensor_load(Launch& r, std::uint32_t pc, unsigned rows, std::uint32_t swizzle) {
+  for (unsigned row = 0; row < rows; ++row) {
+    WarpAccess a = access(pc, Space::kGlobal, 16, 0x100000 + row * 1024, 16, 0xffu);
+    a.op = Op::kBulkCopy;
+    a.part = static_cast<std::uint8_t>(row);
+    a.tensor = true;
+    a.fill_lanes = row * 128;
+    a.no_read_lanes = swizzle;
+    r.collector.on_access(a);
+  }
+}
+
+TEST(Advice, LdmatrixOnAnUnswizzledTmaTileAsksForTheTensorMapSwizzle) {
+  // The same ldmatrix as above, its rows inside the 8 rows of a box the TMA wrote without swizzle
+  // (pc 0, line 10): tma_swizzle, naming the tensor copy, instead of bank_conflict.
+  Launch r;
+  r.texts = {"cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3}], [%r4];",
+             "ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r1}, [%r2];"};
+  tensor_load(r, 0, 8, 0);
+  WarpAccess a = access(1, Space::kShared, 16, 0, 128, 0xffu);
+  a.matrix = true;
+  r.collector.on_access(a);
+  const auto adv = r.advice(100);
+  ASSERT_EQ(rules(adv), std::vector<std::string>{"tma_swizzle"});
+  EXPECT_EQ(adv[0]["line"], 11);
+  const auto& ev = adv[0]["evidence"];
+  EXPECT_EQ(ev["wavefronts"], 8);
+  EXPECT_EQ(ev["ideal_wavefronts"], 1);
+  EXPECT_EQ(ev["excess_wavefronts"], 7);
+  EXPECT_EQ(ev["tma_pc"], 0);
+  EXPECT_EQ(ev["tma_line"], 10);
+  EXPECT_EQ(ev["box_rows"], 8);
+  EXPECT_EQ(ev["row_pitch_bytes"], 128);
+  EXPECT_EQ(ev["suggested_swizzle_bytes"], 128);
+  EXPECT_EQ(ev["matrix"], true);
+  const std::string m = adv[0]["message"];
+  EXPECT_NE(m.find("k.cu:11 shared matrix load (ldmatrix): 8.0-way bank conflicts"), std::string::npos) << m;
+  EXPECT_NE(m.find("tensor copy at k.cu:10 wrote without swizzle"), std::string::npos) << m;
+  EXPECT_NE(m.find("CU_TENSOR_MAP_SWIZZLE_128B"), std::string::npos) << m;
+}
+
+TEST(Advice, SwizzledTmaTileOrReadsOutsideTheBoxKeepTheBankConflictRule) {
+  // The box was swizzled: the conflict is the reads' own (bank_conflict).
+  Launch swizzled;
+  swizzled.texts = {"cp.async.bulk.tensor.2d", "ld.shared.v4.f32 {%f1, %f2, %f3, %f4}, [%r2];"};
+  tensor_load(swizzled, 0, 8, 128);
+  swizzled.collector.on_access(access(1, Space::kShared, 16, 0, 128, 0xffu));
+  EXPECT_EQ(rules(swizzled.advice(100)), std::vector<std::string>{"bank_conflict"});
+  // Unswizzled, but the reads lie past the box's 8 rows (shared 1024 on).
+  Launch outside;
+  outside.texts = swizzled.texts;
+  tensor_load(outside, 0, 8, 0);
+  outside.collector.on_access(access(1, Space::kShared, 16, 1024, 128, 0xffu));
+  EXPECT_EQ(rules(outside.advice(100)), std::vector<std::string>{"bank_conflict"});
+}
+
 TEST(Advice, LocalTrafficSaysWhetherTheIndexWasUniform) {
   Launch r;
   r.collector.on_access(access(0, Space::kLocal, 4, 16, 0));

@@ -253,5 +253,49 @@ TEST(Collector, SharedAtomicsAreCountedApartFromStores) {
   EXPECT_EQ(instruction_count(r[0], Space::kShared, Op::kAtomic), 1u);
 }
 
+/// One record of a tensor load (access.hpp): row `row` of a box, 128 bytes at `global`, its
+/// shared address in fill_lanes, the swizzle span in no_read_lanes.
+WarpAccess tensor_row(std::uint32_t cta, unsigned row, std::uint64_t global, std::uint32_t shared, std::uint32_t swizzle) {
+  WarpAccess a = access(7, Space::kGlobal, Op::kBulkCopy, 16, global, 16, 0xffu);
+  a.cta = cta;
+  a.part = static_cast<std::uint8_t>(row);
+  a.tensor = true;
+  a.fill_lanes = shared;
+  a.no_read_lanes = swizzle;
+  return a;
+}
+
+// A tensor copy keeps its first box: the rows of the lowest CTA's first execution, whichever
+// shard ran it and in whatever order the parts were made (merge() is in CTA order).
+TEST(Collector, TensorCopyKeepsTheFirstBox) {
+  LaunchCollector c({&hopper()});
+  auto s0 = c.make_shard(), s1 = c.make_shard();
+  for (unsigned e = 0; e < 2; ++e)  // CTA 2: two executions
+    for (unsigned r = 0; r < 3; ++r) s1->on_access(tensor_row(2, r, 0x90000 + e * 0x1000 + r * 512, 4096 + r * 128, 0));
+  auto p2 = s1->finish_cta();
+  for (unsigned e = 0; e < 2; ++e)  // CTA 1: two executions, the first at 0x40000
+    for (unsigned r = 0; r < 4; ++r) s0->on_access(tensor_row(1, r, 0x40000 + e * 0x1000 + r * 512, 1024 + r * 128, 128));
+  auto p1 = s0->finish_cta();
+  c.merge(1, std::move(p1));
+  c.merge(2, std::move(p2));
+  const auto r = c.finish();
+  const InstructionStats& s = r[0].per_pc.at(7);
+  EXPECT_EQ(s.executions, 4u);
+  EXPECT_EQ(s.sectors, 2u * 4 * 4 + 2u * 3 * 4);  // 128 aligned bytes a row: 4 sectors
+  ASSERT_TRUE(s.box);
+  EXPECT_EQ(s.box->cta, 1u);
+  EXPECT_EQ(s.box->swizzle_bytes, 128u);
+  ASSERT_EQ(s.box->rows.size(), 4u);
+  for (unsigned i = 0; i < 4; ++i) {
+    EXPECT_EQ(s.box->rows[i].global, 0x40000u + i * 512);
+    EXPECT_EQ(s.box->rows[i].bytes, 128u);
+    EXPECT_EQ(s.box->rows[i].shared, 1024u + i * 128);
+  }
+  EXPECT_FALSE(s.box->truncated);
+  const auto j = instruction_json(s, 7, nullptr);
+  EXPECT_EQ(j["tma_box"]["rows"][3], nlohmann::json({0x40000 + 3 * 512, 128, 1024 + 3 * 128}));
+  EXPECT_EQ(j["tma_box"]["swizzle_bytes"], 128);
+}
+
 }  // namespace
 }  // namespace warpscope::stats

@@ -128,6 +128,8 @@ const PtxasInfo* ptxas_info(const Runtime& rt, const ModuleRec& mod, std::size_t
   // assemble it for an older one, so the numbers are then the PTX's own target's.
   std::string target = p.ptx_target;
   if (m.ptx_arch > p.cc_major * 10 + p.cc_minor) target = fmt::format("sm_{}", m.ptx_arch);
+  // Architecture-specific PTX (`.target sm_90a`: wgmma, setmaxnreg) assembles for that target only.
+  if (m.ptx.find(fmt::format(".target {}a", target)) != std::string::npos) target += "a";
   analysis::ptxas::Options o;
   o.ptxas = choice;
   // The machine code is read for sm_90 only (the one encoding src/analysis/sass.cpp knows);
