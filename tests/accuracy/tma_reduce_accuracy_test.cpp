@@ -109,4 +109,31 @@ TEST(TmaReduceAccuracy, EveryTensorReductionAgainstTheH100) {
   }
 }
 
+// The team's reduction kernels (tests/hw/tma_more/reduce_sum.cu: libcu++'s cuda::ptx forms, 96
+// and 16 blocks reducing into the same memory) against their CPU reference, on one host thread
+// and on four (the elements' compare-and-swap path). Counters from the rules above: per
+// bulk_sums block 3 UBLKRED of 1024, 512 and 1024 aligned bytes = 8 + 4 + 8 pieces of 4 sectors;
+// per tensor_sums block one UTMAREDG of 32 rows of 128 aligned bytes = 128 sectors.
+TEST(TmaReduceAccuracy, TeamKernelsMatchTheirCpuReference) {
+  const std::string exe = rt_test::prog("reduce_sum");
+  for (const char* threads : {"1", "4"}) {
+    SCOPED_TRACE(std::string("threads ") + threads);
+    const std::string report = exe + "." + threads + ".json";
+    std::remove(report.c_str());
+    const rt_test::Result r =
+        rt_test::run_under_warpscope(exe, report, std::string("WARPSCOPE_QUIET=1 WARPSCOPE_THREADS=") + threads);
+    EXPECT_EQ(r.out, "bulk_sums ok (0 wrong, cudaSuccess)\ntensor_sums ok (0 wrong, encode 0, cudaSuccess)\n") << r.err;
+    const nlohmann::json j = nlohmann::json::parse(rt_test::slurp(report));
+    ASSERT_EQ(j["launches"].size(), 2u);
+    const auto& b = j["launches"][0]["metrics"];
+    EXPECT_EQ(b["smsp__sass_inst_executed_op_tma_red.sum"].get<double>(), 96.0 * 3);
+    EXPECT_EQ(b["l1tex__tmain_requests.sum"].get<double>(), 96.0 * 3 * 2);
+    EXPECT_EQ(b["l1tex__m_l1tex2xbar_write_sectors_mem_global_op_tma_red.sum"].get<double>(), 96.0 * 80);
+    EXPECT_EQ(b["lts__t_sectors_srcunit_tex_op_red.sum"].get<double>(), 96.0 * 80);
+    const auto& t = j["launches"][1]["metrics"];
+    EXPECT_EQ(t["smsp__inst_executed_op_tma_st.sum"].get<double>(), 16.0);
+    EXPECT_EQ(t["l1tex__m_l1tex2xbar_write_sectors_mem_global_op_tma_red.sum"].get<double>(), 16.0 * 128);
+  }
+}
+
 }  // namespace
