@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "exec/bulk_reduce.hpp"
+#include "warpscope/warpscope.hpp"
 
 namespace {
 
@@ -82,6 +83,34 @@ TEST(BulkReduce, TheIsaCombinationsOnly) {
   EXPECT_FALSE(valid(ReduceOp::kMin, Elem::kF32));
   EXPECT_TRUE(valid(ReduceOp::kMax, Elem::kBF16));
   EXPECT_FALSE(valid(ReduceOp::kExch, Elem::kB32));
+}
+
+/// The load error of a kernel made of one reduction instruction (empty: it loads).
+std::string load_error(const std::string& inst) {
+  const std::string ptx = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                          ".visible .entry k(.param .u64 p)\n{\n  .reg .b64 %rd<3>;\n  .reg .b32 %r<4>;\n"
+                          "  ld.param.u64 %rd1, [p];\n  mov.u32 %r1, 0;\n  mov.u32 %r2, 0;\n  mov.u32 %r3, 0;\n  " +
+                          inst + "\n  ret;\n}\n";
+  warpscope::Device dev;
+  try {
+    dev.load_ptx(ptx, "reduce.ptx");
+  } catch (const warpscope::Error& e) {
+    EXPECT_EQ(e.kind(), warpscope::ErrorKind::kUnsupported) << e.what();
+    return e.what();
+  }
+  return {};
+}
+
+TEST(BulkReduce, WhatIsNotModelledIsRefusedAtLoad) {
+  EXPECT_EQ(load_error("cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%rd1], [%r1], 64;"), "");
+  EXPECT_EQ(load_error("cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%rd1, {%r2, %r3}], [%r1];"), "");
+  const std::string cluster = load_error(
+      "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.u32 [%r1], [%r2], 64, [%r3];");
+  EXPECT_NE(cluster.find("into shared::cluster"), std::string::npos) << cluster;
+  EXPECT_NE(cluster.find("reduce.ptx:12"), std::string::npos) << cluster;
+  const std::string im2col =
+      load_error("cp.reduce.async.bulk.tensor.3d.global.shared::cta.add.im2col_no_offs.bulk_group [%rd1, {%r1, %r2, %r3}], [%r1];");
+  EXPECT_NE(im2col.find("im2col_no_offs"), std::string::npos) << im2col;
 }
 
 }  // namespace
