@@ -32,6 +32,7 @@ std::string_view to_string(Op o) {
     case Op::kBulkCopy: return "bulk_copy";
     case Op::kBulkStore: return "bulk_store";
     case Op::kGmma: return "gmma";
+    case Op::kBulkRed: return "bulk_red";
   }
   return "?";
 }
@@ -46,6 +47,7 @@ std::string_view describe(Op o) {
     case Op::kBulkCopy: return "bulk copy";
     case Op::kBulkStore: return "bulk store";
     case Op::kGmma: return "wgmma operand read";
+    case Op::kBulkRed: return "bulk reduction";
   }
   return "access";
 }

@@ -27,12 +27,14 @@ inline constexpr unsigned kSpaceCount = 7;
 /// L2 (no LSU request, no L1): records of up to 32 lanes x 16 bytes covering the copied bytes.
 /// kBulkStore: the global writes of cp.async.bulk / cp.async.bulk.tensor stores (the TMA writes to
 /// L2), in the same records.
+/// kBulkRed: the global read-modify-writes of cp.reduce.async.bulk(.tensor) (SASS UBLKRED /
+/// UTMAREDG: the TMA reduces into L2), in the same records.
 /// kGmma: wgmma.mma_async's operand reads from shared memory through its descriptors (SASS
 /// HGMMA/IGMMA/BGMMA): records of one 8x16-byte core matrix each (lanes 0-7, width 16), `part`
 /// 0, 1, ... per warp; every warp of the warpgroup sends at least one (an empty one if it reads
 /// nothing), as the H100 counts the instruction once per warp (docs/mem.md, "wgmma").
-enum class Op : std::uint8_t { kLoad, kStore, kAtomic, kReduction, kLdgsts, kBulkCopy, kBulkStore, kGmma };
-inline constexpr unsigned kOpCount = 8;
+enum class Op : std::uint8_t { kLoad, kStore, kAtomic, kReduction, kLdgsts, kBulkCopy, kBulkStore, kGmma, kBulkRed };
+inline constexpr unsigned kOpCount = 9;
 /// The PTX cache operator of a load, reduced to what the memory model distinguishes:
 /// kDefault follows the profile (cached in L1 or not), kCa caches in L1, kCg bypasses L1.
 enum class CacheOp : std::uint8_t { kDefault, kCa, kCg };

@@ -22,6 +22,7 @@ const char* access_word(Op op) {
     case Op::kBulkCopy: return "bulk copy";
     case Op::kBulkStore: return "bulk store";
     case Op::kGmma: return "wgmma operand read";
+    case Op::kBulkRed: return "bulk reduction";
   }
   return "access";
 }

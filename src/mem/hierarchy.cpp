@@ -172,7 +172,8 @@ void MemoryHierarchy::apply(unsigned sm, Space space, Op op, bool cached_in_l1, 
         l2_write(s.line, s.mask, true);
         break;
       case Op::kAtomic:
-      case Op::kReduction: {
+      case Op::kReduction:
+      case Op::kBulkRed: {  // the TMA's reductions are L2 read-modify-writes, past the L1
         l1.invalidate(s.line);
         const bool atom = op == Op::kAtomic;
         l2_read(s.line, s.mask, atom ? counters_.l2_atom_sectors : counters_.l2_red_sectors,

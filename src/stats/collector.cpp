@@ -505,7 +505,7 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
         ldgsts_access(a, s, seq);
         return;
       }
-      if (a.op == Op::kBulkCopy || a.op == Op::kBulkStore) {
+      if (a.op == Op::kBulkCopy || a.op == Op::kBulkStore || a.op == Op::kBulkRed) {
         bulk_access(a, s, seq);
         return;
       }

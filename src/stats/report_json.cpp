@@ -21,6 +21,7 @@ const char* op_short(Op op) {
     case Op::kBulkCopy: return "bulk";
     case Op::kBulkStore: return "bulk_st";
     case Op::kGmma: return "gmma";
+    case Op::kBulkRed: return "bulk_red";
   }
   return "?";
 }
@@ -115,19 +116,28 @@ void async_copy_metric_values(const ModelResult& m, std::vector<std::pair<std::s
 
 /// Whether the launch ran bulk copies (cp.async.bulk*, the TMA): their metrics appear only then.
 bool uses_bulk_copies(const ModelResult& m) {
-  return instruction_count(m, Space::kGlobal, Op::kBulkCopy) + instruction_count(m, Space::kGlobal, Op::kBulkStore) != 0;
+  return instruction_count(m, Space::kGlobal, Op::kBulkCopy) + instruction_count(m, Space::kGlobal, Op::kBulkStore) +
+             instruction_count(m, Space::kGlobal, Op::kBulkRed) !=
+         0;
 }
 
 /// The Tensor Memory Accelerator under Nsight Compute's names (tests/hw/data/h100/tma): a tensor
 /// load is one UTMALDG and one l1tex__tmain request, a tensor store one UTMASTG and two requests;
 /// their global sectors are the distinct sectors of each box row (loads: the whole box, stores:
 /// the in-bounds part). Plain cp.async.bulk copies (UBLKCP) count in
-/// smsp__sass_inst_executed_op_tma only (their sectors were not measured).
+/// smsp__sass_inst_executed_op_tma only (their sectors were not measured). Reductions
+/// (cp.reduce.async.bulk: UBLKRED, .tensor: UTMAREDG; tests/hw/data/h100/tma_more) count as
+/// smsp__inst_executed_op_tma_st and smsp__sass_inst_executed_op_tma_red, two l1tex__tmain
+/// requests each, and the distinct sectors of each record (a 128-byte chunk of a bulk reduction,
+/// the in-bounds part of a box row) as ..._write_sectors_mem_global_op_tma_red.
 void tma_metric_values(const ModelResult& m, std::vector<std::pair<std::string, std::uint64_t>>& out) {
-  std::uint64_t ld = 0, st = 0, bulk = 0, ld_sec = 0, st_sec = 0;
+  std::uint64_t ld = 0, st = 0, bulk = 0, ld_sec = 0, st_sec = 0, red = 0, red_sec = 0;
   for (const InstructionStats& s : m.per_pc) {
-    if (!s.seen || (s.op != Op::kBulkCopy && s.op != Op::kBulkStore)) continue;
-    if (!s.tensor) {
+    if (!s.seen || (s.op != Op::kBulkCopy && s.op != Op::kBulkStore && s.op != Op::kBulkRed)) continue;
+    if (s.op == Op::kBulkRed) {
+      red += s.executions;
+      red_sec += s.sectors;
+    } else if (!s.tensor) {
       bulk += s.executions;
     } else if (s.op == Op::kBulkCopy) {
       ld += s.executions;
@@ -138,13 +148,16 @@ void tma_metric_values(const ModelResult& m, std::vector<std::pair<std::string, 
     }
   }
   out.emplace_back("smsp__inst_executed_op_tma_ld.sum", ld);
-  out.emplace_back("smsp__inst_executed_op_tma_st.sum", st);
-  out.emplace_back("smsp__sass_inst_executed_op_tma.sum", ld + st + bulk);
-  out.emplace_back("l1tex__tmain_requests.sum", ld + 2 * st);
+  out.emplace_back("smsp__inst_executed_op_tma_st.sum", st + red);
+  out.emplace_back("smsp__sass_inst_executed_op_tma.sum", ld + st + bulk + red);
+  out.emplace_back("smsp__sass_inst_executed_op_tma_red.sum", red);
+  out.emplace_back("l1tex__tmain_requests.sum", ld + 2 * st + 2 * red);
   out.emplace_back("l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld.sum", ld_sec);
   out.emplace_back("l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum", ld_sec * 32);
   out.emplace_back("l1tex__m_l1tex2xbar_write_sectors_mem_global_op_tma_st.sum", st_sec);
   out.emplace_back("l1tex__m_l1tex2xbar_write_bytes_mem_global_op_tma_st.sum", st_sec * 32);
+  out.emplace_back("l1tex__m_l1tex2xbar_write_sectors_mem_global_op_tma_red.sum", red_sec);
+  out.emplace_back("l1tex__m_l1tex2xbar_write_bytes_mem_global_op_tma_red.sum", red_sec * 32);
 }
 
 void texture_metrics(nlohmann::json& j, const ModelResult& m) {
