@@ -263,6 +263,9 @@ class Module {
   std::vector<std::string> kernels() const;
   /// The parameters of a kernel, in order; throws if there is no such kernel.
   std::vector<ParamInfo> params(std::string_view kernel) const;
+  /// The cluster the kernel requires (.reqnctapercluster, what __cluster_dims__ compiles to);
+  /// 0x0x0 when it names none.
+  Dim3 required_cluster(std::string_view kernel) const;
   /// The instructions of a kernel as the interpreter numbers them (WarpAccess::pc), then its
   /// compiled accesses.
   std::vector<InstructionInfo> instructions(std::string_view kernel) const;

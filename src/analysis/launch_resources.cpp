@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/cluster_occupancy.hpp"
 #include "analysis/occupancy.hpp"
 #include "common/error.hpp"
 
@@ -12,6 +13,25 @@ namespace {
 /// "message" and "evidence".
 nlohmann::json kernel_advice(const char* rule) {
   return {{"rule", rule}, {"file", ""}, {"line", 0}, {"pc", nullptr}};
+}
+
+/// Thread-block clusters (profiles that have them): the launch's cluster and how many clusters run
+/// at once on the GPCs (cluster_occupancy.hpp), under ncu's launch__cluster_* names (a launch
+/// without clusters: sizes and max_active 0, as ncu reports it).
+void add_cluster_occupancy(const arch::Profile& profile, const KernelFacts& f, std::uint32_t blocks_per_sm,
+                           nlohmann::json& occ, nlohmann::json& metrics) {
+  const std::uint64_t size = std::uint64_t(f.cluster.x) * f.cluster.y * f.cluster.z;
+  const std::uint64_t active = size > 0 ? max_active_clusters(profile, blocks_per_sm, size) : 0;
+  metrics["launch__cluster_dim_x"] = f.cluster.x;
+  metrics["launch__cluster_dim_y"] = f.cluster.y;
+  metrics["launch__cluster_dim_z"] = f.cluster.z;
+  metrics["launch__cluster_size"] = size;
+  metrics["launch__cluster_max_active"] = active;
+  metrics["launch__cluster_max_potential_size"] = max_potential_cluster_size(profile, blocks_per_sm, f.non_portable_cluster);
+  if (size == 0) return;
+  occ["cluster_size"] = size;
+  occ["max_active_clusters"] = active;
+  occ["cluster_wave_ctas"] = active * size;  // CTAs resident at once: one wave of the launch
 }
 
 }  // namespace
@@ -57,6 +77,7 @@ nlohmann::json launch_resources(const arch::Profile& profile, const KernelFacts&
     occ["limit_registers"] = lim(o.limit_registers);
     occ["limit_shared"] = lim(o.limit_shared);
     occ["registers_known"] = f.registers >= 0;
+    if (!profile.cluster_gpc_sms.empty()) add_cluster_occupancy(profile, f, o.blocks_per_sm, occ, metrics);
     metrics["launch__occupancy_limit_warps"] = o.limit_warps;
     metrics["launch__occupancy_limit_blocks"] = o.limit_blocks;
     // A resource the kernel does not use (no shared memory on a profile without a per-block

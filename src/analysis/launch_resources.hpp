@@ -34,6 +34,10 @@ struct KernelFacts {
     std::string text;
   };
   std::vector<Grouping> lane_groupings;
+  // The launch's thread-block clusters (0x0x0: not a cluster launch) and whether the kernel
+  // allows non-portable cluster sizes (cudaFuncAttributeNonPortableClusterSizeAllowed).
+  Dim3 cluster{0, 0, 0};
+  bool non_portable_cluster = false;
 };
 
 /// Adds to one profile's part of a launch: `resources` and `occupancy` objects (returned as

@@ -216,6 +216,32 @@ Profile parse_profile(std::string_view json_text, std::string_view origin) {
       o.bad(o.path("max_warps_per_sm"), "max_warps_per_sm * warp_size != max_threads_per_sm");
   }
   {
+    FieldReader c = r.object("clusters");
+    const json& units = c.get("gpc_sms");
+    const std::string where = c.path("gpc_sms");
+    if (!units.is_array()) c.bad(where, "expected an array of SM counts");
+    std::uint64_t sum = 0;
+    for (const json& u : units) {
+      if (!u.is_number_unsigned() || u.get<std::uint64_t>() == 0 || u.get<std::uint64_t>() > p.sm_count)
+        c.bad(where, "expected SM counts from 1 to occupancy.sm_count");
+      p.cluster_gpc_sms.push_back(u.get<std::uint32_t>());
+      sum += u.get<std::uint64_t>();
+    }
+    p.cluster_max_blocks_per_sm = c.u32("max_blocks_per_sm");
+    p.cluster_max_portable_size = c.u32("max_portable_size");
+    p.cluster_max_size = c.u32("max_size");
+    c.no_unknown_fields();
+    if (units.empty()) {
+      if (p.cluster_max_blocks_per_sm != 0 || p.cluster_max_portable_size != 0 || p.cluster_max_size != 0)
+        c.bad(where, "empty (no clusters), but the other cluster fields are not 0");
+    } else {
+      if (sum != p.sm_count) c.bad(where, "the SM counts add up to " + std::to_string(sum) + ", not occupancy.sm_count");
+      if (p.cluster_max_blocks_per_sm == 0) c.bad(c.path("max_blocks_per_sm"), "must be at least 1");
+      if (p.cluster_max_portable_size == 0) c.bad(c.path("max_portable_size"), "must be at least 1");
+      if (p.cluster_max_size < p.cluster_max_portable_size) c.bad(c.path("max_size"), "smaller than max_portable_size");
+    }
+  }
+  {
     FieldReader d = r.object("dram");
     p.dram_bytes = d.u64("bytes", 1);
     p.dram_bandwidth_gbps = d.number("bandwidth_gbps");

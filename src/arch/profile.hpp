@@ -87,6 +87,16 @@ struct Profile {
   std::uint32_t max_warps_per_sm = 0;
   std::uint32_t max_blocks_per_sm = 0;
 
+  // Thread-block clusters (cc 9.0 and later; an empty cluster_gpc_sms: no clusters). A cluster's
+  // CTAs run at once on distinct SMs of one scheduling unit (a GPC), each SM holding at most
+  // cluster_max_blocks_per_sm CTAs of a cluster launch. cluster_gpc_sms lists the units' SM counts
+  // (their sum is sm_count). The H100 SXM5's were measured (tests/hw/data/h100/cluster_sched):
+  // GPCs of 8, 16 x 5 and 18 x 2 SMs, and 4 pairs of SMs that only ever held clusters of 2.
+  std::vector<std::uint32_t> cluster_gpc_sms;
+  std::uint32_t cluster_max_blocks_per_sm = 0;
+  std::uint32_t cluster_max_portable_size = 0;  // CTAs per cluster without the non-portable opt-in
+  std::uint32_t cluster_max_size = 0;           // with cudaFuncAttributeNonPortableClusterSizeAllowed
+
   // Atomics and reductions on the sector family: the L1 handles a warp's updates in passes, and
   // two lines of one class compete for a word position (src/mem/coalescer.hpp). A line's class
   // is the parities of its address on each of these masks (bit b: address bit b); none: every

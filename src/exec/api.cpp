@@ -79,6 +79,13 @@ std::vector<ParamInfo> Module::params(std::string_view kernel) const {
   return impl_->kernel(kernel).params;
 }
 
+Dim3 Module::required_cluster(std::string_view kernel) const {
+  if (!impl_) fail(ErrorKind::kUsage, "empty module");
+  const auto& d = impl_->kernel(kernel).ir_function(0).reqnctapercluster;
+  if (d[0] == 0) return Dim3{0, 0, 0};
+  return Dim3{d[0], std::max(d[1], 1u), std::max(d[2], 1u)};
+}
+
 std::vector<InstructionInfo> Module::instructions(std::string_view kernel) const {
   if (!impl_) fail(ErrorKind::kUsage, "empty module");
   const exec::KernelImage& k = impl_->kernel(kernel);

@@ -126,6 +126,10 @@ TEST(Profiles, MalformedFilesNameTheField) {
   expect_field_error(replace(good, "\"reduction_line_classes\": [", "\"reduction_line_classes\": [[],"),
                      "reduction_line_classes[0]");
   expect_field_error(replace(good, "\"reduction_line_classes\"", "\"reduction_classes\""), "reduction_line_classes");
+  expect_field_error(replace(good, "[8, 16, 16,", "[9, 16, 16,"), "clusters.gpc_sms");  // sum != sm_count
+  expect_field_error(replace(good, "[8, 16, 16,", "[0, 8, 16, 16,"), "clusters.gpc_sms");
+  expect_field_error(replace(good, "\"max_size\": 16", "\"max_size\": 4"), "clusters.max_size");
+  expect_field_error(replace(good, "\"max_blocks_per_sm\": 8,", ""), "clusters.max_blocks_per_sm");
   try {
     parse_profile("{ not json", "x.json");
     FAIL();

@@ -62,6 +62,31 @@ TEST(Runtime, ArraysTexturesAndSurfaces) {
   EXPECT_EQ(s["l1tex__t_requests_pipe_tex_mem_surface_op_st.sum"], 2);
 }
 
+// Clusters on the GPCs: every occupancy answer and launch error of cluster_sched.cu is the H100's
+// (the same program printed 0 failures there: tests/hw/data/h100/cluster_sched/runtime_program.txt).
+TEST(Runtime, ClusterOccupancyAndLaunchErrorsAsTheH100) {
+  const std::string report = tmp("cluster_sched.json");
+  const auto r = run_under_warpscope(prog("cluster_sched"), report);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(r.out.find("not ok"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("0 failures"), std::string::npos) << r.out;
+  const auto j = read_json(report);
+  ASSERT_FALSE(j["launches"].empty());
+  // The last launch: clusters of 4 blocks of 128 threads with 200 KB of shared memory, 360 blocks.
+  // One block per SM; 30 clusters (120 blocks) resident at once, as the H100 ran them: 3 waves.
+  const auto& last = j["launches"].back();
+  EXPECT_EQ(last["occupancy"]["blocks_per_sm"], 1);
+  EXPECT_EQ(last["occupancy"]["cluster_size"], 4);
+  EXPECT_EQ(last["occupancy"]["max_active_clusters"], 30);
+  EXPECT_EQ(last["occupancy"]["cluster_wave_ctas"], 120);
+  EXPECT_EQ(last["metrics"]["launch__cluster_max_active"], 30);
+  EXPECT_EQ(last["metrics"]["launch__cluster_size"], 4);
+  EXPECT_EQ(last["metrics"]["launch__cluster_dim_x"], 4);
+  EXPECT_EQ(last["metrics"]["launch__cluster_max_potential_size"], 16);
+  ASSERT_TRUE(last["time"]["available"].get<bool>()) << last["time"];
+  EXPECT_DOUBLE_EQ(last["time"]["waves"].get<double>(), 3.0);
+}
+
 TEST(Runtime, TwoTranslationUnits) {
   const auto r = run_under_warpscope(prog("multi_tu"), tmp("multi_tu.json"));
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;

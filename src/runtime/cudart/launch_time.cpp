@@ -1,5 +1,6 @@
 #include "runtime/cudart/launch_time.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "timing/inputs.hpp"
@@ -34,6 +35,14 @@ nlohmann::json predict_launch_time(const arch::Profile& profile, const std::vect
   shape.warps_per_cta = static_cast<std::uint32_t>((threads + profile.warp_size - 1) / profile.warp_size);
   shape.ctas_per_sm = occupancy["blocks_per_sm"].get<std::uint32_t>();
   shape.sm_count = profile.sm_count;
+  if (occupancy.contains("cluster_wave_ctas")) {
+    // Clusters: a wave is the clusters resident at once (analysis/cluster_occupancy.hpp), at most
+    // cluster_max_blocks_per_sm CTAs per SM, on the SMs that many CTAs fill.
+    const auto wave = occupancy["cluster_wave_ctas"].get<std::uint64_t>();
+    if (wave == 0) return {{"available", false}, {"reason", "no cluster of this launch fits on a GPC (see occupancy)"}};
+    shape.ctas_per_sm = std::min(shape.ctas_per_sm, profile.cluster_max_blocks_per_sm);
+    shape.sm_count = static_cast<std::uint32_t>((wave + shape.ctas_per_sm - 1) / shape.ctas_per_sm);
+  }
   shape.max_warps_per_sm = profile.max_warps_per_sm;
   const timing::Prediction p = timing::predict(*c, shape, mix, timing::memory_from_metrics(metrics));
   nlohmann::json t = timing::add_prediction(p, *c, mix, metrics, estimated);

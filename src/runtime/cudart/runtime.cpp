@@ -327,20 +327,9 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
       return kErrCooperativeLaunchTooLarge;
     }
   }
-  // Thread-block clusters (cudaLaunchAttributeClusterDimension): at most 8 blocks (portable), 16
-  // with cudaFuncAttributeNonPortableClusterSizeAllowed (the H100's limits), and a grid that is a
-  // multiple of the cluster; otherwise cudaErrorInvalidClusterSize (CUDA runtime API reference).
-  if (cluster != nullptr) {
-    const std::uint64_t size = std::uint64_t{cluster->x} * cluster->y * cluster->z;
-    const std::uint64_t limit = k->non_portable_cluster ? 16 : 8;
-    if (size == 0 || size > limit || grid.x % cluster->x != 0 || grid.y % cluster->y != 0 || grid.z % cluster->z != 0) {
-      note(fmt::format("launch of {}: clusters of ({},{},{}) blocks in a grid of ({},{},{}): a cluster has 1 to {} "
-                       "blocks{} and the grid must be a multiple of it",
-                       demangle(k->name), cluster->x, cluster->y, cluster->z, grid.x, grid.y, grid.z, limit,
-                       k->non_portable_cluster ? "" : " (16 with cudaFuncAttributeNonPortableClusterSizeAllowed)"));
-      return kErrInvalidClusterSize;
-    }
-  }
+  Dim3 cluster_dims{1, 1, 1};
+  bool cluster_named = false;
+  if (cudaError_t e = launch_cluster(*k, grid, cluster, false, &cluster_dims, &cluster_named); e != kSuccess) return e;
   if (args == nullptr && !k->params.empty()) return kErrInvalidValue;
   std::vector<KernelArg> kargs;
   kargs.reserve(k->params.size());
@@ -506,6 +495,8 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
     facts.spill_load_bytes = res.spill_load_bytes;
     facts.static_shared_bytes = res.static_shared;
     facts.ptx_local_bytes = res.local_bytes;
+    facts.cluster = cluster_named ? warpscope::Dim3{cluster_dims.x, cluster_dims.y, cluster_dims.z} : warpscope::Dim3{0, 0, 0};
+    facts.non_portable_cluster = k->non_portable_cluster != 0;
     for (const auto& [pc, text] : res.lane_groupings) {
       if (pc < code.size()) facts.lane_groupings.push_back({pc, code[pc].file, code[pc].line, text});
     }

@@ -248,6 +248,13 @@ class Runtime {
   /// cudaErrorCooperativeLaunchTooLarge otherwise.
   cudaError_t launch(const void* func, Dim3 grid, Dim3 block, void** args, std::size_t shmem,
                      const void* stream, bool cooperative = false, const Dim3* cluster = nullptr);
+  /// The clusters a launch of `k` on `grid` runs in: `cluster` (the launch's attribute; null: none)
+  /// or the kernel's __cluster_dims__, else 1x1x1 (`*named` false). As the H100 answers
+  /// (tests/hw/data/h100/cluster_sched): a dimension of 0, a cluster other than the kernel's
+  /// __cluster_dims__, more than 8 blocks without cudaFuncAttributeNonPortableClusterSizeAllowed,
+  /// more than 16 (unless `query`: cudaOccupancyMaxActiveClusters answers for any size) or a grid
+  /// that is not a multiple of it is cudaErrorInvalidClusterSize, with a note naming the kernel.
+  cudaError_t launch_cluster(KernelRec& k, Dim3 grid, const Dim3* cluster, bool query, Dim3* dims, bool* named);
   /// The most blocks of a cooperative launch of `k` with this block and dynamic shared memory:
   /// blocks per SM (the occupancy calculator, with ptxas's registers) times the SMs.
   std::uint64_t cooperative_limit(KernelRec& k, Dim3 block, std::size_t shmem);
