@@ -8,7 +8,8 @@ namespace warpscope::cudart {
 
 nlohmann::json predict_launch_time(const arch::Profile& profile, const std::vector<InstructionInfo>& code,
                                    const LaunchStats& stats, warpscope::Dim3 grid, warpscope::Dim3 block, const nlohmann::json& occupancy,
-                                   nlohmann::json& metrics, nlohmann::json& estimated, double* duration_ns) {
+                                   nlohmann::json& metrics, nlohmann::json& estimated, double* duration_ns,
+                                   const analysis::sass::LaunchSassCounts* sass) {
   const timing::TimeConstants* c = timing::constants_for(profile);
   if (c == nullptr) {
     return {{"available", false}, {"reason", "the time model has no constants for profile '" + profile.name + "'"}};
@@ -17,16 +18,22 @@ nlohmann::json predict_launch_time(const arch::Profile& profile, const std::vect
       occupancy["blocks_per_sm"].get<std::uint64_t>() == 0) {
     return {{"available", false}, {"reason", "no CTA of this launch fits on an SM (see occupancy)"}};
   }
-  std::vector<std::string> texts;
-  texts.reserve(code.size());
-  for (const InstructionInfo& i : code) texts.push_back(i.compiled ? std::string{} : i.text);
-  timing::InstructionMix mix = timing::mix_from_ptx(texts, stats.pc_instructions);
-  // Spill accesses of the machine code (compiled accesses) are local loads and stores the PTX lacks.
-  for (std::size_t pc = 0; pc < code.size() && pc < stats.pc_instructions.size(); ++pc) {
-    if (!code[pc].compiled) continue;
-    const auto n = static_cast<double>(stats.pc_instructions[pc]);
-    mix.total += n;
-    (code[pc].text.rfind("st", 0) == 0 || code[pc].text.find("STL") != std::string::npos ? mix.stores : mix.local_loads) += n;
+  const bool from_sass = sass != nullptr && sass->available;
+  timing::InstructionMix mix;
+  if (from_sass) {
+    mix = mix_from_sass(*sass);  // its LDL/STL are the spills: the compiled accesses are not added
+  } else {
+    std::vector<std::string> texts;
+    texts.reserve(code.size());
+    for (const InstructionInfo& i : code) texts.push_back(i.compiled ? std::string{} : i.text);
+    mix = timing::mix_from_ptx(texts, stats.pc_instructions);
+    // Spill accesses of the machine code (compiled accesses) are local loads and stores the PTX lacks.
+    for (std::size_t pc = 0; pc < code.size() && pc < stats.pc_instructions.size(); ++pc) {
+      if (!code[pc].compiled) continue;
+      const auto n = static_cast<double>(stats.pc_instructions[pc]);
+      mix.total += n;
+      (code[pc].text.rfind("st", 0) == 0 || code[pc].text.find("STL") != std::string::npos ? mix.stores : mix.local_loads) += n;
+    }
   }
   timing::LaunchShape shape;
   shape.ctas = std::uint64_t{grid.x} * grid.y * grid.z;
@@ -38,9 +45,19 @@ nlohmann::json predict_launch_time(const arch::Profile& profile, const std::vect
   const timing::Prediction p = timing::predict(*c, shape, mix, timing::memory_from_metrics(metrics));
   nlohmann::json t = timing::add_prediction(p, *c, mix, metrics, estimated);
   t["available"] = true;
-  t["instruction_counts"] = "ptx";  // the PTX counts with ptxas's fixed expansions (estimated)
+  // The machine code's counts, or the PTX counts with ptxas's fixed expansions (estimated).
+  t["instruction_counts"] = from_sass ? "sass" : "ptx";
   *duration_ns = p.duration_ns;
   return t;
+}
+
+timing::InstructionMix mix_from_sass(const analysis::sass::LaunchSassCounts& counts) {
+  timing::InstructionMix mix;
+  for (const analysis::sass::OpcodeCount& o : counts.opcodes) {
+    timing::add_machine_instruction(mix, o.mnemonic, analysis::sass::to_string(o.cls), static_cast<double>(o.warp));
+  }
+  mix.from_machine_code = true;
+  return mix;
 }
 
 }  // namespace warpscope::cudart
