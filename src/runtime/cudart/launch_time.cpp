@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "analysis/sass_latency.hpp"
 #include "timing/inputs.hpp"
 
 namespace warpscope::cudart {
@@ -9,7 +10,8 @@ namespace warpscope::cudart {
 nlohmann::json predict_launch_time(const arch::Profile& profile, const std::vector<InstructionInfo>& code,
                                    const LaunchStats& stats, warpscope::Dim3 grid, warpscope::Dim3 block, const nlohmann::json& occupancy,
                                    nlohmann::json& metrics, nlohmann::json& estimated, double* duration_ns,
-                                   const analysis::sass::LaunchSassCounts* sass) {
+                                   const analysis::sass::LaunchSassCounts* sass,
+                                   const analysis::sass::Function* machine_code) {
   const timing::TimeConstants* c = timing::constants_for(profile);
   if (c == nullptr) {
     return {{"available", false}, {"reason", "the time model has no constants for profile '" + profile.name + "'"}};
@@ -42,11 +44,24 @@ nlohmann::json predict_launch_time(const arch::Profile& profile, const std::vect
   shape.ctas_per_sm = occupancy["blocks_per_sm"].get<std::uint32_t>();
   shape.sm_count = profile.sm_count;
   shape.max_warps_per_sm = profile.max_warps_per_sm;
-  const timing::Prediction p = timing::predict(*c, shape, mix, timing::memory_from_metrics(metrics));
+  const timing::MemoryCounts mem = timing::memory_from_metrics(metrics);
+  // One warp's time through the machine code, from its control words (docs/time.md).
+  const bool control_words = from_sass && machine_code != nullptr && machine_code->code.size() == sass->instructions.size();
+  if (control_words) {
+    std::vector<double> latency(machine_code->code.size());
+    for (std::size_t i = 0; i < latency.size(); ++i) {
+      const analysis::sass::OpcodeInfo info = analysis::sass::opcode_info(machine_code->code[i].opcode);
+      latency[i] = timing::machine_latency(*c, mem, info.mnemonic, analysis::sass::to_string(info.cls));
+    }
+    mix.latency_cycles =
+        analysis::sass::warp_cycles(analysis::sass::issue_costs(*machine_code, latency, c->lat_alu), *sass);
+  }
+  const timing::Prediction p = timing::predict(*c, shape, mix, mem);
   nlohmann::json t = timing::add_prediction(p, *c, mix, metrics, estimated);
   t["available"] = true;
   // The machine code's counts, or the PTX counts with ptxas's fixed expansions (estimated).
   t["instruction_counts"] = from_sass ? "sass" : "ptx";
+  t["latency"] = control_words ? "control_words" : "ilp1";
   *duration_ns = p.duration_ns;
   return t;
 }
