@@ -1,6 +1,9 @@
 #include "runtime/cudart/launch_time.hpp"
 
+#include <cstdio>
+#include <cstdlib>
 #include <string>
+#include <string_view>
 
 #include "analysis/sass_latency.hpp"
 #include "timing/inputs.hpp"
@@ -53,8 +56,19 @@ nlohmann::json predict_launch_time(const arch::Profile& profile, const std::vect
       const analysis::sass::OpcodeInfo info = analysis::sass::opcode_info(machine_code->code[i].opcode);
       latency[i] = timing::machine_latency(*c, mem, info.mnemonic, analysis::sass::to_string(info.cls));
     }
-    mix.latency_cycles =
-        analysis::sass::warp_cycles(analysis::sass::issue_costs(*machine_code, latency, c->lat_alu), *sass);
+    const std::vector<double> cost = analysis::sass::issue_costs(*machine_code, latency, c->lat_alu);
+    mix.latency_cycles = analysis::sass::warp_cycles(cost, *sass);
+    // WARPSCOPE_SASS_COSTS=stderr: each machine instruction's control word and cost (docs/time.md).
+    if (const char* e = std::getenv("WARPSCOPE_SASS_COSTS"); e != nullptr && std::string_view(e) == "stderr") {
+      for (std::size_t i = 0; i < cost.size(); ++i) {
+        const analysis::sass::Inst& in = machine_code->code[i];
+        std::fprintf(stderr, "cost %s %04x %-8s stall %2u wbar %u rbar %u wait %02x lat %6.1f cost %7.1f warp %llu\n",
+                     machine_code->name.c_str(), in.offset,
+                     std::string(analysis::sass::opcode_info(in.opcode).mnemonic).c_str(), unsigned(in.stall),
+                     unsigned(in.write_barrier), unsigned(in.read_barrier), unsigned(in.wait_mask), latency[i], cost[i],
+                     static_cast<unsigned long long>(sass->instructions[i].warp));
+      }
+    }
   }
   const timing::Prediction p = timing::predict(*c, shape, mix, mem);
   nlohmann::json t = timing::add_prediction(p, *c, mix, metrics, estimated);
