@@ -148,6 +148,18 @@ TEST(Predict, OneWarpPerSmIsLatencyBound) {
   EXPECT_DOUBLE_EQ(p.waves, 1.0);
 }
 
+TEST(Predict, MachineCodeLatencyReplacesTheDependentChain) {
+  // The same 100 FFMA per warp, with the warps' own time from the control words given: 132 warps
+  // of 250 cycles each (e.g. 100 FFMA at stall 2, 50 cycles of waits). One warp per scheduler:
+  // the cycle is that latency, 250 cycles.
+  InstructionMix m = fp32_only(132, 100);
+  m.latency_cycles = 132 * 250.0;
+  const Prediction p = predict(h100(), shape(132, 1, 1), m, MemoryCounts{});
+  EXPECT_DOUBLE_EQ(p.components["warp_latency_cycles"].get<double>(), 250.0);
+  EXPECT_DOUBLE_EQ(p.sm_cycles, 250.0);
+  EXPECT_EQ(p.limiter, "latency");
+}
+
 TEST(Predict, TheLastWaveCostsAWholeWave) {
   // 133 CTAs of one warp on 132 SMs with one CTA each: a full wave and a tail of one CTA.
   const Prediction full = predict(h100(), shape(264, 1, 1), fp32_only(264, 100), MemoryCounts{});
