@@ -173,6 +173,13 @@ Inst decode_sm90(std::uint64_t lo, std::uint64_t hi, std::uint32_t offset) {
   in.opcode = static_cast<std::uint16_t>(lo & 0xfff);
   in.guard = static_cast<std::uint8_t>((lo >> 12) & 7);
   in.guard_negated = ((lo >> 15) & 1) != 0;
+  const std::uint64_t control = hi >> 41;
+  in.stall = static_cast<std::uint8_t>(control & 0xf);
+  in.yield = ((control >> 4) & 1) != 0;
+  in.write_barrier = static_cast<std::uint8_t>((control >> 5) & 7);
+  in.read_barrier = static_cast<std::uint8_t>((control >> 8) & 7);
+  in.wait_mask = static_cast<std::uint8_t>((control >> 11) & 0x3f);
+  in.reuse = static_cast<std::uint8_t>((control >> 17) & 0xf);
   const std::int64_t next = std::int64_t(offset) + 16;
   switch (in.opcode) {
     case kOpLdl: in.kind = Kind::kLoadLocal; break;

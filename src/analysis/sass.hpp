@@ -19,6 +19,12 @@
 //                   3 S16, 4 32, 5 64, 6 128)
 //      BRA/CALL     target = next + 4 * (bits 16..23) + 1024 * sext(bits 34..63 : high 0..17)
 //      BSSY         target = next + sext(bits 32..63 : high 0..17)
+//      control      high word bits 41..44 stall cycles, 45 yield, 46..48 write barrier, 49..51
+//                   read barrier (7: none), 52..57 wait mask, 58..61 reuse: the layout Jia et
+//                   al. 2018 ("Dissecting the NVIDIA Volta GPU Architecture via
+//                   Microbenchmarking", section 2) publish for Volta; on the H100 listings a
+//                   dependent FFMA chain carries stall 4 and an LDG's consumer waits on the LDG's
+//                   write barrier (tests/analysis/sass_latency_test.cpp)
 //  - read_cubin() reads a cubin made by `ptxas -lineinfo`: one Function per `.text.<name>`
 //    section, and each instruction's PTX line from `.nv_debug_line_sass` (a DWARF line table
 //    over the PTX text ptxas was given; its DW_LNE_set_address operands are relocated against the
@@ -55,6 +61,7 @@ enum class Kind : std::uint8_t {
 };
 
 inline constexpr std::uint8_t kNoGuard = 7;
+inline constexpr std::uint8_t kNoBarrier = 7;
 inline constexpr std::uint8_t kStackPointer = 1;  // R1, the ABI's stack pointer
 inline constexpr std::uint8_t kRegZero = 255;     // RZ
 
@@ -69,6 +76,15 @@ struct Inst {
   std::int32_t imm = 0;       // memory kinds: address offset
   std::int64_t target = -1;   // kBranch, kCall, kSyncPoint: byte offset of the target
   std::uint32_t ptx_line = 0; // from .nv_debug_line_sass; 0: unknown
+  // The control word (decode_sm90; sass_latency.hpp uses it): cycles to wait before the next
+  // instruction issues, the yield hint, the scoreboard (dependency barrier, 0..5; kNoBarrier: none)
+  // the instruction releases when its result is written and when its operands have been read, the
+  // scoreboards it waits for before it issues (bit i: barrier i), and the operand reuse flags.
+  std::uint8_t stall = 0;
+  bool yield = false;
+  std::uint8_t write_barrier = 7, read_barrier = 7;
+  std::uint8_t wait_mask = 0;
+  std::uint8_t reuse = 0;
 
   bool guarded() const { return guard != kNoGuard || guard_negated; }
   bool memory() const { return kind >= Kind::kLoadLocal && kind <= Kind::kStoreGlobal; }

@@ -18,12 +18,15 @@ TimeConstants hopper() {
   c.rate_lsu = 1.0;               // spec: one L1 tag lookup (request) per cycle; ncu's l1tex__throughput of the N-body
   c.rate_l1_wavefronts = 1.0;     // spec: 128 bytes per cycle per SM (L1 and shared memory)
   c.lat_alu = 4.07;               // measured latency_fma
-  c.lat_fp64 = 8.0;               // spec-level estimate (not measured)
+  c.lat_fp64 = 8.0;               // measured latency_chains.txt: DFMA 8.04 (fixed latency, stall 8)
   c.lat_mufu = 39.1;              // measured latency_mufu_rsq (rsqrt.approx.f32: MUFU.RSQ with its scaling FMULs)
   c.lat_l1 = 32.0;                // measured latency_l1 (ld.global.ca chase, 8 KB)
   c.lat_l2 = 268.6;               // measured latency_l2 (ld.global.cg chase, 4 MB)
   c.lat_dram = 681.2;             // measured latency_dram.txt (1 GiB chase, 1 KB apart; microbench.txt's revisited L2)
   c.lat_shared = 23.1;            // measured latency_shared
+  c.lat_xu = 17.0;                // measured latency_chains.txt: MUFU.RSQ alone 17.0, F2I 17.1
+  c.lat_const = 28.0;             // measured latency_chains.txt: LDC, cached line (104 for a new line)
+  c.lat_shfl = 24.0;              // measured latency_chains.txt: SHFL.BFLY
   c.l2_bytes_per_s = 7212.9e9;    // measured bw_l2_read (16 MiB working set)
   c.dram_read_bytes_per_s = 3073.9e9;   // measured bw_dram_read
   c.dram_mixed_bytes_per_s = 2837.2e9;  // measured bw_dram_copy (reads + writes)

@@ -21,6 +21,10 @@ struct TimeConstants {
   // Latencies.
   double lat_alu = 0, lat_fp64 = 0, lat_mufu = 0;
   double lat_l1 = 0, lat_l2 = 0, lat_dram = 0, lat_shared = 0;
+  // Machine-code latencies (instructions that release a scoreboard; 0: not measured, the model
+  // falls back on lat_mufu, lat_l1 and lat_shared): the XU (MUFU alone, F2I), a constant-cache
+  // hit (LDC), a shuffle.
+  double lat_xu = 0, lat_const = 0, lat_shfl = 0;
   // Bandwidths of the device.
   double l2_bytes_per_s = 0, dram_read_bytes_per_s = 0, dram_mixed_bytes_per_s = 0;
   double launch_overhead_ns = 0;  // gpu__time_duration of an empty kernel

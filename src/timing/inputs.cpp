@@ -72,6 +72,48 @@ void add_ptx_instruction(InstructionMix& m, const std::string& text, double n) {
   m.integer += n;  // integer, logic, compare, select, convert, move, shuffle, vote
 }
 
+void add_machine_instruction(InstructionMix& m, std::string_view mnemonic, std::string_view cls, double n) {
+  m.total += n;
+  m.from_machine_code = true;
+  // Pipes (docs/time.md, "Machine-code classes"; Nsight Compute's pipeline descriptions): FP32 and
+  // FP16 arithmetic on the FMA pipe; integer, logic, moves, votes and I2FP (fixed latency) on the
+  // integer pipes; MUFU and the other conversions (F2I, I2F, F2F, FRND: variable latency) on the XU,
+  // whose rate MUFU's is; FP64 on its own pipe.
+  if (cls == "fp32" || cls == "fp16") m.fp32 += n;
+  else if (cls == "fp64") m.fp64 += n;
+  else if (cls == "mufu") m.mufu += n;
+  else if (cls == "conversion") (mnemonic == "I2FP" ? m.integer : m.mufu) += n;
+  else if (cls == "integer") m.integer += n;
+  else if (cls == "move") {
+    if (mnemonic == "LDC") m.constant_loads += n;       // constant cache, through the ADU
+    else if (mnemonic != "S2R") m.integer += n;         // MOV, CS2R; S2R: an issue slot only
+  } else if (cls == "inter_thread") {
+    if (mnemonic != "SHFL") m.integer += n;             // VOTE, REDUX, MATCH; SHFL: issue only
+  } else if (cls == "uniform") m.uniform += n;
+  else if (cls == "tensor") m.tensor += n;
+  else if (cls == "global_ld" || cls == "generic_ld" || cls == "texture") m.global_loads += n;
+  else if (cls == "local_ld") m.local_loads += n;
+  else if (cls == "shared_ld") m.shared_loads += n;
+  else if (cls == "global_st" || cls == "local_st" || cls == "shared_st" || cls == "generic_st" || cls == "async_copy")
+    m.stores += n;
+  else if (cls == "global_atom" || cls == "shared_atom") m.atomics += n;
+  // control, barrier, nop, other: issue slots only.
+}
+
+double machine_latency(const TimeConstants& c, const MemoryCounts& mem, std::string_view mnemonic, std::string_view cls) {
+  if (cls == "global_ld" || cls == "generic_ld" || cls == "texture") return global_load_latency(c, mem);
+  if (cls == "local_ld") return c.lat_l1;
+  if (cls == "shared_ld" || cls == "shared_atom") return c.lat_shared;
+  if (cls == "global_atom") return c.lat_l2;
+  if (cls == "fp64") return c.lat_fp64;
+  const double xu = c.lat_xu > 0 ? c.lat_xu : c.lat_mufu;
+  if (cls == "mufu" || cls == "conversion") return xu;
+  if (mnemonic == "LDC") return c.lat_const > 0 ? c.lat_const : c.lat_l1;
+  if (mnemonic == "SHFL") return c.lat_shfl > 0 ? c.lat_shfl : c.lat_shared;
+  // S2R, tensor-core and other scoreboarded instructions: no measurement; an L1-like round trip.
+  return c.lat_l1;
+}
+
 namespace {
 
 bool is_load(std::string_view op) {
@@ -182,7 +224,8 @@ nlohmann::json add_prediction(const Prediction& p, const TimeConstants& c, const
   t["mix"] = {{"total", mix.total},           {"fp32", mix.fp32},       {"fp64", mix.fp64},
               {"mufu", mix.mufu},             {"integer", mix.integer}, {"global_loads", mix.global_loads},
               {"local_loads", mix.local_loads}, {"shared_loads", mix.shared_loads}, {"stores", mix.stores},
-              {"atomics", mix.atomics},       {"from_machine_code", mix.from_machine_code}};
+              {"atomics", mix.atomics},       {"constant_loads", mix.constant_loads},
+              {"uniform", mix.uniform},       {"tensor", mix.tensor},   {"from_machine_code", mix.from_machine_code}};
   t["components"] = p.components;
   t["constants"] = c.source;
   t["estimated"] = true;

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -25,6 +26,17 @@ void add_ptx_instruction(InstructionMix& mix, const std::string& text, double ex
 
 /// The mix of a launch from its PTX instructions' texts and warp execution counts (same index).
 InstructionMix mix_from_ptx(const std::vector<std::string>& texts, const std::vector<std::uint64_t>& executions);
+
+/// Adds `executions` warp executions of one sm_90 machine instruction to `mix`, by its mnemonic
+/// ("FFMA", "LDC") and its class as src/analysis/sass_counts names it ("fp32", "move", ...;
+/// InstClass's to_string). docs/time.md, "Machine-code classes", gives each one's pipe.
+void add_machine_instruction(InstructionMix& mix, std::string_view mnemonic, std::string_view cls, double executions);
+
+/// Latency the model gives a machine instruction that releases a scoreboard (a write barrier of
+/// its control word) when its result is ready: loads by space (global loads by the launch's L1
+/// and L2 hit rates), constant loads, MUFU and conversions (the XU), shuffles, atomics, FP64.
+/// Cycles from its issue to a dependent instruction's issue.
+double machine_latency(const TimeConstants& c, const MemoryCounts& mem, std::string_view mnemonic, std::string_view cls);
 
 /// The memory counters the model needs, from a launch's `metrics` (missing names count 0).
 MemoryCounts memory_from_metrics(const nlohmann::json& metrics);

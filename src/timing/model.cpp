@@ -31,6 +31,12 @@ double mva_cycle_time(int n, const double* demands, int stations, double z) {
   return cycle;
 }
 
+double global_load_latency(const TimeConstants& c, const MemoryCounts& mem) {
+  const double l1_hit = mem.global_load_sectors > 0 ? std::min(1.0, mem.l1_hit_sectors / mem.global_load_sectors) : 0;
+  const double l2_hit = mem.l2_sectors > 0 ? std::min(1.0, mem.l2_hit_sectors / mem.l2_sectors) : 1;
+  return l1_hit * c.lat_l1 + (1 - l1_hit) * (l2_hit * c.lat_l2 + (1 - l2_hit) * c.lat_dram);
+}
+
 namespace {
 
 constexpr int kStations = 7;
@@ -52,17 +58,18 @@ WarpDemands warp_demands(const TimeConstants& c, const InstructionMix& mix, cons
                                               c.rate_int, c.rate_lsu, c.rate_l1_wavefronts};
   // A station shared by the SM's schedulers serves each of them a 1/s share.
   for (std::size_t i = 0; i < kStations; ++i) d.demand[i] = rate[i] > 0 ? count[i] * per * s / rate[i] : 0;
-  // Latency of a global load: L1 hits, then L2 hits, then DRAM.
-  const double l1_hit = mem.global_load_sectors > 0 ? std::min(1.0, mem.l1_hit_sectors / mem.global_load_sectors) : 0;
-  const double l2_hit = mem.l2_sectors > 0 ? std::min(1.0, mem.l2_hit_sectors / mem.l2_sectors) : 1;
-  const double global = l1_hit * c.lat_l1 + (1 - l1_hit) * (l2_hit * c.lat_l2 + (1 - l2_hit) * c.lat_dram);
+  const double global = global_load_latency(c, mem);
   const double plain = std::max(0.0, mix.total - mix.fp64 - mix.mufu - mix.global_loads - mix.local_loads -
                                          mix.shared_loads - mix.atomics);
   const double loads = mix.global_loads + mix.local_loads + mix.shared_loads;
   const double waiting = loads > 0 ? std::max(0.0, 1.0 - mix.overlapped_loads / loads) : 1.0;
-  d.latency = per * (plain * c.lat_alu + mix.fp64 * c.lat_fp64 + mix.mufu * c.lat_mufu +
-                     waiting * (mix.global_loads * global + mix.local_loads * c.lat_l1 + mix.shared_loads * c.lat_shared) +
-                     (loads - waiting * loads) * 1.0 + mix.atomics * c.lat_l2);
+  if (mix.latency_cycles >= 0) {
+    d.latency = per * mix.latency_cycles;  // from the machine code's control words
+  } else {
+    d.latency = per * (plain * c.lat_alu + mix.fp64 * c.lat_fp64 + mix.mufu * c.lat_mufu +
+                       waiting * (mix.global_loads * global + mix.local_loads * c.lat_l1 + mix.shared_loads * c.lat_shared) +
+                       (loads - waiting * loads) * 1.0 + mix.atomics * c.lat_l2);
+  }
   double served = 0;
   for (double x : d.demand) served += x;
   d.delay = std::max(0.0, d.latency - served);

@@ -28,6 +28,13 @@ struct InstructionMix {
   // Loads issued right after another load whose address does not use its result: their latency
   // overlaps the previous one's (memory-level parallelism within a warp).
   double overlapped_loads = 0;
+  // Issue slots only (no pipe of the model limits them), counted from the machine code: constant
+  // loads (LDC: the ADU pipe), the uniform datapath (U*, S2UR, R2UR), tensor-core instructions.
+  double constant_loads = 0, uniform = 0, tensor = 0;
+  // The warps' own time through their instructions, summed over the launch's warps, from the
+  // machine code's control words (src/analysis/sass_latency); < 0: not known, the model takes
+  // the in-order dependent chain of the classes above (ILP 1).
+  double latency_cycles = -1;
   bool from_machine_code = false;       // counted from SASS (else estimated from the PTX)
 };
 
@@ -64,6 +71,9 @@ struct Prediction {
 /// Predicts one launch. Throws warpscope::Error when a CTA does not fit on an SM.
 Prediction predict(const TimeConstants& c, const LaunchShape& shape, const InstructionMix& mix,
                    const MemoryCounts& mem);
+
+/// Latency of a global load: L1 hits, then L2 hits, then DRAM, by the launch's hit rates.
+double global_load_latency(const TimeConstants& c, const MemoryCounts& mem);
 
 /// Mean value analysis of a closed network: `n` customers, queueing stations with the given
 /// service demands per customer pass, and a pure delay `z`. Returns the time one pass takes for

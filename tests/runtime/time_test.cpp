@@ -60,6 +60,14 @@ TEST(Time, EveryLaunchIsPredictedAndEventsPrintThePrediction) {
     EXPECT_GT(ns, 2192.0);
     ASSERT_EQ(L[i]["compare"].size(), 1u);
     EXPECT_TRUE(L[i]["compare"][0]["time"]["available"].get<bool>());
+    // The primary (hopper, sm_90 machine code) counts from the machine code: every executed
+    // machine instruction is an issue slot of the mix; the compared profile keeps the PTX's.
+    if (L[i].contains("sass") && L[i]["sass"].is_object()) {
+      EXPECT_EQ(t["instruction_counts"], "sass");
+      EXPECT_EQ(t["mix"]["total"].get<double>(), L[i]["metrics"]["smsp__inst_executed.sum"].get<double>());
+      EXPECT_TRUE(t["mix"]["from_machine_code"].get<bool>());
+    }
+    EXPECT_EQ(L[i]["compare"][0]["time"]["instruction_counts"], "ptx");
     sum += ns;
   }
   EXPECT_DOUBLE_EQ(r.report["predicted_gpu_ns"].get<double>(), sum);

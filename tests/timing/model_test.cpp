@@ -78,6 +78,66 @@ InstructionMix fp32_only(double warps, double per_warp) {
   return m;
 }
 
+// Machine-code classes (docs/time.md, "Machine-code classes"): each opcode's pipe.
+TEST(Mix, MachineCodeClassesAndPipes) {
+  InstructionMix m;
+  add_machine_instruction(m, "FFMA", "fp32", 10);
+  add_machine_instruction(m, "HFMA2", "fp16", 1);
+  add_machine_instruction(m, "DFMA", "fp64", 2);
+  add_machine_instruction(m, "MUFU", "mufu", 3);
+  add_machine_instruction(m, "F2I", "conversion", 4);    // the XU, with MUFU
+  add_machine_instruction(m, "I2FP", "conversion", 5);   // fixed latency: the integer pipe
+  add_machine_instruction(m, "IMAD", "integer", 6);
+  add_machine_instruction(m, "MOV", "move", 7);
+  add_machine_instruction(m, "S2R", "move", 1);          // issue only
+  add_machine_instruction(m, "LDC", "move", 8);
+  add_machine_instruction(m, "ULDC", "uniform", 9);
+  add_machine_instruction(m, "SHFL", "inter_thread", 2); // issue only
+  add_machine_instruction(m, "VOTE", "inter_thread", 1);
+  add_machine_instruction(m, "LDG", "global_ld", 11);
+  add_machine_instruction(m, "LDL", "local_ld", 12);
+  add_machine_instruction(m, "LDS", "shared_ld", 13);
+  add_machine_instruction(m, "STG", "global_st", 14);
+  add_machine_instruction(m, "STL", "local_st", 15);
+  add_machine_instruction(m, "ATOMS", "shared_atom", 16);
+  add_machine_instruction(m, "REDG", "global_atom", 17);
+  add_machine_instruction(m, "HMMA", "tensor", 18);
+  add_machine_instruction(m, "BRA", "control", 19);
+  EXPECT_TRUE(m.from_machine_code);
+  EXPECT_DOUBLE_EQ(m.total, 10 + 1 + 2 + 3 + 4 + 5 + 6 + 7 + 1 + 8 + 9 + 2 + 1 + 11 + 12 + 13 + 14 + 15 + 16 + 17 + 18 + 19);
+  EXPECT_DOUBLE_EQ(m.fp32, 11);
+  EXPECT_DOUBLE_EQ(m.fp64, 2);
+  EXPECT_DOUBLE_EQ(m.mufu, 7);
+  EXPECT_DOUBLE_EQ(m.integer, 5 + 6 + 7 + 1);
+  EXPECT_DOUBLE_EQ(m.constant_loads, 8);
+  EXPECT_DOUBLE_EQ(m.uniform, 9);
+  EXPECT_DOUBLE_EQ(m.global_loads, 11);
+  EXPECT_DOUBLE_EQ(m.local_loads, 12);
+  EXPECT_DOUBLE_EQ(m.shared_loads, 13);
+  EXPECT_DOUBLE_EQ(m.stores, 29);
+  EXPECT_DOUBLE_EQ(m.atomics, 33);
+  EXPECT_DOUBLE_EQ(m.tensor, 18);
+}
+
+// Latencies of scoreboarded machine instructions: the H100's measured constants
+// (tests/hw/data/h100/timing/latency_chains.txt, microbench.txt).
+TEST(Mix, MachineLatencies) {
+  const TimeConstants& c = *constants_for(arch::builtin_profile("hopper"));
+  MemoryCounts mem;
+  mem.global_load_sectors = 100;
+  mem.l1_hit_sectors = 50;  // half L1 hits; of the rest, L2 lookups hit 3 in 4
+  mem.l2_sectors = 40;
+  mem.l2_hit_sectors = 30;
+  EXPECT_DOUBLE_EQ(machine_latency(c, mem, "LDG", "global_ld"), 0.5 * 32.0 + 0.5 * (0.75 * 268.6 + 0.25 * 681.2));
+  EXPECT_DOUBLE_EQ(machine_latency(c, mem, "LDL", "local_ld"), 32.0);
+  EXPECT_DOUBLE_EQ(machine_latency(c, mem, "LDS", "shared_ld"), 23.1);
+  EXPECT_DOUBLE_EQ(machine_latency(c, mem, "LDC", "move"), 28.0);
+  EXPECT_DOUBLE_EQ(machine_latency(c, mem, "MUFU", "mufu"), 17.0);
+  EXPECT_DOUBLE_EQ(machine_latency(c, mem, "F2I", "conversion"), 17.0);
+  EXPECT_DOUBLE_EQ(machine_latency(c, mem, "SHFL", "inter_thread"), 24.0);
+  EXPECT_DOUBLE_EQ(machine_latency(c, mem, "ATOMG", "global_atom"), 268.6);
+}
+
 TEST(Predict, OneWarpPerSmIsLatencyBound) {
   // 100 dependent FFMA per warp: 100 x 4.07 cycles; issue 100 and FP32 100 x 4 / 3.89 cycles are
   // part of it. 407 cycles at 1.98 GHz plus the 2192 ns launch overhead.
@@ -86,6 +146,18 @@ TEST(Predict, OneWarpPerSmIsLatencyBound) {
   EXPECT_DOUBLE_EQ(p.duration_ns, 407.0 / 1.98 + 2192.0);
   EXPECT_EQ(p.limiter, "latency");
   EXPECT_DOUBLE_EQ(p.waves, 1.0);
+}
+
+TEST(Predict, MachineCodeLatencyReplacesTheDependentChain) {
+  // The same 100 FFMA per warp, with the warps' own time from the control words given: 132 warps
+  // of 250 cycles each (e.g. 100 FFMA at stall 2, 50 cycles of waits). One warp per scheduler:
+  // the cycle is that latency, 250 cycles.
+  InstructionMix m = fp32_only(132, 100);
+  m.latency_cycles = 132 * 250.0;
+  const Prediction p = predict(h100(), shape(132, 1, 1), m, MemoryCounts{});
+  EXPECT_DOUBLE_EQ(p.components["warp_latency_cycles"].get<double>(), 250.0);
+  EXPECT_DOUBLE_EQ(p.sm_cycles, 250.0);
+  EXPECT_EQ(p.limiter, "latency");
 }
 
 TEST(Predict, TheLastWaveCostsAWholeWave) {

@@ -1,15 +1,21 @@
 #include "runtime/cudart/launch_time.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
+#include <string_view>
 
+#include "analysis/sass_latency.hpp"
 #include "timing/inputs.hpp"
 
 namespace warpscope::cudart {
 
 nlohmann::json predict_launch_time(const arch::Profile& profile, const std::vector<InstructionInfo>& code,
                                    const LaunchStats& stats, warpscope::Dim3 grid, warpscope::Dim3 block, const nlohmann::json& occupancy,
-                                   nlohmann::json& metrics, nlohmann::json& estimated, double* duration_ns) {
+                                   nlohmann::json& metrics, nlohmann::json& estimated, double* duration_ns,
+                                   const analysis::sass::LaunchSassCounts* sass,
+                                   const analysis::sass::Function* machine_code) {
   const timing::TimeConstants* c = timing::constants_for(profile);
   if (c == nullptr) {
     return {{"available", false}, {"reason", "the time model has no constants for profile '" + profile.name + "'"}};
@@ -18,16 +24,22 @@ nlohmann::json predict_launch_time(const arch::Profile& profile, const std::vect
       occupancy["blocks_per_sm"].get<std::uint64_t>() == 0) {
     return {{"available", false}, {"reason", "no CTA of this launch fits on an SM (see occupancy)"}};
   }
-  std::vector<std::string> texts;
-  texts.reserve(code.size());
-  for (const InstructionInfo& i : code) texts.push_back(i.compiled ? std::string{} : i.text);
-  timing::InstructionMix mix = timing::mix_from_ptx(texts, stats.pc_instructions);
-  // Spill accesses of the machine code (compiled accesses) are local loads and stores the PTX lacks.
-  for (std::size_t pc = 0; pc < code.size() && pc < stats.pc_instructions.size(); ++pc) {
-    if (!code[pc].compiled) continue;
-    const auto n = static_cast<double>(stats.pc_instructions[pc]);
-    mix.total += n;
-    (code[pc].text.rfind("st", 0) == 0 || code[pc].text.find("STL") != std::string::npos ? mix.stores : mix.local_loads) += n;
+  const bool from_sass = sass != nullptr && sass->available;
+  timing::InstructionMix mix;
+  if (from_sass) {
+    mix = mix_from_sass(*sass);  // its LDL/STL are the spills: the compiled accesses are not added
+  } else {
+    std::vector<std::string> texts;
+    texts.reserve(code.size());
+    for (const InstructionInfo& i : code) texts.push_back(i.compiled ? std::string{} : i.text);
+    mix = timing::mix_from_ptx(texts, stats.pc_instructions);
+    // Spill accesses of the machine code (compiled accesses) are local loads and stores the PTX lacks.
+    for (std::size_t pc = 0; pc < code.size() && pc < stats.pc_instructions.size(); ++pc) {
+      if (!code[pc].compiled) continue;
+      const auto n = static_cast<double>(stats.pc_instructions[pc]);
+      mix.total += n;
+      (code[pc].text.rfind("st", 0) == 0 || code[pc].text.find("STL") != std::string::npos ? mix.stores : mix.local_loads) += n;
+    }
   }
   timing::LaunchShape shape;
   shape.ctas = std::uint64_t{grid.x} * grid.y * grid.z;
@@ -44,12 +56,46 @@ nlohmann::json predict_launch_time(const arch::Profile& profile, const std::vect
     shape.sm_count = static_cast<std::uint32_t>((wave + shape.ctas_per_sm - 1) / shape.ctas_per_sm);
   }
   shape.max_warps_per_sm = profile.max_warps_per_sm;
-  const timing::Prediction p = timing::predict(*c, shape, mix, timing::memory_from_metrics(metrics));
+  const timing::MemoryCounts mem = timing::memory_from_metrics(metrics);
+  // One warp's time through the machine code, from its control words (docs/time.md).
+  const bool control_words = from_sass && machine_code != nullptr && machine_code->code.size() == sass->instructions.size();
+  if (control_words) {
+    std::vector<double> latency(machine_code->code.size());
+    for (std::size_t i = 0; i < latency.size(); ++i) {
+      const analysis::sass::OpcodeInfo info = analysis::sass::opcode_info(machine_code->code[i].opcode);
+      latency[i] = timing::machine_latency(*c, mem, info.mnemonic, analysis::sass::to_string(info.cls));
+    }
+    const std::vector<double> cost = analysis::sass::issue_costs(*machine_code, latency, c->lat_alu);
+    mix.latency_cycles = analysis::sass::warp_cycles(cost, *sass);
+    // WARPSCOPE_SASS_COSTS=stderr: each machine instruction's control word and cost (docs/time.md).
+    if (const char* e = std::getenv("WARPSCOPE_SASS_COSTS"); e != nullptr && std::string_view(e) == "stderr") {
+      for (std::size_t i = 0; i < cost.size(); ++i) {
+        const analysis::sass::Inst& in = machine_code->code[i];
+        std::fprintf(stderr, "cost %s %04x %-8s stall %2u wbar %u rbar %u wait %02x lat %6.1f cost %7.1f warp %llu\n",
+                     machine_code->name.c_str(), in.offset,
+                     std::string(analysis::sass::opcode_info(in.opcode).mnemonic).c_str(), unsigned(in.stall),
+                     unsigned(in.write_barrier), unsigned(in.read_barrier), unsigned(in.wait_mask), latency[i], cost[i],
+                     static_cast<unsigned long long>(sass->instructions[i].warp));
+      }
+    }
+  }
+  const timing::Prediction p = timing::predict(*c, shape, mix, mem);
   nlohmann::json t = timing::add_prediction(p, *c, mix, metrics, estimated);
   t["available"] = true;
-  t["instruction_counts"] = "ptx";  // the PTX counts with ptxas's fixed expansions (estimated)
+  // The machine code's counts, or the PTX counts with ptxas's fixed expansions (estimated).
+  t["instruction_counts"] = from_sass ? "sass" : "ptx";
+  t["latency"] = control_words ? "control_words" : "ilp1";
   *duration_ns = p.duration_ns;
   return t;
+}
+
+timing::InstructionMix mix_from_sass(const analysis::sass::LaunchSassCounts& counts) {
+  timing::InstructionMix mix;
+  for (const analysis::sass::OpcodeCount& o : counts.opcodes) {
+    timing::add_machine_instruction(mix, o.mnemonic, analysis::sass::to_string(o.cls), static_cast<double>(o.warp));
+  }
+  mix.from_machine_code = true;
+  return mix;
 }
 
 }  // namespace warpscope::cudart

@@ -6,7 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/sass_counts.hpp"
 #include "arch/profile.hpp"
+#include "timing/model.hpp"
 #include "warpscope/warpscope.hpp"
 
 namespace warpscope::cudart {
@@ -16,9 +18,19 @@ namespace warpscope::cudart {
 /// and the Speed Of Light metrics to `metrics` and `estimated`, and returns the launch's `time`
 /// object: {"available": true, "duration_ns", "limiter", "sol", ...}, or {"available": false,
 /// "reason"} (no constants for the profile, a CTA that does not fit). `*duration_ns` gets the
-/// prediction, or stays untouched.
+/// prediction, or stays untouched. With the machine code's counts of the launch (`sass`, the
+/// primary profile of an sm_90 build; null otherwise) the instruction mix is theirs
+/// (`instruction_counts`: "sass"), else the PTX's with ptxas's fixed expansions ("ptx"); with the
+/// machine code itself (`machine_code`, the function `sass` counts) the per-warp latency comes
+/// from its control words (sass_latency.hpp; `latency`: "control_words"), else it is the
+/// in-order dependent chain of the mix's classes ("ilp1").
 nlohmann::json predict_launch_time(const arch::Profile& profile, const std::vector<InstructionInfo>& code,
                                    const LaunchStats& stats, warpscope::Dim3 grid, warpscope::Dim3 block, const nlohmann::json& occupancy,
-                                   nlohmann::json& metrics, nlohmann::json& estimated, double* duration_ns);
+                                   nlohmann::json& metrics, nlohmann::json& estimated, double* duration_ns,
+                                   const analysis::sass::LaunchSassCounts* sass = nullptr,
+                                   const analysis::sass::Function* machine_code = nullptr);
+
+/// The instruction mix of a launch from its machine code's counts (each opcode's class, docs/time.md).
+timing::InstructionMix mix_from_sass(const analysis::sass::LaunchSassCounts& counts);
 
 }  // namespace warpscope::cudart

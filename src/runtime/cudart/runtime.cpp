@@ -517,7 +517,8 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
     }
     double predicted_ns = -1;
     extra["time"] = predict_launch_time(*results[i].profile, code, stats, rec.grid, rec.block, extra["occupancy"], m,
-                                        est, &predicted_ns);
+                                        est, &predicted_ns, i == 0 && rec.sass_counts ? &*rec.sass_counts : nullptr,
+                                        k->sass);
     if (i == 0) primary_ns = predicted_ns;
     if (i == 0) {
       rec.metrics = std::move(m);
