@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "timing/constants.hpp"
+#include "timing/contention.hpp"
 
 namespace warpscope::timing {
 
@@ -51,7 +52,9 @@ struct LaunchShape {
 struct Prediction {
   double duration_ns = 0;   // gpu__time_duration.sum
   double sm_cycles = 0;     // the busiest SM's cycles (without the launch overhead)
-  std::string limiter;      // issue, fp32, fp64, mufu, integer, lsu, l1, latency, l2, dram, launch
+  std::string limiter;      // issue, fp32, fp64, mufu, integer, lsu, l1, latency, l2, dram, launch,
+                            // clock (a clock spin), atomic (same-address atomics), printf, heap,
+                            // host (zero-copy memory)
   double sm_pct = 0;        // sm__throughput: the busiest SM pipe's share of its peak
   double memory_pct = 0;    // gpu__compute_memory_throughput: the busiest memory unit
   double l1_pct = 0, l2_pct = 0, dram_pct = 0;
@@ -61,9 +64,10 @@ struct Prediction {
   nlohmann::json components;  // the cycle figures behind the limiter
 };
 
-/// Predicts one launch. Throws warpscope::Error when a CTA does not fit on an SM.
+/// Predicts one launch. Throws warpscope::Error when a CTA does not fit on an SM. `serial` and
+/// `sc` (may be nullptr: no measured constants) add the serialised costs of contention.hpp.
 Prediction predict(const TimeConstants& c, const LaunchShape& shape, const InstructionMix& mix,
-                   const MemoryCounts& mem);
+                   const MemoryCounts& mem, const SerialCounts& serial = {}, const SerialConstants* sc = nullptr);
 
 /// Mean value analysis of a closed network: `n` customers, queueing stations with the given
 /// service demands per customer pass, and a pure delay `z`. Returns the time one pass takes for

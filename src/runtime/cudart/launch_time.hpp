@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "arch/profile.hpp"
+#include "stats/atomic_contention.hpp"
+#include "stats/host_mapped.hpp"
 #include "warpscope/warpscope.hpp"
 
 namespace warpscope::cudart {
@@ -16,9 +18,16 @@ namespace warpscope::cudart {
 /// and the Speed Of Light metrics to `metrics` and `estimated`, and returns the launch's `time`
 /// object: {"available": true, "duration_ns", "limiter", "sol", ...}, or {"available": false,
 /// "reason"} (no constants for the profile, a CTA that does not fit). `*duration_ns` gets the
-/// prediction, or stays untouched.
+/// prediction, or stays untouched. `atomics`, `host`: the statistics' same-address atomic counts
+/// and zero-copy bytes, of the CTAs they saw (`sample_scale`: ctas_total / ctas_sampled under --sample-ctas, else 1).
 nlohmann::json predict_launch_time(const arch::Profile& profile, const std::vector<InstructionInfo>& code,
                                    const LaunchStats& stats, warpscope::Dim3 grid, warpscope::Dim3 block, const nlohmann::json& occupancy,
-                                   nlohmann::json& metrics, nlohmann::json& estimated, double* duration_ns);
+                                   nlohmann::json& metrics, nlohmann::json& estimated, double* duration_ns,
+                                   const stats::AtomicContention& atomics = {}, const stats::HostMappedBytes& host = {},
+                                   double sample_scale = 1);
+
+/// The pcs of `code` that are floating-point atomic adds (atom/red .add with an .f16/.bf16/.f32/
+/// .f64 type), for stats::LaunchCollector::set_float_atomic_pcs.
+std::vector<bool> float_atomic_pcs(const std::vector<InstructionInfo>& code);
 
 }  // namespace warpscope::cudart
