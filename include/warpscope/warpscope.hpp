@@ -157,6 +157,11 @@ struct LaunchStats {
   std::uint64_t memcheck_errors = 0;
   /// Device printf calls whose output was dropped because the launch's printf FIFO was full.
   std::uint64_t printf_dropped = 0;
+  /// Cycles the warps' %clock reads ran ahead of their instruction counts when they ended (the
+  /// clock skew of polling loops, docs/exec.md): time a warp spun on the clock. The sum over
+  /// the launch's warps, and the largest one warp's. The same for any host thread count.
+  std::uint64_t clock_skew_sum = 0;
+  std::uint64_t clock_skew_max = 0;
 };
 
 /// One PTX module's text and the name messages give it (Device::link_ptx).

@@ -245,6 +245,8 @@ void CtaRunner::end_cta() {
   for (const WarpState& w : warps_) {
     instructions_ += w.instructions;
     thread_instructions_ += w.thread_instructions;
+    clock_skew_sum_ += w.clock.skew;
+    clock_skew_max_ = std::max(clock_skew_max_, w.clock.skew);
   }
 }
 

@@ -118,6 +118,8 @@ LaunchStats run_launch(const LaunchRequest& req) {
     fifo.flush();
     stats.warp_instructions = runner.instructions();
     stats.thread_instructions = runner.thread_instructions();
+    stats.clock_skew_sum = runner.clock_skew_sum();
+    stats.clock_skew_max = runner.clock_skew_max();
     stats.pc_instructions = runner.pc_instructions();
     stats.pc_thread_instructions = runner.pc_thread_instructions();
     runner.memcheck().finish(stats);
@@ -244,6 +246,8 @@ LaunchStats run_launch(const LaunchRequest& req) {
     std::unique_lock lock(mu);
     insts += runner.instructions();
     tinsts += runner.thread_instructions();
+    stats.clock_skew_sum += runner.clock_skew_sum();
+    stats.clock_skew_max = std::max(stats.clock_skew_max, runner.clock_skew_max());
     add_counts(stats.pc_instructions, runner.pc_instructions());
     add_counts(stats.pc_thread_instructions, runner.pc_thread_instructions());
     memcheck.merge(runner.memcheck());

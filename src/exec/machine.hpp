@@ -249,6 +249,9 @@ class CtaRunner {
 
   std::uint64_t instructions() const { return instructions_; }
   std::uint64_t thread_instructions() const { return thread_instructions_; }
+  /// Clock skew (ClockState::skew) of the warps this runner finished: sum and maximum.
+  std::uint64_t clock_skew_sum() const { return clock_skew_sum_; }
+  std::uint64_t clock_skew_max() const { return clock_skew_max_; }
   /// Per instruction (index into KernelImage::code = WarpAccess::pc): warp-level executions and
   /// the sum of their active lanes, over every CTA this runner ran.
   std::vector<std::uint64_t> pc_instructions() const;
@@ -343,6 +346,7 @@ class CtaRunner {
   std::vector<std::uint64_t> regs_template_;  // a warp's register file at start
   std::uint64_t instructions_ = 0;
   std::uint64_t thread_instructions_ = 0;
+  std::uint64_t clock_skew_sum_ = 0, clock_skew_max_ = 0;
   std::vector<std::uint64_t> pc_warp_, pc_thread_;
   MemcheckLog memcheck_;
 };

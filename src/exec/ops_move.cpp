@@ -31,12 +31,15 @@ void mov_frame(const Inst& in, Ctx& x, std::uint32_t m) {
 ///
 /// A read at the same instruction as the warp's previous read, at most kPollGap instructions
 /// after it, is a poll (a loop spinning until the clock has advanced). After kPollStreak
-/// consecutive polls, each poll adds 1/8 of the time elapsed since the streak's first read to the
-/// skew: a loop that spins until N cycles have passed ends after about kPollStreak + 8 ln(N) polls
-/// and reads at most about N * 9/8 cycles, while the clock difference across code that does work
-/// between its reads (or reads at different instructions) stays its instruction count.
+/// consecutive polls, each poll adds 1/kPollStep of the time elapsed since the streak's first read
+/// to the skew: a loop that spins until N cycles have passed ends after about kPollStreak +
+/// 64 ln(N / c0) polls (c0 the clock at the streak's start) and reads at most about N * 65/64
+/// cycles (the time model takes the skew as time the warp spun, so the overshoot is an error of
+/// the prediction), while the clock difference across code that does work between its reads (or
+/// reads at different instructions) stays its instruction count.
 constexpr std::uint64_t kPollGap = 32;
 constexpr std::uint32_t kPollStreak = 256;
+constexpr std::uint64_t kPollStep = 64;
 
 template <int Which>
 void mov_clock(const Inst& in, Ctx& x, std::uint32_t m) {
@@ -48,7 +51,7 @@ void mov_clock(const Inst& in, Ctx& x, std::uint32_t m) {
     if (c.streak < kPollStreak) {
       ++c.streak;
     } else {
-      c.skew += (count + c.skew - c.streak_start) / 8;
+      c.skew += (count + c.skew - c.streak_start) / kPollStep;
     }
   } else {
     c.streak = 0;

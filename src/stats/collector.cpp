@@ -2,6 +2,7 @@
 
 #include <bit>
 #include <numeric>
+#include <utility>
 
 #include "common/error.hpp"
 #include "mem/async_copy.hpp"
@@ -74,6 +75,8 @@ struct ModelPart {
 struct Part final : ShardedSink::CtaPart {
   std::vector<ModelPart> models;
   std::uint64_t records = 0;
+  std::vector<AtomicNote> atomic_addresses, atomic_lines;  // AtomicCounter::note
+  HostMappedBytes host_mapped;
 };
 
 /// Adds `from` (a later part of the launch, whose first_seen counts from `seq_base`) to `into`,
@@ -150,6 +153,9 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
   void on_access(const WarpAccess& a) override {
     if (owner_.sample_every_ > 1 && a.cta % owner_.sample_every_ != 0) return;
     const std::uint64_t seq = records_++;
+    const auto& fp = owner_.float_atomic_pcs_;
+    AtomicCounter::note(a, a.pc < fp.size() && fp[a.pc], atomic_addresses_, atomic_lines_);
+    add_host_mapped(a, owner_.host_mapped_ranges_, host_mapped_);
     for (auto& m : models_) {
       try {
         m->on_access(a, seq, owner_.local_in_registers_);
@@ -163,6 +169,9 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
     auto part = std::make_unique<Part>();
     part->records = records_;
     records_ = 0;
+    part->atomic_addresses = std::exchange(atomic_addresses_, {});
+    part->atomic_lines = std::exchange(atomic_lines_, {});
+    part->host_mapped = std::exchange(host_mapped_, {});
     for (auto& m : models_) part->models.push_back(m->take());
     return part;
   }
@@ -705,6 +714,8 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
   const LaunchCollector& owner_;
   std::vector<std::unique_ptr<PerModel>> models_;
   std::uint64_t records_ = 0;
+  std::vector<AtomicNote> atomic_addresses_, atomic_lines_;  // this CTA's global atomics
+  HostMappedBytes host_mapped_;
 };
 
 LaunchCollector::LaunchCollector(std::vector<const arch::Profile*> profiles) {
@@ -734,6 +745,9 @@ void LaunchCollector::on_access(const WarpAccess& access) {
 
 void LaunchCollector::merge(std::uint32_t, std::unique_ptr<CtaPart> part_base) {
   auto& part = static_cast<Part&>(*part_base);
+  atomics_.add(part.atomic_addresses, part.atomic_lines);
+  host_mapped_.read += part.host_mapped.read;
+  host_mapped_.written += part.host_mapped.written;
   for (std::size_t i = 0; i < models_.size(); ++i) {
     Model& m = *models_[i];
     ModelPart& p = part.models[i];
@@ -802,6 +816,8 @@ std::vector<ModelResult> LaunchCollector::finish() {
   for (auto& m : models_) {
     m->hierarchy.flush_l2();
     m->result.counters = m->hierarchy.counters();
+    m->result.atomics = atomics_.result();
+    m->result.host_mapped = host_mapped_;
     out.push_back(std::move(m->result));
   }
   return out;

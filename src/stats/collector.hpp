@@ -41,6 +41,8 @@
 #include "arch/profile.hpp"
 #include "common/access.hpp"
 #include "mem/hierarchy.hpp"
+#include "stats/atomic_contention.hpp"
+#include "stats/host_mapped.hpp"
 
 namespace warpscope::stats {
 
@@ -137,6 +139,8 @@ struct ModelResult {
   // (apart from shared_wavefronts: ncu's op_gmma) and conflicts. Its warp instructions are
   // instructions[kShared][kGmma].
   std::uint64_t gmma_bytes = 0, gmma_wavefronts = 0, gmma_ideal = 0, gmma_conflicts = 0;
+  AtomicContention atomics;  // global atomics per address and line (the same for every profile)
+  HostMappedBytes host_mapped;  // zero-copy bytes (the same for every profile)
   std::uint64_t model_errors = 0;
   std::string first_model_error;
   std::vector<InstructionStats> per_pc;  // indexed by WarpAccess::pc (may be shorter than the code)
@@ -157,6 +161,10 @@ class LaunchCollector final : public ShardedSink {
   /// CTA sampling (`--sample-ctas`): only CTAs whose index is a multiple of `every` feed the
   /// models (every CTA still runs); 1 (the default) samples all. See scale_sampled().
   void set_cta_sample_stride(std::uint32_t every) { sample_every_ = every == 0 ? 1 : every; }
+  /// Which instructions (by pc) are floating-point atomic adds, for ModelResult::atomics.
+  void set_float_atomic_pcs(std::vector<bool> pcs) { float_atomic_pcs_ = std::move(pcs); }
+  /// Host memory mapped into the device (sorted, disjoint), for ModelResult::host_mapped.
+  void set_host_mapped(AddressRanges ranges) { host_mapped_ranges_ = std::move(ranges); }
   void on_access(const WarpAccess& access) override;
   std::unique_ptr<Shard> make_shard() override;
   void merge(std::uint32_t cta, std::unique_ptr<CtaPart> part) override;
@@ -170,6 +178,10 @@ class LaunchCollector final : public ShardedSink {
   bool local_in_registers_ = false;
   std::uint32_t sample_every_ = 1;
   std::uint64_t records_ = 0;
+  std::vector<bool> float_atomic_pcs_;
+  AtomicCounter atomics_;
+  AddressRanges host_mapped_ranges_;
+  HostMappedBytes host_mapped_;
   std::unique_ptr<Shard> direct_;  // on_access()'s shard
   std::uint32_t direct_cta_ = 0;
 };

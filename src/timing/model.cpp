@@ -78,7 +78,8 @@ WarpDemands warp_demands(const TimeConstants& c, const InstructionMix& mix, cons
 
 }  // namespace
 
-Prediction predict(const TimeConstants& c, const LaunchShape& shape, const InstructionMix& mix, const MemoryCounts& mem) {
+Prediction predict(const TimeConstants& c, const LaunchShape& shape, const InstructionMix& mix, const MemoryCounts& mem,
+                   const SerialCounts& serial, const SerialConstants* sc) {
   Prediction p;
   if (shape.ctas_per_sm == 0) fail(ErrorKind::kUnsupported, "time model: a CTA of this launch does not fit on an SM");
   if (shape.ctas == 0 || shape.warps_per_cta == 0 || shape.sm_count == 0) {
@@ -87,7 +88,11 @@ Prediction predict(const TimeConstants& c, const LaunchShape& shape, const Instr
     return p;
   }
   const double warps = static_cast<double>(shape.ctas) * shape.warps_per_cta;
-  const WarpDemands d = warp_demands(c, mix, mem, warps);
+  WarpDemands d = warp_demands(c, mix, mem, warps);
+  // Serialised costs (contention.cpp): the mean clock spin is a delay in each warp's life; the
+  // longest spin and the same-address atomics bound the launch.
+  const SerialBounds serial_b = serial_bounds(sc, serial, d.latency);
+  d.delay += serial.clock_skew_sum / warps;
   const auto s = static_cast<std::uint64_t>(c.schedulers_per_sm);
   // Time of a wave in which each SM runs b CTAs: its busiest scheduler's warps pass once.
   auto wave = [&](std::uint64_t b) {
@@ -106,7 +111,11 @@ Prediction predict(const TimeConstants& c, const LaunchShape& shape, const Instr
   const double dram_bytes = mem.dram_read_bytes + mem.dram_write_bytes;
   const double dram_bw = mem.dram_write_bytes > 0 ? c.dram_mixed_bytes_per_s : c.dram_read_bytes_per_s;
   const double dram_cycles = dram_bytes / dram_bw * hz;
-  const double cycles = std::max({sm_cycles, l2_cycles, dram_cycles});
+  const double atomic_cycles = serial_b.atomic_ns * c.clock_ghz;
+  const double printf_cycles = serial_b.printf_ns * c.clock_ghz, heap_cycles = serial_b.heap_ns * c.clock_ghz;
+  const double host_cycles = serial_b.host_ns * c.clock_ghz;
+  const double cycles = std::max(
+      {sm_cycles, l2_cycles, dram_cycles, serial_b.spin_cycles, atomic_cycles, printf_cycles, heap_cycles, host_cycles});
   p.sm_cycles = sm_cycles;
   p.duration_ns = cycles / c.clock_ghz + c.launch_overhead_ns;
   p.waves = static_cast<double>(shape.ctas) / static_cast<double>(per_wave);
@@ -119,7 +128,12 @@ Prediction predict(const TimeConstants& c, const LaunchShape& shape, const Instr
   for (std::size_t i = 1; i < kStations; ++i) busiest = d.demand[i] > d.demand[busiest] ? i : busiest;
   const double busy = n * d.demand[busiest];
   const double alone = d.delay + [&] { double x = 0; for (double y : d.demand) x += y; return x; }();
-  if (cycles == dram_cycles && dram_cycles > sm_cycles) p.limiter = "dram";
+  if (serial_b.spin_cycles > 0 && cycles == serial_b.spin_cycles && serial_b.spin_cycles >= sm_cycles) p.limiter = "clock";
+  else if (cycles == atomic_cycles && atomic_cycles > sm_cycles) p.limiter = "atomic";
+  else if (cycles == printf_cycles && printf_cycles > sm_cycles) p.limiter = "printf";
+  else if (cycles == heap_cycles && heap_cycles > sm_cycles) p.limiter = "heap";
+  else if (cycles == host_cycles && host_cycles > sm_cycles) p.limiter = "host";
+  else if (cycles == dram_cycles && dram_cycles > sm_cycles) p.limiter = "dram";
   else if (cycles == l2_cycles && l2_cycles > sm_cycles) p.limiter = "l2";
   else p.limiter = busy >= alone ? kStationNames[busiest] : "latency";
   p.latency_share = alone > 0 ? d.delay / std::max(alone, busy) : 0;
@@ -156,6 +170,12 @@ Prediction predict(const TimeConstants& c, const LaunchShape& shape, const Instr
                   {"sm_cycles", sm_cycles},
                   {"l2_cycles", l2_cycles},
                   {"dram_cycles", dram_cycles},
+                  {"clock_spin_cycles", serial_b.spin_cycles},
+                  {"clock_skew_mean_cycles", serial.clock_skew_sum / warps},
+                  {"atomic_serial_cycles", atomic_cycles},
+                  {"printf_cycles", printf_cycles},
+                  {"heap_cycles", heap_cycles},
+                  {"host_cycles", host_cycles},
                   {"launch_overhead_ns", c.launch_overhead_ns},
                   {"clock_ghz", c.clock_ghz},
                   // For a roofline: the issue peak and the DRAM and L2 traffic and bandwidths.

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "timing/constants.hpp"
+#include "timing/contention.hpp"
 
 namespace warpscope::timing {
 
@@ -58,7 +59,9 @@ struct LaunchShape {
 struct Prediction {
   double duration_ns = 0;   // gpu__time_duration.sum
   double sm_cycles = 0;     // the busiest SM's cycles (without the launch overhead)
-  std::string limiter;      // issue, fp32, fp64, mufu, integer, lsu, l1, latency, l2, dram, launch
+  std::string limiter;      // issue, fp32, fp64, mufu, integer, lsu, l1, latency, l2, dram, launch,
+                            // clock (a clock spin), atomic (same-address atomics), printf, heap,
+                            // host (zero-copy memory)
   double sm_pct = 0;        // sm__throughput: the busiest SM pipe's share of its peak
   double memory_pct = 0;    // gpu__compute_memory_throughput: the busiest memory unit
   double l1_pct = 0, l2_pct = 0, dram_pct = 0;
@@ -68,9 +71,10 @@ struct Prediction {
   nlohmann::json components;  // the cycle figures behind the limiter
 };
 
-/// Predicts one launch. Throws warpscope::Error when a CTA does not fit on an SM.
+/// Predicts one launch. Throws warpscope::Error when a CTA does not fit on an SM. `serial` and
+/// `sc` (may be nullptr: no measured constants) add the serialised costs of contention.hpp.
 Prediction predict(const TimeConstants& c, const LaunchShape& shape, const InstructionMix& mix,
-                   const MemoryCounts& mem);
+                   const MemoryCounts& mem, const SerialCounts& serial = {}, const SerialConstants* sc = nullptr);
 
 /// Latency of a global load: L1 hits, then L2 hits, then DRAM, by the launch's hit rates.
 double global_load_latency(const TimeConstants& c, const MemoryCounts& mem);

@@ -11,11 +11,31 @@
 
 namespace warpscope::cudart {
 
+namespace {
+
+/// The function a PTX `call` instruction calls ("" for other instructions): the first operand
+/// that is a plain name, after the optional return parameter list.
+std::string_view callee(const InstructionInfo& i) {
+  if (i.compiled) return {};
+  std::string_view t = i.text;
+  if (!t.empty() && t[0] == '@') t.remove_prefix(std::min(t.size(), t.find(' ') + 1));
+  if (t.rfind("call", 0) != 0) return {};
+  t.remove_prefix(std::min(t.size(), t.find_first_of(" \t\r\n") + 1));
+  t.remove_prefix(std::min(t.size(), t.find_first_not_of(" \t\r\n")));
+  if (!t.empty() && t[0] == '(') t.remove_prefix(std::min(t.size(), t.find(')') + 1));  // (retval)
+  t.remove_prefix(std::min(t.size(), t.find_first_not_of(", \t\r\n")));
+  return t.substr(0, t.find_first_of(",; (\t\r\n"));
+}
+
+}  // namespace
+
 nlohmann::json predict_launch_time(const arch::Profile& profile, const std::vector<InstructionInfo>& code,
                                    const LaunchStats& stats, warpscope::Dim3 grid, warpscope::Dim3 block, const nlohmann::json& occupancy,
                                    nlohmann::json& metrics, nlohmann::json& estimated, double* duration_ns,
                                    const analysis::sass::LaunchSassCounts* sass,
-                                   const analysis::sass::Function* machine_code) {
+                                   const analysis::sass::Function* machine_code,
+                                   const stats::AtomicContention& atomics, const stats::HostMappedBytes& host,
+                                   double sample_scale) {
   const timing::TimeConstants* c = timing::constants_for(profile);
   if (c == nullptr) {
     return {{"available", false}, {"reason", "the time model has no constants for profile '" + profile.name + "'"}};
@@ -79,8 +99,37 @@ nlohmann::json predict_launch_time(const arch::Profile& profile, const std::vect
       }
     }
   }
-  const timing::Prediction p = timing::predict(*c, shape, mix, mem);
+  timing::SerialCounts serial;
+  // Device runtime calls: the lanes that executed each call of vprintf, malloc or free.
+  for (std::size_t pc = 0; pc < code.size() && pc < stats.pc_thread_instructions.size(); ++pc) {
+    const std::string_view f = callee(code[pc]);
+    const auto lanes = static_cast<double>(stats.pc_thread_instructions[pc]);
+    if (f == "vprintf") serial.printf_calls += lanes;
+    else if (f == "malloc" || f == "free" || f == "__cuda_syscall_aligned_malloc") serial.heap_calls += lanes;
+  }
+  serial.threads = static_cast<double>(shape.ctas) * static_cast<double>(threads);
+  serial.warps = static_cast<double>(shape.ctas) * shape.warps_per_cta;
+  serial.clock_skew_sum = static_cast<double>(stats.clock_skew_sum);
+  serial.clock_skew_max = static_cast<double>(stats.clock_skew_max);
+  serial.atomic_address_ops = static_cast<double>(atomics.address_ops) * sample_scale;
+  serial.atomic_address_float_ops = static_cast<double>(atomics.address_float_ops) * sample_scale;
+  serial.atomic_line_steps = static_cast<double>(atomics.line_steps) * sample_scale;
+  serial.host_read_bytes = static_cast<double>(host.read) * sample_scale;
+  serial.host_written_bytes = static_cast<double>(host.written) * sample_scale;
+  const timing::Prediction p = timing::predict(*c, shape, mix, mem, serial,
+                                               timing::serial_constants_for(profile.name));
   nlohmann::json t = timing::add_prediction(p, *c, mix, metrics, estimated);
+  t["serial_inputs"] = {{"clock_skew_sum_cycles", stats.clock_skew_sum},
+                        {"clock_skew_max_cycles", stats.clock_skew_max},
+                        {"atomic_address_ops", serial.atomic_address_ops},
+                        {"atomic_address_float_ops", serial.atomic_address_float_ops},
+                        {"atomic_line_steps", serial.atomic_line_steps},
+                        {"atomic_addresses", atomics.addresses},
+                        {"atomic_addresses_capped", atomics.capped},
+                        {"printf_calls", serial.printf_calls},
+                        {"heap_calls", serial.heap_calls},
+                        {"host_read_bytes", serial.host_read_bytes},
+                        {"host_written_bytes", serial.host_written_bytes}};
   t["available"] = true;
   // The machine code's counts, or the PTX counts with ptxas's fixed expansions (estimated).
   t["instruction_counts"] = from_sass ? "sass" : "ptx";
@@ -96,6 +145,20 @@ timing::InstructionMix mix_from_sass(const analysis::sass::LaunchSassCounts& cou
   }
   mix.from_machine_code = true;
   return mix;
+}
+
+std::vector<bool> float_atomic_pcs(const std::vector<InstructionInfo>& code) {
+  std::vector<bool> out(code.size(), false);
+  for (std::size_t pc = 0; pc < code.size(); ++pc) {
+    if (code[pc].compiled) continue;
+    std::string_view t = code[pc].text;
+    if (!t.empty() && t[0] == '@') t.remove_prefix(std::min(t.size(), t.find(' ') + 1));  // a guard
+    const std::string_view op = t.substr(0, t.find(' '));
+    if ((op.rfind("atom.", 0) != 0 && op.rfind("red.", 0) != 0) || op.find(".add") == std::string_view::npos) continue;
+    for (const char* type : {".f16", ".bf16", ".f32", ".f64"})
+      if (op.find(type) != std::string_view::npos) out[pc] = true;
+  }
+  return out;
 }
 
 }  // namespace warpscope::cudart

@@ -8,6 +8,8 @@
 
 #include "analysis/sass_counts.hpp"
 #include "arch/profile.hpp"
+#include "stats/atomic_contention.hpp"
+#include "stats/host_mapped.hpp"
 #include "timing/model.hpp"
 #include "warpscope/warpscope.hpp"
 
@@ -23,14 +25,22 @@ namespace warpscope::cudart {
 /// (`instruction_counts`: "sass"), else the PTX's with ptxas's fixed expansions ("ptx"); with the
 /// machine code itself (`machine_code`, the function `sass` counts) the per-warp latency comes
 /// from its control words (sass_latency.hpp; `latency`: "control_words"), else it is the
-/// in-order dependent chain of the mix's classes ("ilp1").
+/// in-order dependent chain of the mix's classes ("ilp1"). `atomics`, `host`: the statistics'
+/// same-address atomic counts and zero-copy bytes, of the CTAs they saw (`sample_scale`:
+/// ctas_total / ctas_sampled under --sample-ctas, else 1).
 nlohmann::json predict_launch_time(const arch::Profile& profile, const std::vector<InstructionInfo>& code,
                                    const LaunchStats& stats, warpscope::Dim3 grid, warpscope::Dim3 block, const nlohmann::json& occupancy,
                                    nlohmann::json& metrics, nlohmann::json& estimated, double* duration_ns,
                                    const analysis::sass::LaunchSassCounts* sass = nullptr,
-                                   const analysis::sass::Function* machine_code = nullptr);
+                                   const analysis::sass::Function* machine_code = nullptr,
+                                   const stats::AtomicContention& atomics = {}, const stats::HostMappedBytes& host = {},
+                                   double sample_scale = 1);
 
 /// The instruction mix of a launch from its machine code's counts (each opcode's class, docs/time.md).
 timing::InstructionMix mix_from_sass(const analysis::sass::LaunchSassCounts& counts);
+
+/// The pcs of `code` that are floating-point atomic adds (atom/red .add with an .f16/.bf16/.f32/
+/// .f64 type), for stats::LaunchCollector::set_float_atomic_pcs.
+std::vector<bool> float_atomic_pcs(const std::vector<InstructionInfo>& code);
 
 }  // namespace warpscope::cudart

@@ -366,6 +366,13 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
   const auto every = static_cast<std::uint32_t>(std::max<long>(1, std::lround(1.0 / sample_ctas)));
   const std::uint64_t sampled_ctas = every > 1 ? (total_ctas + every - 1) / every : total_ctas;
   metrics.set_cta_sample_stride(every);
+  if (model) {
+    metrics.set_float_atomic_pcs(float_atomic_pcs(k->module->module->instructions(k->name)));
+    stats::AddressRanges mapped;  // zero-copy memory: the same address on both sides
+    for (const auto& [at, h] : host_allocs)
+      if (h.device_base != 0 && !h.managed) mapped.emplace_back(at, at + h.bytes);
+    metrics.set_host_mapped(std::move(mapped));
+  }
   Device& dev = device();
   sync_managed_to_device();
   dev.set_access_sink(model ? &metrics : nullptr);
@@ -518,7 +525,8 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
     double predicted_ns = -1;
     extra["time"] = predict_launch_time(*results[i].profile, code, stats, rec.grid, rec.block, extra["occupancy"], m,
                                         est, &predicted_ns, i == 0 && rec.sass_counts ? &*rec.sass_counts : nullptr,
-                                        k->sass);
+                                        k->sass, results[i].atomics, results[i].host_mapped,
+                                        static_cast<double>(total_ctas) / static_cast<double>(std::max<std::uint64_t>(1, sampled_ctas)));
     if (i == 0) primary_ns = predicted_ns;
     if (i == 0) {
       rec.metrics = std::move(m);

@@ -1,0 +1,94 @@
+// The time model's serialised costs in a run (docs/time.md, "Serialised costs";
+// programs/time_costs.cu): a warp spinning until clock64() has advanced N cycles is predicted
+// N / f (f = 1.98 GHz, docs/time.md) within 3 %; n atomic adds of 135168 threads to one int
+// (float) address are predicted n x 0.7311 ns (x 1.7549 ns), the H100's measured time per
+// same-address operation (tests/hw/data/h100/timing/contention_summary.txt); n printf calls
+// 23204.8 + n x 287.35 ns; a lone thread's k malloc/free calls 6930.1 + k x 7006.95 ns; each plus
+// the launch overhead of 2192 ns (the constants' derivation: src/timing/contention.cpp); c = a + b
+// over zero-copy host memory moves its 12 bytes per element at 71.54 bytes per ns.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "harness.hpp"
+
+namespace {
+
+using rt_test::prog;
+using rt_test::run_under_warpscope;
+
+nlohmann::json run_costs(const std::string& args, const std::string& tag) {
+  const std::string path = std::string(WARPSCOPE_RT_PROGRAMS_DIR) + "/time_costs_" + tag + ".json";
+  const auto r = run_under_warpscope(prog("time_costs") + " " + args, path, "WARPSCOPE_QUIET=1");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  const nlohmann::json report = nlohmann::json::parse(rt_test::slurp(path));
+  EXPECT_EQ(report["launches"].size(), 1u);
+  return report["launches"][0];
+}
+
+TEST(TimeCosts, AClockSpinOfNCyclesTakesNOverF) {
+  const double cycles = 19.8e6;  // 10 ms at 1.98 GHz, as simpleHyperQ's clock_block waits
+  const nlohmann::json l = run_costs("spin 19800000", "spin");
+  const auto& t = l["time"];
+  ASSERT_TRUE(t["available"].get<bool>()) << t.dump();
+  const double ns = l["metrics"]["gpu__time_duration.sum"].get<double>();
+  EXPECT_NEAR(ns, cycles / 1.98, 0.03 * cycles / 1.98) << t.dump();
+  EXPECT_EQ(t["limiter"], "clock");
+  // One warp: its skew is the launch's sum and maximum, at least the wait less the instructions.
+  EXPECT_EQ(t["serial_inputs"]["clock_skew_sum_cycles"], t["serial_inputs"]["clock_skew_max_cycles"]);
+  EXPECT_GE(t["serial_inputs"]["clock_skew_max_cycles"].get<double>(), cycles - 20000);
+}
+
+TEST(TimeCosts, SameAddressIntAtomicsAreSerialised) {
+  const nlohmann::json l = run_costs("atomic_int 8", "atomic_int");
+  const auto& t = l["time"];
+  ASSERT_TRUE(t["available"].get<bool>()) << t.dump();
+  // 135168 threads x 8 adds, all on one address; 32 lanes of a warp on one address: 32 steps.
+  EXPECT_EQ(t["serial_inputs"]["atomic_address_ops"].get<double>(), 1081344.0);
+  EXPECT_EQ(t["serial_inputs"]["atomic_line_steps"].get<double>(), 1081344.0);
+  EXPECT_EQ(t["serial_inputs"]["atomic_address_float_ops"].get<double>(), 0.0);
+  EXPECT_EQ(t["serial_inputs"]["atomic_addresses"].get<double>(), 1.0);
+  EXPECT_NEAR(l["metrics"]["gpu__time_duration.sum"].get<double>(), 1081344 * 0.7311 + 2192, 1e-6);
+  EXPECT_EQ(t["limiter"], "atomic");
+}
+
+TEST(TimeCosts, SameAddressFloatAddsAreSerialisedSlower) {
+  const nlohmann::json l = run_costs("atomic_float 2", "atomic_float");
+  const auto& t = l["time"];
+  ASSERT_TRUE(t["available"].get<bool>()) << t.dump();
+  EXPECT_EQ(t["serial_inputs"]["atomic_address_float_ops"].get<double>(), 270336.0);
+  EXPECT_NEAR(l["metrics"]["gpu__time_duration.sum"].get<double>(), 270336 * 1.7549 + 2192, 1e-6);
+  EXPECT_EQ(t["limiter"], "atomic");
+}
+
+TEST(TimeCosts, DevicePrintfCallsAreSerialised) {
+  const nlohmann::json l = run_costs("printf 256", "printf");
+  const auto& t = l["time"];
+  ASSERT_TRUE(t["available"].get<bool>()) << t.dump();
+  EXPECT_EQ(t["serial_inputs"]["printf_calls"].get<double>(), 256.0);
+  EXPECT_NEAR(l["metrics"]["gpu__time_duration.sum"].get<double>(), 23204.8 + 256 * 287.35 + 2192, 1e-6);
+  EXPECT_EQ(t["limiter"], "printf");
+}
+
+TEST(TimeCosts, ALoneThreadsHeapCallsWaitForEachOther) {
+  const nlohmann::json l = run_costs("heap 16", "heap");
+  const auto& t = l["time"];
+  ASSERT_TRUE(t["available"].get<bool>()) << t.dump();
+  EXPECT_EQ(t["serial_inputs"]["heap_calls"].get<double>(), 32.0);  // 16 mallocs, 16 frees
+  EXPECT_NEAR(l["metrics"]["gpu__time_duration.sum"].get<double>(), 6930.1 + 32 * 7006.95 + 2192, 1e-6);
+  EXPECT_EQ(t["limiter"], "heap");
+}
+
+TEST(TimeCosts, ZeroCopyBytesCrossTheHostLink) {
+  const nlohmann::json l = run_costs("zerocopy 65536", "zerocopy");
+  const auto& t = l["time"];
+  ASSERT_TRUE(t["available"].get<bool>()) << t.dump();
+  EXPECT_EQ(t["serial_inputs"]["host_read_bytes"].get<double>(), 2 * 65536 * 4.0);
+  EXPECT_EQ(t["serial_inputs"]["host_written_bytes"].get<double>(), 65536 * 4.0);
+  EXPECT_NEAR(l["metrics"]["gpu__time_duration.sum"].get<double>(), 3 * 65536 * 4 / 71.54 + 2192, 1e-6);
+  EXPECT_EQ(t["limiter"], "host");
+}
+
+}  // namespace
