@@ -410,6 +410,8 @@ bool decode_tma(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out) {
       const std::size_t used = store ? 2 : im2col ? 4 : 3;
       if (im2col) {
         if (ins.tensor_dims < 3) dc.unsupported(".im2col with fewer than 3 dimensions (the PTX ISA allows 3 to 5)");
+        if (ops[1].elements.size() != ins.tensor_dims)
+          dc.unsupported(fmt::format("an .im2col load with {} coordinates for .{}d", ops[1].elements.size(), ins.tensor_dims));
         if (ops.size() < 4 || ops[3].kind != ptx::OperandKind::kVector || ops[3].elements.size() != ins.tensor_dims - 2u)
           dc.unsupported(fmt::format("an .im2col load without its {} im2col offsets ({{o0, ...}} after the mbarrier)",
                                      ins.tensor_dims - 2u));

@@ -180,6 +180,12 @@ TEST(Im2col, LoadsAreAcceptedStoresRefusedAtLoad) {
   const std::string st = load_error("cp.async.bulk.tensor.3d.global.shared::cta.im2col_no_offs.bulk_group [%rd1, {%r1, %r2, %r3}], [%r1];");
   EXPECT_NE(st.find("im2col_no_offs"), std::string::npos) << st;
   EXPECT_NE(st.find("im2col.ptx:"), std::string::npos) << st;
+  const std::string coords = load_error(
+      "cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r1, %r2, %r3}], [%r5], {%rs1, %rs2};");
+  EXPECT_NE(coords.find("3 coordinates for .4d"), std::string::npos) << coords;
+  const std::string offs = load_error(
+      "cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r1, %r2, %r3, %r4}], [%r5], {%rs1};");
+  EXPECT_NE(offs.find("without its 2 im2col offsets"), std::string::npos) << offs;
 }
 
 }  // namespace
