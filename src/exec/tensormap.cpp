@@ -106,7 +106,7 @@ std::string check_im2col(const Im2colArgs& a, const void* map_address) {
   // The documented corner ranges are 16, 8 and 4 bits (signed) for 3-, 4- and 5-D tensors; the
   // H100's driver 580 enforces 16 and 8 bits and accepted -9 and 8 for a 5-D tensor
   // (tests/hw/data/h100/tma_im2col/checks.txt): 5-D is held to 8 bits here and loads refuse
-  // corners outside the documented 4 bits (ops_tma_im2col.cpp).
+  // corners outside the documented 4 bits (ops_tma.cpp).
   const int lim = a.t.rank == 3 ? 1 << 15 : 1 << 7;
   for (unsigned i = 0; i + 2 < a.t.rank; ++i) {
     if (a.lower[i] < -lim || a.lower[i] >= lim || a.upper[i] < -lim || a.upper[i] >= lim)
