@@ -23,9 +23,10 @@ using ptx::Opcode;
 // Inst::aux of a tensor copy: bits 0-2 the dimensionality; the flags below. A reduction (kReduce,
 // with kStore) has its ptx::ReduceOp in Inst::aux2; a bulk reduction its ReduceOp in aux2's low
 // byte and its bulkred::Elem in the next.
-enum : std::uint32_t { kStore = 8, kReduce = 16, kBarAddr32 = 32 };
+enum : std::uint32_t { kStore = 8, kReduce = 16, kBarAddr32 = 32, kIm2col = 64 };
 // Slots: a = shared address (+imm), b = tensor map address, c = mbarrier address, e = its offset
 // (a constant slot), v[0..3] and d2 = coordinates 0..4, d = the tensor map offset (a constant).
+// An .im2col load keeps its offsets' slots (rank - 2 of them) in KernelImage::operand_lists at aux2.
 
 /// The tensor map a lane names: in the kernel's parameters (a __grid_constant__ parameter made
 /// generic by cvta.param) or in global/constant memory.
@@ -150,6 +151,39 @@ bulkred::Elem reduce_elem(const Ctx& x, const Inst& in, unsigned l, const tma::E
   return *e;
 }
 
+/// The rows of an im2col load (tests/hw/data/h100/tma_im2col): pixel p's channelsPerPixel
+/// elements at shared row p (row pitch and swizzle as in tile mode); elements outside the tensor
+/// (a pixel out of it, or channels past its end) read as the fill. Every row is read from global
+/// memory as a whole, out-of-bounds pixels too (ncu case 1: 64 sectors for 32 pixels of 64 bytes).
+void im2col_rows(Ctx& x, const Inst& in, unsigned l, const tma::EncodedMap& m, const std::vector<tma::Pixel>& pixels,
+                 std::uint64_t sh, std::uint64_t pitch, unsigned span, const std::uint8_t* fill, std::vector<std::uint8_t>& buf,
+                 unsigned& part) {
+  const unsigned es = tma::element_bytes(m.data_type);
+  const tma::Swizzle sw = static_cast<tma::Swizzle>(m.swizzle);
+  const std::uint64_t row_bytes = buf.size();
+  const std::int64_t dim0 = std::int64_t{m.dims[0]} + 1;
+  for (std::size_t p = 0; p < pixels.size(); ++p) {
+    const tma::Pixel& px = pixels[p];
+    bool in_tensor = true;
+    std::uint64_t ga = m.global_address + static_cast<std::uint64_t>(px[0] * es);
+    for (unsigned d = 1; d < m.rank; ++d) {
+      if (px[d] < 0 || px[d] > std::int64_t{m.dims[d]}) in_tensor = false;
+      ga += static_cast<std::uint64_t>(px[d]) * m.strides[d - 1];
+    }
+    const std::int64_t j1 = in_tensor ? std::clamp<std::int64_t>(dim0 - px[0], 0, m.channels) : 0;
+    for (unsigned j = 0; j < m.channels; ++j) std::memcpy(buf.data() + std::size_t(j) * es, fill, es);
+    for (std::int64_t j = 0; j < j1; ++j) {
+      Space sp;
+      std::uint64_t sa;
+      const std::uint8_t* q = translate<MemSpace::kGlobal>(x, in, l, ga + static_cast<std::uint64_t>(j) * es, es, Op::kLoad, sp, sa);
+      std::memcpy(buf.data() + j * es, q, es);
+    }
+    const std::uint64_t base = sh + p * pitch;
+    for (std::uint64_t k = 0; k < row_bytes; k += 16) std::memcpy(x.shared + tma::swizzle(base + k, sw), buf.data() + k, 16);
+    if (x.sink != nullptr) emit_row(x, in, Op::kBulkCopy, ga, row_bytes, part, true, base, span);
+  }
+}
+
 void tensor_copy(const Inst& in, Ctx& x, std::uint32_t mask) {
   const bool store = (in.aux & kStore) != 0, reduce = (in.aux & kReduce) != 0;
   const auto red_op = static_cast<ptx::ReduceOp>(in.aux2);
@@ -157,7 +191,13 @@ void tensor_copy(const Inst& in, Ctx& x, std::uint32_t mask) {
   const std::uint32_t slots[tma::kMaxRank] = {in.v[0], in.v[1], in.v[2], in.v[3], in.d2};
   for_lanes(mask, [&](unsigned l) {
     const tma::EncodedMap m = lane_map(x, in, l);
-    if (m.im2col) lane_fault(x, x.pc_of(in), ErrorKind::kUnsupported, l, "a tensor copy with an im2col tensor map (im2col mode is not supported)");
+    const bool im2col = (in.aux & kIm2col) != 0;
+    if (m.im2col && !im2col)
+      lane_fault(x, x.pc_of(in), ErrorKind::kUnsupported, l,
+                 fmt::format("a .tile tensor copy with an im2col tensor map (not measured on the H100) ({})", tma::describe(m)));
+    if (im2col && !m.im2col)
+      lane_fault(x, x.pc_of(in), ErrorKind::kUnsupported, l,
+                 fmt::format("an .im2col tensor copy with a tiled tensor map (not measured on the H100) ({})", tma::describe(m)));
     if (m.interleave != 0) lane_fault(x, x.pc_of(in), ErrorKind::kUnsupported, l, "a tensor map with interleave (not supported)");
     if (m.rank != dims)
       lane_fault(x, x.pc_of(in), ErrorKind::kUndefined, l,
@@ -175,10 +215,19 @@ void tensor_copy(const Inst& in, Ctx& x, std::uint32_t mask) {
     if (in.flags & kFlagAddr32) sh &= 0xffffffffu;
     if (sh % 128 != 0) memory_fault(x, in, ErrorKind::kMisaligned, l, sh, 128, Space::kShared, store ? Op::kLoad : Op::kStore, false, " (a tensor copy's shared memory is 128-byte aligned)");
     const tma::Swizzle sw = static_cast<tma::Swizzle>(m.swizzle);
-    const std::uint64_t row_bytes = std::uint64_t{m.box[0]} * es, pitch = tma::row_pitch(row_bytes, sw);
+    const std::uint64_t row_bytes = std::uint64_t{im2col ? m.channels : m.box[0]} * es, pitch = tma::row_pitch(row_bytes, sw);
     const unsigned span = sw == tma::Swizzle::kNone ? 0u : 16u << static_cast<unsigned>(sw);  // 32, 64, 128 bytes
-    std::uint64_t rows = 1;
-    for (unsigned d = 1; d < m.rank; ++d) rows *= tma::box_elements(m, d);
+    std::uint64_t rows = im2col ? m.pixels : 1;
+    for (unsigned d = 1; d < m.rank && !im2col; ++d) rows *= tma::box_elements(m, d);
+    std::vector<tma::Pixel> pixels;
+    if (im2col) {
+      std::uint16_t offs[3] = {};
+      for (unsigned k = 0; k + 2 < dims; ++k)
+        offs[k] = static_cast<std::uint16_t>(x.reg(x.kernel->operand_lists[in.aux2 + k])[l]);
+      if (const auto why = tma::im2col_pixels(m, c, offs, pixels))
+        lane_fault(x, x.pc_of(in), why->unsupported ? ErrorKind::kUnsupported : ErrorKind::kUndefined, l,
+                   fmt::format("{} ({})", why->what, tma::describe(m)));
+    }
     if (sh > x.shared_size || (x.shared_size - sh) < rows * pitch)
       memory_fault(x, in, ErrorKind::kOutOfBounds, l, sh, 16, Space::kShared, store ? Op::kLoad : Op::kStore, false,
                    " (the shared side of a tensor copy)");
@@ -191,6 +240,11 @@ void tensor_copy(const Inst& in, Ctx& x, std::uint32_t mask) {
     }
     std::vector<std::uint8_t> buf(row_bytes);
     unsigned part = 0;
+    if (im2col) {
+      im2col_rows(x, in, l, m, pixels, sh, pitch, span, fill, buf, part);
+      bulk_complete_tx(x, in, l, bar, static_cast<std::uint32_t>(tma::box_bytes(m)));
+      return;
+    }
     for_rows(m, c, [&](const BoxRow& r) {
       std::uint64_t ga;
       const bool row_in = row_address(m, r, ga);
@@ -344,12 +398,27 @@ bool decode_tma(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out) {
   const auto& ops = ins.operands;
   switch (ins.op) {
     case Opcode::kCpAsyncBulkTensor: {
-      if (ins.tensor_mode != ptx::TensorMode::kTile) dc.unsupported("tensor copies in a mode other than .tile (im2col is not supported)");
+      const bool store = ins.bulk_group;
+      const bool im2col = ins.tensor_mode == ptx::TensorMode::kIm2col;
+      // .im2col loads are modelled (tests/hw/data/h100/tma_im2col); stores take .tile or
+      // .im2col_no_offs, whose layout was not measured.
+      if (ins.tensor_mode != ptx::TensorMode::kTile && !(im2col && !store))
+        dc.unsupported("tensor copies in a mode other than .tile and the .im2col load (.im2col_no_offs and the other modes were not measured)");
       if (ins.multicast) dc.unsupported(".multicast::cluster (clusters of one CTA)");
       if (ins.cta_group) dc.unsupported(".cta_group");
-      const bool store = ins.bulk_group;
       const ptx::Operand& map = ops[store ? 0 : 1];
-      const std::size_t used = store ? 2 : 3;
+      const std::size_t used = store ? 2 : im2col ? 4 : 3;
+      if (im2col) {
+        if (ins.tensor_dims < 3) dc.unsupported(".im2col with fewer than 3 dimensions (the PTX ISA allows 3 to 5)");
+        if (ops[1].elements.size() != ins.tensor_dims)
+          dc.unsupported(fmt::format("an .im2col load with {} coordinates for .{}d", ops[1].elements.size(), ins.tensor_dims));
+        if (ops.size() < 4 || ops[3].kind != ptx::OperandKind::kVector || ops[3].elements.size() != ins.tensor_dims - 2u)
+          dc.unsupported(fmt::format("an .im2col load without its {} im2col offsets ({{o0, ...}} after the mbarrier)",
+                                     ins.tensor_dims - 2u));
+        std::vector<std::uint32_t> offs;
+        for (const ptx::Operand& o : ops[3].elements) offs.push_back(dc.src(o, ptx::Type::kU16));
+        out.aux2 = dc.add_operand_list(offs);
+      }
       if (ops.size() > used + (ins.l2_cache_hint ? 1 : 0)) dc.unsupported("extra operands of a tensor copy");
       if (map.addr_base != ptx::AddressBase::kReg) dc.unsupported("a tensor map that is not in a register");
       ptx::Operand reg;
@@ -365,7 +434,7 @@ bool decode_tma(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out) {
       out.a = sh.slot;
       out.imm = sh.imm;
       if (sh.reg32) out.flags |= kFlagAddr32;
-      out.aux = ins.tensor_dims | (store ? kStore : 0u);
+      out.aux = ins.tensor_dims | (store ? kStore : 0u) | (im2col ? kIm2col : 0u);
       if (!store) {
         if (ins.space != ptx::StateSpace::kSharedCluster && ins.space != ptx::StateSpace::kShared)
           dc.unsupported("a tensor load into a space other than shared memory");

@@ -9,9 +9,11 @@
 // CUDA_ERROR_INVALID_VALUE (1) with the reason.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace warpscope::exec::tma {
 
@@ -88,8 +90,23 @@ inline std::uint64_t swizzle(std::uint64_t addr, Swizzle s) {
 /// The elements a box loads along dimension `d` (dimension 0 ignores its element stride on the
 /// H100, tests/hw/data/h100/tma case 7).
 unsigned box_elements(const EncodedMap& m, unsigned d);
-/// The bytes a box moves (its complete-tx count): the product of box_elements times the element size.
+/// The bytes a box moves (its complete-tx count): the product of box_elements times the element
+/// size; for an im2col map, pixelsPerColumn x channelsPerPixel x the element size.
 std::uint64_t box_bytes(const EncodedMap& m);
+
+/// The pixels one im2col load walks (measured on an H100: tests/hw/data/h100/tma_im2col): from the
+/// start coordinates (w, h, d, n), w fastest, each spatial dimension stepping by its element
+/// stride through its bounding box [lower, globalDim - 1 + upper] and restarting at the lower
+/// corner past its end, carrying into the next and the last into n. Each pixel's coordinates
+/// (dimension 0 = the start channel) with the im2col offsets added to the spatial ones.
+using Pixel = std::array<std::int64_t, kMaxRank>;
+struct Im2colRefusal {
+  bool unsupported = false;  // true: not measured (refused); false: the H100 faults (undefined)
+  std::string what;
+};
+/// The request's pixels, or why it cannot run. `start`: rank coordinates; `offsets`: rank - 2.
+std::optional<Im2colRefusal> im2col_pixels(const EncodedMap& m, const std::int32_t* start, const std::uint16_t* offsets,
+                                           std::vector<Pixel>& out);
 
 /// "2-D FLOAT32 tensor 100x40 at 0x..., box 32x8, 128B swizzle" for messages.
 std::string describe(const EncodedMap& m);
