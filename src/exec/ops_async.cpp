@@ -30,17 +30,34 @@ enum : std::uint32_t { kNoSrcOperand = 0, kSrcSize = 1, kIgnoreSrc = 2 };
 // Inst::aux of the mbarrier instructions.
 enum : std::uint32_t { kNoComplete = 1, kExpectTx = 2, kDrop = 4, kParity = 8, kNoinc = 16 };
 // Inst::aux2: the mbarrier address is generic (else .shared); for cp.async.bulk the same for its
-// mbarrier operand (v[0] + v[1]), whose 32-bit register wraps with kBulkBarAddr32.
-enum : std::uint32_t { kGenericBar = 1, kBulkGenericBar = 2, kBulkBarAddr32 = 4 };
+// mbarrier operand (v[0] + v[1]), whose 32-bit register wraps with kBulkBarAddr32; kClusterBar: a
+// .shared::cluster address, which may name another CTA's mbarrier.
+enum : std::uint32_t { kGenericBar = 1, kBulkGenericBar = 2, kBulkBarAddr32 = 4, kClusterBar = 8 };
+
+constexpr std::uint64_t kRankOffsetMask = (std::uint64_t{1} << kClusterRankShift) - 1;
+
+/// An mbarrier's location ("key"): its offset in the executing CTA's shared memory, or, for an
+/// mbarrier of another CTA of the cluster reached through a .shared::cluster address, that address
+/// ((rank + 1) << kClusterRankShift | offset, memory.hpp).
+std::string bar_text(const Ctx& x, std::uint64_t key) {
+  const std::uint64_t tag = key >> kClusterRankShift;
+  if (tag == 0) return fmt::format("the mbarrier at shared offset 0x{:x}", key);
+  return fmt::format("the mbarrier at shared offset 0x{:x} of cluster rank {} (this block is rank {})", key & kRankOffsetMask,
+                     tag - 1, x.cluster_rank);
+}
 
 /// Faults of the ISA's "undefined" kind, naming the mbarrier.
 [[noreturn]] void mbar_fault(const Ctx& x, const Inst& in, unsigned lane, std::uint64_t off, const std::string& why) {
-  lane_fault(x, x.pc_of(in), ErrorKind::kUndefined, lane, fmt::format("{} (the mbarrier at shared offset 0x{:x})", why, off));
+  lane_fault(x, x.pc_of(in), ErrorKind::kUndefined, lane, fmt::format("{} ({})", why, bar_text(x, off)));
 }
 
-/// The shared offset of an mbarrier operand, checked: in the shared window, 8-byte aligned, inside
-/// the CTA's shared memory.
-std::uint64_t bar_offset(const Ctx& x, const Inst& in, unsigned lane, std::uint64_t addr, bool generic, bool addr32) {
+/// The location of an mbarrier operand, checked: in the shared window, 8-byte aligned, inside the
+/// CTA's shared memory. `cluster` (the operand is a .shared::cluster address: mbarrier.arrive,
+/// arrive_drop, expect_tx, complete_tx with .shared::cluster, and a bulk copy's mbarrier) lets
+/// it name another CTA of the cluster (a mapa result); its own CTA's address comes back as a plain
+/// offset.
+std::uint64_t bar_offset(const Ctx& x, const Inst& in, unsigned lane, std::uint64_t addr, bool generic, bool addr32,
+                         bool cluster = false) {
   std::uint64_t off = addr;
   if (generic) {
     if (classify_generic(addr, off) != GenericSpace::kShared)
@@ -48,6 +65,31 @@ std::uint64_t bar_offset(const Ctx& x, const Inst& in, unsigned lane, std::uint6
                  fmt::format("the mbarrier address 0x{:x} is not in shared memory", addr));
   } else if (addr32) {
     off &= 0xffffffffu;
+  }
+  const std::uint64_t tag = off >> kClusterRankShift;
+  if (tag != 0 && cluster && !generic) {
+    // A shared::cluster address of rank tag - 1 (ops_cluster.cpp, mapa). Elsewhere such an address
+    // is past the CTA's shared memory: the out-of-bounds fault below.
+    const std::uint64_t rank = tag - 1;
+    const std::uint64_t o = off & kRankOffsetMask;
+    if (rank >= x.cluster_ctas)
+      lane_fault(x, x.pc_of(in), ErrorKind::kUndefined, lane,
+                 fmt::format("the mbarrier address 0x{:x} names cluster rank {}, but the cluster has {} block{}", off, rank,
+                             x.cluster_ctas, x.cluster_ctas == 1 ? "" : "s"));
+    if (o & 7)
+      memory_fault(x, in, ErrorKind::kMisaligned, lane, off, 8, Space::kShared, Op::kAtomic, false,
+                   " (an mbarrier object is 8 bytes, aligned to 8)");
+    if (o > x.shared_size || x.shared_size - o < 8)
+      memory_fault(x, in, ErrorKind::kOutOfBounds, lane, off, 8, Space::kShared, Op::kAtomic, false,
+                   " (an mbarrier object of a block of the cluster)");
+    if (rank == x.cluster_rank) return o;
+    if (x.cluster_shared == nullptr || x.cluster_shared[rank] == nullptr)
+      lane_fault(x, x.pc_of(in), ErrorKind::kUndefined, lane,
+                 fmt::format("an mbarrier operation on the mbarrier at shared offset 0x{:x} of cluster rank {}, whose "
+                             "block has exited (the PTX ISA leaves an access to the shared memory of an exited block "
+                             "of the cluster undefined)",
+                             o, rank));
+    return off;
   }
   if (off & 7)
     memory_fault(x, in, ErrorKind::kMisaligned, lane, generic ? addr : off, 8, Space::kShared, Op::kAtomic, generic,
@@ -60,15 +102,23 @@ std::uint64_t bar_offset(const Ctx& x, const Inst& in, unsigned lane, std::uint6
 
 std::uint64_t lane_bar(const Ctx& x, const Inst& in, unsigned lane) {
   const std::uint64_t addr = x.reg(in.a)[lane] + static_cast<std::uint64_t>(in.imm);
-  return bar_offset(x, in, lane, addr, (in.aux2 & kGenericBar) != 0, (in.flags & kFlagAddr32) != 0);
+  return bar_offset(x, in, lane, addr, (in.aux2 & kGenericBar) != 0, (in.flags & kFlagAddr32) != 0,
+                    (in.aux2 & kClusterBar) != 0);
+}
+
+/// The 8 bytes of the mbarrier at `key` (checked by bar_offset).
+std::uint8_t* bar_bytes(const Ctx& x, std::uint64_t key) {
+  const std::uint64_t tag = key >> kClusterRankShift;
+  if (tag == 0) return x.shared + key;
+  return x.cluster_shared[tag - 1] + (key & kRankOffsetMask);
 }
 
 std::uint64_t load_word(const Ctx& x, std::uint64_t off) {
   std::uint64_t w;
-  std::memcpy(&w, x.shared + off, 8);
+  std::memcpy(&w, bar_bytes(x, off), 8);
   return w;
 }
-void store_word(Ctx& x, std::uint64_t off, std::uint64_t w) { std::memcpy(x.shared + off, &w, 8); }
+void store_word(Ctx& x, std::uint64_t off, std::uint64_t w) { std::memcpy(bar_bytes(x, off), &w, 8); }
 
 mbar::State live_state(const Ctx& x, const Inst& in, unsigned lane, std::uint64_t off) {
   const std::optional<mbar::State> s = mbar::decode(load_word(x, off));
@@ -307,6 +357,7 @@ void bar_operand(DecodeCtx& dc, const ptx::Instruction& ins, const ptx::Operand&
   out.a = ao.slot;
   out.imm = ao.imm;
   if (generic) out.aux2 |= kGenericBar;
+  if (ins.space == ptx::StateSpace::kSharedCluster) out.aux2 |= kClusterBar;
   if (ao.reg32 && !generic) out.flags |= kFlagAddr32;
 }
 
