@@ -64,3 +64,38 @@ __global__ void __cluster_dims__(2, 1, 1) lost_arrival() {
     asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::"r"(remote(&bar, 1)) : "memory");
   if (threadIdx.x == 0) wait_parity(shared_of(&bar), 0);
 }
+
+// Bulk copies from global memory into the cluster (4 CTAs of 64 threads): rank 0 copies 512 bytes
+// of `src` (at word 32 * blockIdx.x) either into rank `peer`'s buffer with rank `peer`'s mbarrier
+// (peer >= 0) or with .multicast::cluster to the CTAs of `mask` (peer < 0). Every destination
+// expects 512 bytes on its own mbarrier and waits; each CTA then writes its buffer (words not
+// written keep 0xC0DE0000 + index).
+__global__ void __cluster_dims__(4, 1, 1) bulk_to_cluster(const unsigned* src, unsigned* out, unsigned mask, int peer) {
+  __shared__ __align__(128) unsigned buf[256];
+  __shared__ __align__(8) unsigned long long bar;
+  const unsigned me = cta_rank();
+  const unsigned first = blockIdx.x - me;
+  const unsigned targets = peer >= 0 ? 1u << peer : mask;
+  for (int i = threadIdx.x; i < 256; i += blockDim.x) buf[i] = 0xC0DE0000u + i;
+  const unsigned ba = shared_of(&bar), sa = shared_of(&buf[64]);
+  if (threadIdx.x == 0) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(ba) : "memory");
+    if ((targets >> me) & 1) asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], 512;" ::"r"(ba) : "memory");
+  }
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  cg::this_cluster().sync();
+  if (me == 0 && threadIdx.x == 0) {
+    const unsigned* from = src + 32 * first;
+    if (peer >= 0) {
+      asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], 512, [%2];"
+                   ::"r"(remote(&buf[64], peer)), "l"(from), "r"(remote(&bar, peer)) : "memory");
+    } else {
+      asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1], 512, [%2], %3;"
+                   ::"r"(sa), "l"(from), "r"(ba), "h"(static_cast<unsigned short>(mask)) : "memory");
+    }
+  }
+  if ((targets >> me) & 1) wait_parity(ba, 0);
+  cg::this_cluster().sync();
+  for (int i = threadIdx.x; i < 256; i += blockDim.x) out[blockIdx.x * 256 + i] = buf[i];
+}
