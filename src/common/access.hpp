@@ -91,6 +91,10 @@ struct WarpAccess {
   // fill_lanes = the shared address of the record's first byte before the swizzle, no_read_lanes =
   // the tensor map's swizzle span in bytes (0, 32, 64, 128), for the box picture and the advice.
   bool tensor = false;
+  // A bulk or tensor copy's global reads (kBulkCopy): how many CTAs of the cluster receive the
+  // bytes (.multicast::cluster: the CTAs of its ctaMask; else 1). The L2 is read once; the
+  // l1tex sector counters count once per destination (tests/hw/data/h100/tma_more, peer_probe).
+  std::uint8_t destinations = 1;
   std::uint32_t fill_lanes = 0;
   std::uint32_t no_read_lanes = 0;
   LaneMask active;

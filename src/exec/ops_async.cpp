@@ -30,17 +30,34 @@ enum : std::uint32_t { kNoSrcOperand = 0, kSrcSize = 1, kIgnoreSrc = 2 };
 // Inst::aux of the mbarrier instructions.
 enum : std::uint32_t { kNoComplete = 1, kExpectTx = 2, kDrop = 4, kParity = 8, kNoinc = 16 };
 // Inst::aux2: the mbarrier address is generic (else .shared); for cp.async.bulk the same for its
-// mbarrier operand (v[0] + v[1]), whose 32-bit register wraps with kBulkBarAddr32.
-enum : std::uint32_t { kGenericBar = 1, kBulkGenericBar = 2, kBulkBarAddr32 = 4 };
+// mbarrier operand (v[0] + v[1]), whose 32-bit register wraps with kBulkBarAddr32; kClusterBar: a
+// .shared::cluster address, which may name another CTA's mbarrier.
+enum : std::uint32_t { kGenericBar = 1, kBulkGenericBar = 2, kBulkBarAddr32 = 4, kClusterBar = 8 };
+
+constexpr std::uint64_t kRankOffsetMask = (std::uint64_t{1} << kClusterRankShift) - 1;
+
+/// An mbarrier's location ("key"): its offset in the executing CTA's shared memory, or, for an
+/// mbarrier of another CTA of the cluster reached through a .shared::cluster address, that address
+/// ((rank + 1) << kClusterRankShift | offset, memory.hpp).
+std::string bar_text(const Ctx& x, std::uint64_t key) {
+  const std::uint64_t tag = key >> kClusterRankShift;
+  if (tag == 0) return fmt::format("the mbarrier at shared offset 0x{:x}", key);
+  return fmt::format("the mbarrier at shared offset 0x{:x} of cluster rank {} (this block is rank {})", key & kRankOffsetMask,
+                     tag - 1, x.cluster_rank);
+}
 
 /// Faults of the ISA's "undefined" kind, naming the mbarrier.
 [[noreturn]] void mbar_fault(const Ctx& x, const Inst& in, unsigned lane, std::uint64_t off, const std::string& why) {
-  lane_fault(x, x.pc_of(in), ErrorKind::kUndefined, lane, fmt::format("{} (the mbarrier at shared offset 0x{:x})", why, off));
+  lane_fault(x, x.pc_of(in), ErrorKind::kUndefined, lane, fmt::format("{} ({})", why, bar_text(x, off)));
 }
 
-/// The shared offset of an mbarrier operand, checked: in the shared window, 8-byte aligned, inside
-/// the CTA's shared memory.
-std::uint64_t bar_offset(const Ctx& x, const Inst& in, unsigned lane, std::uint64_t addr, bool generic, bool addr32) {
+/// The location of an mbarrier operand, checked: in the shared window, 8-byte aligned, inside the
+/// CTA's shared memory. `cluster` (the operand is a .shared::cluster address: mbarrier.arrive,
+/// arrive_drop, expect_tx, complete_tx with .shared::cluster, and a bulk copy's mbarrier) lets
+/// it name another CTA of the cluster (a mapa result); its own CTA's address comes back as a plain
+/// offset.
+std::uint64_t bar_offset(const Ctx& x, const Inst& in, unsigned lane, std::uint64_t addr, bool generic, bool addr32,
+                         bool cluster = false) {
   std::uint64_t off = addr;
   if (generic) {
     if (classify_generic(addr, off) != GenericSpace::kShared)
@@ -48,6 +65,31 @@ std::uint64_t bar_offset(const Ctx& x, const Inst& in, unsigned lane, std::uint6
                  fmt::format("the mbarrier address 0x{:x} is not in shared memory", addr));
   } else if (addr32) {
     off &= 0xffffffffu;
+  }
+  const std::uint64_t tag = off >> kClusterRankShift;
+  if (tag != 0 && cluster && !generic) {
+    // A shared::cluster address of rank tag - 1 (ops_cluster.cpp, mapa). Elsewhere such an address
+    // is past the CTA's shared memory: the out-of-bounds fault below.
+    const std::uint64_t rank = tag - 1;
+    const std::uint64_t o = off & kRankOffsetMask;
+    if (rank >= x.cluster_ctas)
+      lane_fault(x, x.pc_of(in), ErrorKind::kUndefined, lane,
+                 fmt::format("the mbarrier address 0x{:x} names cluster rank {}, but the cluster has {} block{}", off, rank,
+                             x.cluster_ctas, x.cluster_ctas == 1 ? "" : "s"));
+    if (o & 7)
+      memory_fault(x, in, ErrorKind::kMisaligned, lane, off, 8, Space::kShared, Op::kAtomic, false,
+                   " (an mbarrier object is 8 bytes, aligned to 8)");
+    if (o > x.shared_size || x.shared_size - o < 8)
+      memory_fault(x, in, ErrorKind::kOutOfBounds, lane, off, 8, Space::kShared, Op::kAtomic, false,
+                   " (an mbarrier object of a block of the cluster)");
+    if (rank == x.cluster_rank) return o;
+    if (x.cluster_shared == nullptr || x.cluster_shared[rank] == nullptr)
+      lane_fault(x, x.pc_of(in), ErrorKind::kUndefined, lane,
+                 fmt::format("an mbarrier operation on the mbarrier at shared offset 0x{:x} of cluster rank {}, whose "
+                             "block has exited (the PTX ISA leaves an access to the shared memory of an exited block "
+                             "of the cluster undefined)",
+                             o, rank));
+    return off;
   }
   if (off & 7)
     memory_fault(x, in, ErrorKind::kMisaligned, lane, generic ? addr : off, 8, Space::kShared, Op::kAtomic, generic,
@@ -60,15 +102,23 @@ std::uint64_t bar_offset(const Ctx& x, const Inst& in, unsigned lane, std::uint6
 
 std::uint64_t lane_bar(const Ctx& x, const Inst& in, unsigned lane) {
   const std::uint64_t addr = x.reg(in.a)[lane] + static_cast<std::uint64_t>(in.imm);
-  return bar_offset(x, in, lane, addr, (in.aux2 & kGenericBar) != 0, (in.flags & kFlagAddr32) != 0);
+  return bar_offset(x, in, lane, addr, (in.aux2 & kGenericBar) != 0, (in.flags & kFlagAddr32) != 0,
+                    (in.aux2 & kClusterBar) != 0);
+}
+
+/// The 8 bytes of the mbarrier at `key` (checked by bar_offset).
+std::uint8_t* bar_bytes(const Ctx& x, std::uint64_t key) {
+  const std::uint64_t tag = key >> kClusterRankShift;
+  if (tag == 0) return x.shared + key;
+  return x.cluster_shared[tag - 1] + (key & kRankOffsetMask);
 }
 
 std::uint64_t load_word(const Ctx& x, std::uint64_t off) {
   std::uint64_t w;
-  std::memcpy(&w, x.shared + off, 8);
+  std::memcpy(&w, bar_bytes(x, off), 8);
   return w;
 }
-void store_word(Ctx& x, std::uint64_t off, std::uint64_t w) { std::memcpy(x.shared + off, &w, 8); }
+void store_word(Ctx& x, std::uint64_t off, std::uint64_t w) { std::memcpy(bar_bytes(x, off), &w, 8); }
 
 mbar::State live_state(const Ctx& x, const Inst& in, unsigned lane, std::uint64_t off) {
   const std::optional<mbar::State> s = mbar::decode(load_word(x, off));
@@ -234,7 +284,7 @@ void cp_async(const Inst& in, Ctx& x, std::uint32_t m) {
 
 /// The global reads of a bulk copy of `n` bytes at `s`: records of 32 lanes x 16 bytes (Op::kBulkCopy,
 /// `part` 0, 1, ... of the copy), the last one with the lanes the remaining bytes need.
-void emit_bulk(Ctx& x, const Inst& in, std::uint64_t s, std::uint64_t n) {
+void emit_bulk(Ctx& x, const Inst& in, std::uint64_t s, std::uint64_t n, unsigned destinations) {
   WarpAccess rec;
   rec.pc = x.pc_of(in);
   rec.cta = x.cta_linear;
@@ -243,6 +293,7 @@ void emit_bulk(Ctx& x, const Inst& in, std::uint64_t s, std::uint64_t n) {
   rec.op = Op::kBulkCopy;
   rec.cache = CacheOp::kCg;
   rec.width = 16;
+  rec.destinations = static_cast<std::uint8_t>(destinations);
   for (std::uint64_t done = 0, part = 0; done < n; done += 32 * 16, ++part) {
     const std::uint64_t lanes = std::min<std::uint64_t>(32, (n - done) / 16);
     rec.part = static_cast<std::uint8_t>(std::min<std::uint64_t>(part, 255));
@@ -253,16 +304,19 @@ void emit_bulk(Ctx& x, const Inst& in, std::uint64_t s, std::uint64_t n) {
   }
 }
 
-/// cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes: each executing lane copies
-/// `size` bytes (a multiple of 16, both addresses 16-byte aligned) into the CTA's shared memory
-/// (a cluster of one CTA) and performs complete-tx of `size` on the mbarrier. The Tensor Memory
-/// Accelerator reads the bytes from L2: Op::kBulkCopy records (docs/mem.md); the shared side and the
-/// TMA's own counters are not modelled.
+/// cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes{.multicast::cluster}: each
+/// executing lane copies `size` bytes (a multiple of 16, both addresses 16-byte aligned) into the
+/// shared memory of the destination CTA (its own, a peer's through a mapa address, or every CTA of
+/// the ctaMask at the same offset) and performs complete-tx of `size` on each destination's
+/// mbarrier (bulk_destinations). The Tensor Memory Accelerator reads the bytes from L2 once:
+/// Op::kBulkCopy records with `destinations` (docs/mem.md); the shared side is not modelled.
 void cp_async_bulk(const Inst& in, Ctx& x, std::uint32_t m) {
   const std::uint64_t* dst = x.reg(in.a);
   const std::uint64_t* src = x.reg(in.b);
   const std::uint64_t* src_off = x.reg(in.c);
   const std::uint64_t* size = x.reg(in.e);
+  const std::uint64_t* mask = in.v[2] == kNoSlot ? nullptr : x.reg(in.v[2]);
+  const bool cluster = (in.aux2 & kClusterBar) != 0;
   for_lanes(m, [&](unsigned l) {
     std::uint64_t d = dst[l] + static_cast<std::uint64_t>(in.imm);
     if (in.flags & kFlagAddr32) d &= 0xffffffffu;
@@ -270,21 +324,23 @@ void cp_async_bulk(const Inst& in, Ctx& x, std::uint32_t m) {
     const std::uint64_t n = size[l] & 0xffffffffu;
     if (n % 16 != 0)
       lane_fault(x, x.pc_of(in), ErrorKind::kUndefined, l, fmt::format("cp.async.bulk of {} bytes (a multiple of 16 is required)", n));
-    if (d % 16 != 0) memory_fault(x, in, ErrorKind::kMisaligned, l, d, 16, Space::kShared, Op::kLoad, false, " (cp.async.bulk)");
+    std::uint64_t bar_addr = x.reg(in.v[0])[l] + x.reg(in.v[1])[l];
+    if (in.aux2 & kBulkBarAddr32) bar_addr &= 0xffffffffu;
+    std::uint64_t off = 0;
+    BulkDest to[16];
+    const unsigned count = bulk_destinations(x, in, l, d, bar_addr, cluster, mask == nullptr ? nullptr : mask + l, off, to);
+    if (off % 16 != 0) memory_fault(x, in, ErrorKind::kMisaligned, l, d, 16, Space::kShared, Op::kLoad, false, " (cp.async.bulk)");
     if (s % 16 != 0) memory_fault(x, in, ErrorKind::kMisaligned, l, s, 16, Space::kGlobal, Op::kLoad, false, " (cp.async.bulk)");
-    if (d > x.shared_size || x.shared_size - d < n)
+    if (off > x.shared_size || x.shared_size - off < n)
       memory_fault(x, in, ErrorKind::kOutOfBounds, l, d, static_cast<unsigned>(n), Space::kShared, Op::kStore, false, " (cp.async.bulk)");
-    const std::uint64_t bar = bar_offset(x, in, l, x.reg(in.v[0])[l] + x.reg(in.v[1])[l], (in.aux2 & kBulkGenericBar) != 0,
-                                         (in.aux2 & kBulkBarAddr32) != 0);
-    const mbar::State st = live_state(x, in, l, bar);
     if (n != 0) {
       Space sp;
       std::uint64_t sa;
       const std::uint8_t* p = translate<MemSpace::kGlobal>(x, in, l, s, static_cast<unsigned>(n), Op::kLoad, sp, sa);
-      std::memmove(x.shared + d, p, n);
-      if (x.sink != nullptr) emit_bulk(x, in, s, n);
+      for (unsigned k = 0; k < count; ++k) std::memmove(to[k].shared + off, p, n);
+      if (x.sink != nullptr) emit_bulk(x, in, s, n, count);
     }
-    apply(x, in, l, bar, mbar::complete_tx(st, static_cast<std::uint32_t>(n)));
+    for (unsigned k = 0; k < count; ++k) bulk_complete_tx(x, in, l, to[k].bar, static_cast<std::uint32_t>(n));
   });
 }
 
@@ -307,6 +363,7 @@ void bar_operand(DecodeCtx& dc, const ptx::Instruction& ins, const ptx::Operand&
   out.a = ao.slot;
   out.imm = ao.imm;
   if (generic) out.aux2 |= kGenericBar;
+  if (ins.space == ptx::StateSpace::kSharedCluster) out.aux2 |= kClusterBar;
   if (ao.reg32 && !generic) out.flags |= kFlagAddr32;
 }
 
@@ -314,17 +371,68 @@ void bar_operand(DecodeCtx& dc, const ptx::Instruction& ins, const ptx::Operand&
 
 std::uint64_t mbarrier_offset(const Ctx& x, const Inst& in, unsigned lane) { return lane_bar(x, in, lane); }
 
-std::uint64_t bulk_barrier(const Ctx& x, const Inst& in, unsigned lane, std::uint64_t addr, bool generic, bool addr32) {
-  const std::uint64_t off = bar_offset(x, in, lane, addr, generic, addr32);
-  live_state(x, in, lane, off);
-  return off;
-}
-
 void bulk_complete_tx(Ctx& x, const Inst& in, unsigned lane, std::uint64_t bar, std::uint32_t bytes) {
   apply(x, in, lane, bar, mbar::complete_tx(live_state(x, in, lane, bar), bytes));
 }
 
 std::uint64_t mbarrier_word(const Ctx& x, std::uint64_t offset) { return load_word(x, offset); }
+
+unsigned bulk_destinations(const Ctx& x, const Inst& in, unsigned lane, std::uint64_t dst, std::uint64_t bar_addr,
+                           bool cluster, const std::uint64_t* mask, std::uint64_t& off, BulkDest (&out)[16]) {
+  auto shared_of_rank = [&](std::uint64_t rank) -> std::uint8_t* {
+    if (rank == x.cluster_rank) return x.shared;
+    std::uint8_t* p = x.cluster_shared == nullptr ? nullptr : x.cluster_shared[rank];
+    if (p == nullptr)
+      lane_fault(x, x.pc_of(in), ErrorKind::kUndefined, lane,
+                 fmt::format("a bulk copy into the shared memory of cluster rank {}, whose block has exited (the PTX ISA "
+                             "leaves an access to the shared memory of an exited block of the cluster undefined)",
+                             rank));
+    return p;
+  };
+  std::uint64_t rank = x.cluster_rank;
+  off = dst;
+  if (cluster && (dst >> kClusterRankShift) != 0) {
+    rank = (dst >> kClusterRankShift) - 1;
+    off = dst & kRankOffsetMask;
+    if (rank >= x.cluster_ctas)
+      lane_fault(x, x.pc_of(in), ErrorKind::kUndefined, lane,
+                 fmt::format("a bulk copy to shared::cluster address 0x{:x} of cluster rank {}, but the cluster has {} "
+                             "block{}",
+                             dst, rank, x.cluster_ctas, x.cluster_ctas == 1 ? "" : "s"));
+  }
+  if (mask == nullptr) {
+    const std::uint64_t key = bar_offset(x, in, lane, bar_addr, false, false, cluster);
+    const std::uint64_t bar_rank = (key >> kClusterRankShift) == 0 ? x.cluster_rank : (key >> kClusterRankShift) - 1;
+    if (bar_rank != rank)
+      lane_fault(x, x.pc_of(in), ErrorKind::kUnsupported, lane,
+                 fmt::format("a bulk copy into the shared memory of cluster rank {} that signals the mbarrier of rank {} "
+                             "(not modelled: the H100 was measured with the destination and its mbarrier in one block)",
+                             rank, bar_rank));
+    live_state(x, in, lane, key);
+    out[0] = BulkDest{shared_of_rank(rank), key};
+    return 1;
+  }
+  // .multicast::cluster: the bytes and the complete-tx go to the same CTA-relative offsets in every
+  // CTA of the mask (PTX ISA, cp.async.bulk; tests/hw/data/h100/tma_more, peer_probe cases 2, 3).
+  const std::uint64_t m = *mask & 0xffffu;
+  if (m == 0)
+    lane_fault(x, x.pc_of(in), ErrorKind::kUndefined, lane, "a .multicast::cluster bulk copy with a ctaMask of 0 (no destination)");
+  if ((m >> x.cluster_ctas) != 0)
+    lane_fault(x, x.pc_of(in), ErrorKind::kUndefined, lane,
+               fmt::format("a .multicast::cluster bulk copy with ctaMask 0x{:x}, which names ranks outside the cluster of {} "
+                           "block{}",
+                           m, x.cluster_ctas, x.cluster_ctas == 1 ? "" : "s"));
+  const std::uint64_t bar_off = cluster ? bar_addr & kRankOffsetMask : bar_addr;
+  unsigned n = 0;
+  for (std::uint64_t r = 0; r < x.cluster_ctas; ++r) {
+    if (((m >> r) & 1) == 0) continue;
+    std::uint8_t* base = shared_of_rank(r);
+    const std::uint64_t key = bar_offset(x, in, lane, ((r + 1) << kClusterRankShift) | bar_off, false, false, true);
+    live_state(x, in, lane, key);
+    out[n++] = BulkDest{base, key};
+  }
+  return n;
+}
 
 std::string describe_wait(const Ctx& x, const Inst& in, unsigned lane) {
   const std::uint64_t off = lane_bar(x, in, lane);
@@ -398,6 +506,11 @@ bool decode_async(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out) {
       out.v[0] = b.slot;
       out.v[1] = dc.constant(static_cast<std::uint64_t>(b.imm));
       if (b.reg32) out.aux2 |= kBulkBarAddr32;
+      if (ins.space == ptx::StateSpace::kSharedCluster) out.aux2 |= kClusterBar;
+      if (ins.multicast) {
+        if (ops.size() < 5) dc.unsupported(".multicast::cluster without a ctaMask operand");
+        out.v[2] = dc.src(ops[4], ptx::Type::kU16);
+      }
       out.fn = &cp_async_bulk;
       return true;
     }

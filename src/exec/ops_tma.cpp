@@ -23,7 +23,7 @@ using ptx::Opcode;
 // Inst::aux of a tensor copy: bits 0-2 the dimensionality; the flags below. A reduction (kReduce,
 // with kStore) has its ptx::ReduceOp in Inst::aux2; a bulk reduction its ReduceOp in aux2's low
 // byte and its bulkred::Elem in the next.
-enum : std::uint32_t { kStore = 8, kReduce = 16, kBarAddr32 = 32, kIm2col = 64 };
+enum : std::uint32_t { kStore = 8, kReduce = 16, kBarAddr32 = 32, kClusterDst = 64, kMulticast = 128, kIm2col = 256 };
 // Slots: a = shared address (+imm), b = tensor map address, c = mbarrier address, e = its offset
 // (a constant slot), v[0..3] and d2 = coordinates 0..4, d = the tensor map offset (a constant).
 // An .im2col load keeps its offsets' slots (rank - 2 of them) in KernelImage::operand_lists at aux2.
@@ -99,8 +99,9 @@ bool row_address(const tma::EncodedMap& m, const BoxRow& r, std::uint64_t& addr)
 /// of its first byte before the swizzle) and the swizzle span (WarpAccess::fill_lanes /
 /// no_read_lanes, access.hpp), for the box picture and the swizzle advice.
 void emit_row(Ctx& x, const Inst& in, Op op, std::uint64_t addr, std::uint64_t n, unsigned& part, bool tensor = true,
-              std::uint64_t shared = 0, unsigned swizzle_bytes = 0) {
+              std::uint64_t shared = 0, unsigned swizzle_bytes = 0, unsigned destinations = 1) {
   WarpAccess rec;
+  rec.destinations = static_cast<std::uint8_t>(destinations);
   rec.pc = x.pc_of(in);
   rec.cta = x.cta_linear;
   rec.warp = x.warp_index;
@@ -213,6 +214,17 @@ void tensor_copy(const Inst& in, Ctx& x, std::uint32_t mask) {
                              "with an illegal instruction ({})", c[0], std::int64_t{c[0]} * es, tma::describe(m)));
     std::uint64_t sh = x.reg(in.a)[l] + static_cast<std::uint64_t>(in.imm);
     if (in.flags & kFlagAddr32) sh &= 0xffffffffu;
+    // A load's destinations: this CTA, a peer (a shared::cluster address), or a ctaMask's CTAs.
+    BulkDest to[16];
+    unsigned count = 1;
+    to[0].shared = x.shared;
+    if (!store) {
+      std::uint64_t bar_addr = x.reg(in.c)[l] + x.reg(in.e)[l];
+      if (in.aux & kBarAddr32) bar_addr &= 0xffffffffu;
+      const std::uint64_t* cta_mask = (in.aux & kMulticast) ? x.reg(in.d2) + l : nullptr;
+      const std::uint64_t shown = sh;
+      count = bulk_destinations(x, in, l, shown, bar_addr, (in.aux & kClusterDst) != 0, cta_mask, sh, to);
+    }
     if (sh % 128 != 0) memory_fault(x, in, ErrorKind::kMisaligned, l, sh, 128, Space::kShared, store ? Op::kLoad : Op::kStore, false, " (a tensor copy's shared memory is 128-byte aligned)");
     const tma::Swizzle sw = static_cast<tma::Swizzle>(m.swizzle);
     const std::uint64_t row_bytes = std::uint64_t{im2col ? m.channels : m.box[0]} * es, pitch = tma::row_pitch(row_bytes, sw);
@@ -231,7 +243,6 @@ void tensor_copy(const Inst& in, Ctx& x, std::uint32_t mask) {
     if (sh > x.shared_size || (x.shared_size - sh) < rows * pitch)
       memory_fault(x, in, ErrorKind::kOutOfBounds, l, sh, 16, Space::kShared, store ? Op::kLoad : Op::kStore, false,
                    " (the shared side of a tensor copy)");
-    const std::uint64_t bar = store ? 0 : bulk_barrier(x, in, l, x.reg(in.c)[l] + x.reg(in.e)[l], false, (in.aux & kBarAddr32) != 0);
     const std::int64_t dim0 = std::int64_t{m.dims[0]} + 1;
     std::uint8_t fill[8];
     for (unsigned k = 0; k < es; k += 2) {
@@ -241,8 +252,12 @@ void tensor_copy(const Inst& in, Ctx& x, std::uint32_t mask) {
     std::vector<std::uint8_t> buf(row_bytes);
     unsigned part = 0;
     if (im2col) {
+      // .multicast::cluster is refused at decode; a peer's shared memory was not measured.
+      if (to[0].shared != x.shared)
+        lane_fault(x, x.pc_of(in), ErrorKind::kUnsupported, l,
+                   "an .im2col tensor load into another CTA's shared memory (not measured on the H100)");
       im2col_rows(x, in, l, m, pixels, sh, pitch, span, fill, buf, part);
-      bulk_complete_tx(x, in, l, bar, static_cast<std::uint32_t>(tma::box_bytes(m)));
+      bulk_complete_tx(x, in, l, to[0].bar, static_cast<std::uint32_t>(tma::box_bytes(m)));
       return;
     }
     for_rows(m, c, [&](const BoxRow& r) {
@@ -261,9 +276,11 @@ void tensor_copy(const Inst& in, Ctx& x, std::uint32_t mask) {
           const std::uint8_t* p = translate<MemSpace::kGlobal>(x, in, l, ga + static_cast<std::uint64_t>(j) * es, es, Op::kLoad, sp, sa);
           std::memcpy(buf.data() + j * es, p, es);
         }
-        for (std::uint64_t k = 0; k < row_bytes; k += 16) std::memcpy(x.shared + tma::swizzle(base + k, sw), buf.data() + k, 16);
-        // The H100 reads the whole box row, out-of-bounds parts too (case 1).
-        if (x.sink != nullptr) emit_row(x, in, Op::kBulkCopy, ga, row_bytes, part, true, base, span);
+        for (unsigned t = 0; t < count; ++t)
+          for (std::uint64_t k = 0; k < row_bytes; k += 16) std::memcpy(to[t].shared + tma::swizzle(base + k, sw), buf.data() + k, 16);
+        // The H100 reads the whole box row, out-of-bounds parts too (case 1), from L2 once for all
+        // destinations (tma_more, peer_probe case 3).
+        if (x.sink != nullptr) emit_row(x, in, Op::kBulkCopy, ga, row_bytes, part, true, base, span, count);
       } else {
         for (std::uint64_t k = 0; k < row_bytes; k += 16) std::memcpy(buf.data() + k, x.shared + tma::swizzle(base + k, sw), 16);
         const Op op = reduce ? Op::kBulkRed : Op::kBulkStore;
@@ -280,7 +297,8 @@ void tensor_copy(const Inst& in, Ctx& x, std::uint32_t mask) {
                    true, base + static_cast<std::uint64_t>(j0) * es, span);
       }
     });
-    if (!store) bulk_complete_tx(x, in, l, bar, static_cast<std::uint32_t>(tma::box_bytes(m)));
+    if (!store)
+      for (unsigned t = 0; t < count; ++t) bulk_complete_tx(x, in, l, to[t].bar, static_cast<std::uint32_t>(tma::box_bytes(m)));
   });
 }
 
@@ -404,10 +422,10 @@ bool decode_tma(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out) {
       // .im2col_no_offs, whose layout was not measured.
       if (ins.tensor_mode != ptx::TensorMode::kTile && !(im2col && !store))
         dc.unsupported("tensor copies in a mode other than .tile and the .im2col load (.im2col_no_offs and the other modes were not measured)");
-      if (ins.multicast) dc.unsupported(".multicast::cluster (clusters of one CTA)");
+      if (im2col && ins.multicast) dc.unsupported(".multicast::cluster with an .im2col load (not measured)");
       if (ins.cta_group) dc.unsupported(".cta_group");
       const ptx::Operand& map = ops[store ? 0 : 1];
-      const std::size_t used = store ? 2 : im2col ? 4 : 3;
+      const std::size_t used = store ? 2 : im2col ? 4 : 3 + (ins.multicast ? 1 : 0);
       if (im2col) {
         if (ins.tensor_dims < 3) dc.unsupported(".im2col with fewer than 3 dimensions (the PTX ISA allows 3 to 5)");
         if (ops[1].elements.size() != ins.tensor_dims)
@@ -443,6 +461,14 @@ bool decode_tma(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out) {
         out.c = b.slot;
         out.e = dc.constant(static_cast<std::uint64_t>(b.imm));
         if (b.reg32) out.aux |= kBarAddr32;
+        if (ins.space == ptx::StateSpace::kSharedCluster) out.aux |= kClusterDst;
+        if (ins.multicast) {
+          // The ctaMask follows the mbarrier; its slot is d2, the fifth coordinate's.
+          if (ins.tensor_dims == 5) dc.unsupported("a 5-D tensor copy with .multicast::cluster");
+          if (ops.size() < 4) dc.unsupported(".multicast::cluster without a ctaMask operand");
+          out.d2 = dc.src(ops[3], ptx::Type::kU16);
+          out.aux |= kMulticast;
+        }
       } else if (ins.space != ptx::StateSpace::kGlobal) {
         dc.unsupported("a tensor store into a space other than global memory");
       }

@@ -160,6 +160,9 @@ constexpr OpSpec kOps[] = {
     {"membar", Opcode::kMembar, kScope | kGl},
     {"fence", Opcode::kFence, kOrder | kScope},
     {"fence.proxy", Opcode::kFence, kProxy | kSpace | kOrder | kScope},
+    // fence.mbarrier_init.release.cluster: orders prior mbarrier.init operations before later
+    // accesses of the cluster's other threads (the only form the PTX ISA defines); a fence here.
+    {"fence.mbarrier_init", Opcode::kFence, kOrder | kScope},
     {"atom", Opcode::kAtom, kT | kSpace | kOrder | kScope | kRed | kNoftz | kVec | kEvict},
     {"red", Opcode::kRed, kT | kSpace | kOrder | kScope | kRed | kNoftz | kVec | kEvict},
     {"nanosleep", Opcode::kNanosleep, kT},

@@ -97,6 +97,7 @@ void merge_row(InstructionStats& into, InstructionStats&& from, std::uint64_t se
   into.requests += from.requests;
   into.sectors += from.sectors;
   into.ideal_sectors += from.ideal_sectors;
+  into.multicast_sectors += from.multicast_sectors;
   into.bytes_requested += from.bytes_requested;
   into.bytes_moved += from.bytes_moved;
   into.l1_hit_sectors += from.l1_hit_sectors;
@@ -651,6 +652,7 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
       for (std::uint32_t k = 0; k < lines.count; ++k) part.lines.push_back(lines.line[k]);
       s.sectors += scratch.transaction_count;
       s.ideal_sectors += scratch.transaction_count;
+      if (a.destinations > 1) s.multicast_sectors += std::uint64_t{scratch.transaction_count} * (a.destinations - 1u);
       s.bytes_requested += scratch.bytes_moved;
       s.bytes_moved += scratch.bytes_moved;
     }

@@ -84,6 +84,9 @@ struct InstructionStats {
   bool matrix = false;  // ldmatrix/stmatrix: its records (and sample) are 8x8 matrices (WarpAccess::matrix)
   std::uint64_t executions = 0, active_lanes = 0;
   std::uint64_t requests = 0, sectors = 0, ideal_sectors = 0;
+  // Bulk/tensor loads with .multicast::cluster: the sectors delivered to the CTAs of the ctaMask
+  // beyond the first (WarpAccess::destinations); the L2 reads them once (`sectors`).
+  std::uint64_t multicast_sectors = 0;
   std::uint64_t bytes_requested = 0, bytes_moved = 0;
   std::uint64_t l1_hit_sectors = 0, l2_hit_sectors = 0;
   std::uint64_t wavefronts = 0, ideal_wavefronts = 0;

@@ -124,8 +124,10 @@ bool uses_bulk_copies(const ModelResult& m) {
 /// The Tensor Memory Accelerator under Nsight Compute's names (tests/hw/data/h100/tma): a tensor
 /// load is one UTMALDG and one l1tex__tmain request, a tensor store one UTMASTG and two requests;
 /// their global sectors are the distinct sectors of each box row (loads: the whole box, stores:
-/// the in-bounds part). Plain cp.async.bulk copies (UBLKCP) count in
-/// smsp__sass_inst_executed_op_tma only (their sectors were not measured). Reductions
+/// the in-bounds part). A plain cp.async.bulk load (UBLKCP) counts as a TMA load too: one
+/// instruction, one request and its sectors (tests/hw/data/h100/tma_more, peer_probe case 0).
+/// With .multicast::cluster the xbar2l1tex sectors count once per CTA of the ctaMask while the L2
+/// reads them once (peer_probe cases 2, 3: 96 = 3 x 32, 80 = 2 x 40). Reductions
 /// (cp.reduce.async.bulk: UBLKRED, .tensor: UTMAREDG; tests/hw/data/h100/tma_more) count as
 /// smsp__inst_executed_op_tma_st and smsp__sass_inst_executed_op_tma_red, two l1tex__tmain
 /// requests each, and the distinct sectors of each record (a 128-byte chunk of a bulk reduction,
@@ -137,11 +139,11 @@ void tma_metric_values(const ModelResult& m, std::vector<std::pair<std::string, 
     if (s.op == Op::kBulkRed) {
       red += s.executions;
       red_sec += s.sectors;
-    } else if (!s.tensor) {
-      bulk += s.executions;
     } else if (s.op == Op::kBulkCopy) {
       ld += s.executions;
-      ld_sec += s.sectors;
+      ld_sec += s.sectors + s.multicast_sectors;
+    } else if (!s.tensor) {
+      bulk += s.executions;
     } else {
       st += s.executions;
       st_sec += s.sectors;
@@ -150,6 +152,7 @@ void tma_metric_values(const ModelResult& m, std::vector<std::pair<std::string, 
   out.emplace_back("smsp__inst_executed_op_tma_ld.sum", ld);
   out.emplace_back("smsp__inst_executed_op_tma_st.sum", st + red);
   out.emplace_back("smsp__sass_inst_executed_op_tma.sum", ld + st + bulk + red);
+  out.emplace_back("smsp__sass_inst_executed_op_tma_ld.sum", ld);
   out.emplace_back("smsp__sass_inst_executed_op_tma_red.sum", red);
   out.emplace_back("l1tex__tmain_requests.sum", ld + 2 * st + 2 * red);
   out.emplace_back("l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld.sum", ld_sec);
