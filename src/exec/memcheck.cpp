@@ -1,6 +1,8 @@
 #include "exec/memcheck.hpp"
 
 #include <algorithm>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
@@ -12,19 +14,11 @@ namespace warpscope::exec {
 
 namespace {
 
-const char* access_word(Op op) {
-  switch (op) {
-    case Op::kLoad: return "read";
-    case Op::kStore: return "write";
-    case Op::kAtomic: return "atomic";
-    case Op::kReduction: return "reduction";
-    case Op::kLdgsts: return "asynchronous copy";
-    case Op::kBulkCopy: return "bulk copy";
-    case Op::kBulkStore: return "bulk store";
-    case Op::kGmma: return "wgmma operand read";
-    case Op::kBulkRed: return "bulk reduction";
-  }
-  return "access";
+/// compute-sanitizer's word for an access: "read" and "write" for loads and stores, else its kind.
+std::string_view access_word(Op op) {
+  if (op == Op::kLoad) return "read";
+  if (op == Op::kStore) return "write";
+  return describe(op);
 }
 
 }  // namespace
@@ -55,7 +49,7 @@ void MemcheckLog::record(const Ctx& x, const Inst& in, unsigned lane, std::uint6
   e.thread = x.thread_of(lane);
   e.address = addr;
   e.size = width;
-  e.access = access_word(op);
+  e.access = std::string(access_word(op));
   e.space = space == Space::kConst ? "const" : "global";
   if (const Region* r = x.global->nearest(addr); r != nullptr) {
     e.allocation_base = r->base;

@@ -9,6 +9,8 @@
 // As for cp.async (ops_async.cpp), a copy is performed when it is issued; the groups and waits
 // then have nothing left to wait for. The box layout in shared memory and the out-of-bounds rules
 // are those measured on an H100 (tests/hw/data/h100/tma, tensormap.hpp).
+#include <string>
+
 #include "exec/async.hpp"
 #include "exec/bulk_reduce.hpp"
 #include "exec/memaccess.hpp"
@@ -302,19 +304,32 @@ void tensor_copy(const Inst& in, Ctx& x, std::uint32_t mask) {
   });
 }
 
+/// A shared-to-global bulk operation's operands for lane `l` (global address, shared offset, byte
+/// count), checked as cp.async.bulk and cp.reduce.async.bulk require: 16-byte multiples and
+/// alignment, the source inside shared memory. `what` names the instruction in faults.
+struct BulkOperands {
+  std::uint64_t global = 0, shared = 0, bytes = 0;
+};
+BulkOperands bulk_operands(const Inst& in, Ctx& x, unsigned l, Op global_op, const char* what) {
+  BulkOperands o;
+  o.global = x.reg(in.a)[l] + static_cast<std::uint64_t>(in.imm);
+  o.shared = x.reg(in.b)[l] + x.reg(in.c)[l];
+  if (in.flags & kFlagAddr32) o.shared &= 0xffffffffu;
+  o.bytes = x.reg(in.e)[l] & 0xffffffffu;
+  const std::string where = fmt::format(" ({})", what);
+  if (o.bytes % 16 != 0)
+    lane_fault(x, x.pc_of(in), ErrorKind::kUndefined, l, fmt::format("{} of {} bytes (a multiple of 16 is required)", what, o.bytes));
+  if (o.global % 16 != 0) memory_fault(x, in, ErrorKind::kMisaligned, l, o.global, 16, Space::kGlobal, global_op, false, where.c_str());
+  if (o.shared % 16 != 0) memory_fault(x, in, ErrorKind::kMisaligned, l, o.shared, 16, Space::kShared, Op::kLoad, false, where.c_str());
+  if (o.shared > x.shared_size || x.shared_size - o.shared < o.bytes)
+    memory_fault(x, in, ErrorKind::kOutOfBounds, l, o.shared, 16, Space::kShared, Op::kLoad, false, where.c_str());
+  return o;
+}
+
 /// cp.async.bulk.global.shared::cta.bulk_group: `size` bytes from shared memory to global memory.
 void bulk_store(const Inst& in, Ctx& x, std::uint32_t mask) {
   for_lanes(mask, [&](unsigned l) {
-    const std::uint64_t g = x.reg(in.a)[l] + static_cast<std::uint64_t>(in.imm);
-    std::uint64_t s = x.reg(in.b)[l] + x.reg(in.c)[l];
-    if (in.flags & kFlagAddr32) s &= 0xffffffffu;
-    const std::uint64_t n = x.reg(in.e)[l] & 0xffffffffu;
-    if (n % 16 != 0)
-      lane_fault(x, x.pc_of(in), ErrorKind::kUndefined, l, fmt::format("cp.async.bulk of {} bytes (a multiple of 16 is required)", n));
-    if (g % 16 != 0) memory_fault(x, in, ErrorKind::kMisaligned, l, g, 16, Space::kGlobal, Op::kStore, false, " (cp.async.bulk)");
-    if (s % 16 != 0) memory_fault(x, in, ErrorKind::kMisaligned, l, s, 16, Space::kShared, Op::kLoad, false, " (cp.async.bulk)");
-    if (s > x.shared_size || x.shared_size - s < n)
-      memory_fault(x, in, ErrorKind::kOutOfBounds, l, s, 16, Space::kShared, Op::kLoad, false, " (cp.async.bulk)");
+    const auto [g, s, n] = bulk_operands(in, x, l, Op::kStore, "cp.async.bulk");
     for (std::uint64_t k = 0; k < n; k += 16) {
       Space sp;
       std::uint64_t sa;
@@ -333,16 +348,7 @@ void bulk_reduce(const Inst& in, Ctx& x, std::uint32_t mask) {
   const auto op = static_cast<ptx::ReduceOp>(in.aux2 & 0xff);
   const auto elem = static_cast<bulkred::Elem>(in.aux2 >> 8);
   for_lanes(mask, [&](unsigned l) {
-    const std::uint64_t g = x.reg(in.a)[l] + static_cast<std::uint64_t>(in.imm);
-    std::uint64_t s = x.reg(in.b)[l] + x.reg(in.c)[l];
-    if (in.flags & kFlagAddr32) s &= 0xffffffffu;
-    const std::uint64_t n = x.reg(in.e)[l] & 0xffffffffu;
-    if (n % 16 != 0)
-      lane_fault(x, x.pc_of(in), ErrorKind::kUndefined, l, fmt::format("cp.reduce.async.bulk of {} bytes (a multiple of 16 is required)", n));
-    if (g % 16 != 0) memory_fault(x, in, ErrorKind::kMisaligned, l, g, 16, Space::kGlobal, Op::kBulkRed, false, " (cp.reduce.async.bulk)");
-    if (s % 16 != 0) memory_fault(x, in, ErrorKind::kMisaligned, l, s, 16, Space::kShared, Op::kLoad, false, " (cp.reduce.async.bulk)");
-    if (s > x.shared_size || x.shared_size - s < n)
-      memory_fault(x, in, ErrorKind::kOutOfBounds, l, s, 16, Space::kShared, Op::kLoad, false, " (cp.reduce.async.bulk)");
+    const auto [g, s, n] = bulk_operands(in, x, l, Op::kBulkRed, "cp.reduce.async.bulk");
     for (std::uint64_t k = 0; k < n; k += 16) {
       Space sp;
       std::uint64_t sa;
@@ -353,6 +359,20 @@ void bulk_reduce(const Inst& in, Ctx& x, std::uint32_t mask) {
     if (x.sink != nullptr)
       for (std::uint64_t k = 0; k < n; k += 128) emit_row(x, in, Op::kBulkRed, g + k, std::min<std::uint64_t>(128, n - k), part, false);
   });
+}
+
+/// A tensor copy's or reduction's `[tensorMap, {coordinates}]` operand: the map's register in b,
+/// its offset in d, the coordinates in v[0..3] and d2 (ops_tma's slot layout).
+void decode_tensor_operand(DecodeCtx& dc, const ptx::Operand& map, Inst& out) {
+  if (map.addr_base != ptx::AddressBase::kReg) dc.unsupported("a tensor map that is not in a register");
+  ptx::Operand reg;
+  reg.kind = ptx::OperandKind::kReg;
+  reg.reg = map.reg;
+  reg.pos = map.pos;
+  out.b = dc.src(reg, ptx::Type::kU64);
+  out.d = dc.constant(static_cast<std::uint64_t>(map.offset));
+  std::uint32_t* const coord[] = {&out.v[0], &out.v[1], &out.v[2], &out.v[3], &out.d2};
+  for (std::size_t k = 0; k < map.elements.size() && k < tma::kMaxRank; ++k) *coord[k] = dc.src(map.elements[k], ptx::Type::kS32);
 }
 
 void nop(const Inst&, Ctx&, std::uint32_t) {}
@@ -370,15 +390,7 @@ bool decode_reduce(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out) {
     if (ins.tensor_mode != ptx::TensorMode::kTile) dc.unsupported("cp.reduce.async.bulk.tensor in a mode other than .tile (.im2col_no_offs)");
     const ptx::Operand& map = ops[0];
     if (ops.size() > 2 + (ins.l2_cache_hint ? 1 : 0)) dc.unsupported("extra operands of a tensor reduction");
-    if (map.addr_base != ptx::AddressBase::kReg) dc.unsupported("a tensor map that is not in a register");
-    ptx::Operand reg;
-    reg.kind = ptx::OperandKind::kReg;
-    reg.reg = map.reg;
-    reg.pos = map.pos;
-    out.b = dc.src(reg, ptx::Type::kU64);
-    out.d = dc.constant(static_cast<std::uint64_t>(map.offset));
-    std::uint32_t* const coord[] = {&out.v[0], &out.v[1], &out.v[2], &out.v[3], &out.d2};
-    for (std::size_t k = 0; k < map.elements.size() && k < tma::kMaxRank; ++k) *coord[k] = dc.src(map.elements[k], ptx::Type::kS32);
+    decode_tensor_operand(dc, map, out);
     const AddrOperand sh = dc.address(ops[1], ptx::StateSpace::kShared);
     if (sh.mode != AddrOperand::Mode::kPlain) dc.unsupported("a tensor reduction's shared operand");
     out.a = sh.slot;
@@ -438,15 +450,7 @@ bool decode_tma(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out) {
         out.aux2 = dc.add_operand_list(offs);
       }
       if (ops.size() > used + (ins.l2_cache_hint ? 1 : 0)) dc.unsupported("extra operands of a tensor copy");
-      if (map.addr_base != ptx::AddressBase::kReg) dc.unsupported("a tensor map that is not in a register");
-      ptx::Operand reg;
-      reg.kind = ptx::OperandKind::kReg;
-      reg.reg = map.reg;
-      reg.pos = map.pos;
-      out.b = dc.src(reg, ptx::Type::kU64);
-      out.d = dc.constant(static_cast<std::uint64_t>(map.offset));
-      std::uint32_t* const coord[] = {&out.v[0], &out.v[1], &out.v[2], &out.v[3], &out.d2};
-      for (std::size_t k = 0; k < map.elements.size() && k < tma::kMaxRank; ++k) *coord[k] = dc.src(map.elements[k], ptx::Type::kS32);
+      decode_tensor_operand(dc, map, out);
       const AddrOperand sh = dc.address(ops[store ? 1 : 0], ptx::StateSpace::kShared);
       if (sh.mode != AddrOperand::Mode::kPlain) dc.unsupported("a tensor copy's shared operand");
       out.a = sh.slot;
