@@ -195,6 +195,9 @@ MemoryCounts memory_from_metrics(const nlohmann::json& metrics) {
   m.l2_sectors = sum({"lts__t_sectors_srcunit_tex_op_read.sum", "lts__t_sectors_srcunit_tex_op_write.sum",
                       "lts__t_sectors_srcunit_tex_op_atom.sum", "lts__t_sectors_srcunit_tex_op_red.sum"});
   m.l2_hit_sectors = sum({"lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum", "lts__t_sectors_srcunit_tex_op_write_lookup_hit.sum"});
+  m.l2_read_sectors = get("lts__t_sectors_srcunit_tex_op_read.sum");
+  m.l2_read_hit_sectors = get("lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum");
+  m.l2_atomic_sectors = sum({"lts__t_sectors_srcunit_tex_op_atom.sum", "lts__t_sectors_srcunit_tex_op_red.sum"});
   m.dram_read_bytes = get("dram__bytes_read.sum");
   m.dram_write_bytes = get("dram__bytes_write.sum");
   return m;

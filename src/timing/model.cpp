@@ -31,10 +31,32 @@ double mva_cycle_time(int n, const double* demands, int stations, double z) {
   return cycle;
 }
 
-double global_load_latency(const TimeConstants& c, const MemoryCounts& mem) {
-  const double l1_hit = mem.global_load_sectors > 0 ? std::min(1.0, mem.l1_hit_sectors / mem.global_load_sectors) : 0;
-  const double l2_hit = mem.l2_sectors > 0 ? std::min(1.0, mem.l2_hit_sectors / mem.l2_sectors) : 1;
+double l2_real_hit_share(const MemoryCounts& mem) {
+  if (mem.l2_read_hit_sectors <= 0) return 1;
+  const double misses = std::max(0.0, mem.l2_read_sectors - mem.l2_read_hit_sectors);
+  const double partners = std::max(0.0, mem.dram_read_bytes / 32.0 - misses - mem.l2_atomic_sectors);
+  return std::clamp((mem.l2_read_hit_sectors - partners) / mem.l2_read_hit_sectors, 0.0, 1.0);
+}
+
+double load_latency(const TimeConstants& c, double l1_hit, double l2_hit) {
+  l1_hit = std::clamp(l1_hit, 0.0, 1.0);
+  l2_hit = std::clamp(l2_hit, 0.0, 1.0);
   return l1_hit * c.lat_l1 + (1 - l1_hit) * (l2_hit * c.lat_l2 + (1 - l2_hit) * c.lat_dram);
+}
+
+double global_load_latency(const TimeConstants& c, const MemoryCounts& mem) {
+  const double l1_hit = mem.global_load_sectors > 0 ? mem.l1_hit_sectors / mem.global_load_sectors : 0;
+  const double l2_hit =
+      mem.l2_read_sectors > 0 ? mem.l2_read_hit_sectors * l2_real_hit_share(mem) / mem.l2_read_sectors : 1;
+  return load_latency(c, l1_hit, l2_hit);
+}
+
+double instruction_load_latency(const TimeConstants& c, const MemoryCounts& mem, double sectors, double l1_hits,
+                                double l2_hits) {
+  if (sectors <= 0) return global_load_latency(c, mem);
+  const double to_l2 = sectors - l1_hits;
+  const double l2_hit = to_l2 > 0 ? l2_hits * l2_real_hit_share(mem) / to_l2 : 1;
+  return load_latency(c, l1_hits / sectors, l2_hit);
 }
 
 namespace {

@@ -45,6 +45,9 @@ struct MemoryCounts {
   double l1_wavefronts = 0;      // data-stage wavefronts: global/local (sectors / 4 at least one a request) + shared (with conflicts)
   double global_load_sectors = 0, l1_hit_sectors = 0;  // for the load latency mix
   double l2_sectors = 0, l2_hit_sectors = 0;           // L2 lookups (read, write, atomic)
+  // The loads' side of the L2 (the load latency mix): read lookups and their hits, and the
+  // atomic/reduction sectors (which also read DRAM when they miss).
+  double l2_read_sectors = 0, l2_read_hit_sectors = 0, l2_atomic_sectors = 0;
   double dram_read_bytes = 0, dram_write_bytes = 0;
 };
 
@@ -76,8 +79,28 @@ struct Prediction {
 Prediction predict(const TimeConstants& c, const LaunchShape& shape, const InstructionMix& mix,
                    const MemoryCounts& mem, const SerialCounts& serial = {}, const SerialConstants* sc = nullptr);
 
-/// Latency of a global load: L1 hits, then L2 hits, then DRAM, by the launch's hit rates.
+/// Latency of a global load: L1 hits, then L2 hits, then DRAM, by the launch's hit rates. The L2
+/// part is the read lookups' hit rate, less the hits on sectors that DRAM delivered only as the
+/// pair partner of another sector's miss (the 64-byte fetch, docs/mem.md): the memory model sees
+/// those requests one after another, but on the GPU the warps that ask for both halves run at
+/// once, so the partner is still on its way from DRAM (the H100 counts 4 % of alignedTypes'
+/// byte-load sectors as hits where the model's order gives 50 %).
 double global_load_latency(const TimeConstants& c, const MemoryCounts& mem);
+
+/// The share of the launch's L2 read hits that are real hits (not pair partners still on their
+/// way, above); 1 when there is no read hit.
+double l2_real_hit_share(const MemoryCounts& mem);
+
+/// Latency of a load of which `l1_hit` (0..1) of the sectors hit in L1 and `l2_hit` of the rest in L2.
+double load_latency(const TimeConstants& c, double l1_hit, double l2_hit);
+
+/// Latency of one load instruction from its own counts (the memory model's per-instruction
+/// statistics): `sectors` looked up, `l1_hits` of them in L1, `l2_hits` of the rest in L2 (real
+/// hits: scaled by l2_real_hit_share). A warp's loads of one 128-byte line one after another
+/// (a misaligned struct read byte by byte) then wait as long as the first, whose miss brings the
+/// line, where the launch's mean latency would give each the average.
+double instruction_load_latency(const TimeConstants& c, const MemoryCounts& mem, double sectors, double l1_hits,
+                                double l2_hits);
 
 /// Mean value analysis of a closed network: `n` customers, queueing stations with the given
 /// service demands per customer pass, and a pure delay `z`. Returns the time one pass takes for

@@ -126,8 +126,11 @@ TEST(Mix, MachineLatencies) {
   MemoryCounts mem;
   mem.global_load_sectors = 100;
   mem.l1_hit_sectors = 50;  // half L1 hits; of the rest, L2 lookups hit 3 in 4
-  mem.l2_sectors = 40;
-  mem.l2_hit_sectors = 30;
+  mem.l2_sectors = 60;  // writes among them do not count for the loads
+  mem.l2_hit_sectors = 50;
+  mem.l2_read_sectors = 40;
+  mem.l2_read_hit_sectors = 30;
+  mem.dram_read_bytes = 10 * 32;  // the 10 read misses, no pair partner
   EXPECT_DOUBLE_EQ(machine_latency(c, mem, "LDG", "global_ld"), 0.5 * 32.0 + 0.5 * (0.75 * 268.6 + 0.25 * 681.2));
   EXPECT_DOUBLE_EQ(machine_latency(c, mem, "LDL", "local_ld"), 32.0);
   EXPECT_DOUBLE_EQ(machine_latency(c, mem, "LDS", "shared_ld"), 23.1);
@@ -136,6 +139,22 @@ TEST(Mix, MachineLatencies) {
   EXPECT_DOUBLE_EQ(machine_latency(c, mem, "F2I", "conversion"), 17.0);
   EXPECT_DOUBLE_EQ(machine_latency(c, mem, "SHFL", "inter_thread"), 24.0);
   EXPECT_DOUBLE_EQ(machine_latency(c, mem, "ATOMG", "global_atom"), 268.6);
+}
+
+// docs/mem.md "DRAM fetch": a miss reads the 64-byte sector pair. A read hit on a partner that
+// came in that way is no hit for the time model (the warps asking for both halves run at once).
+TEST(Mix, PartnerHitsWaitForDram) {
+  const TimeConstants& c = *constants_for(arch::builtin_profile("hopper"));
+  MemoryCounts mem;
+  mem.global_load_sectors = 100;  // no L1 hit
+  mem.l2_read_sectors = 100;      // 50 misses, each fetching its pair partner, which the next
+  mem.l2_read_hit_sectors = 50;   // request finds: 50 hits, 100 sectors read from DRAM
+  mem.dram_read_bytes = 100 * 32;
+  EXPECT_DOUBLE_EQ(global_load_latency(c, mem), 681.2);
+  mem.dram_read_bytes = 75 * 32;  // 25 partners: 25 of the 50 hits are real
+  EXPECT_DOUBLE_EQ(global_load_latency(c, mem), 0.25 * 268.6 + 0.75 * 681.2);
+  mem.l2_atomic_sectors = 25;     // misses of atomics read DRAM too: no partner left
+  EXPECT_DOUBLE_EQ(global_load_latency(c, mem), 0.5 * 268.6 + 0.5 * 681.2);
 }
 
 TEST(Predict, OneWarpPerSmIsLatencyBound) {

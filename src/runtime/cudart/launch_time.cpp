@@ -35,7 +35,7 @@ nlohmann::json predict_launch_time(const arch::Profile& profile, const std::vect
                                    const analysis::sass::LaunchSassCounts* sass,
                                    const analysis::sass::Function* machine_code,
                                    const stats::AtomicContention& atomics, const stats::HostMappedBytes& host,
-                                   double sample_scale) {
+                                   double sample_scale, std::span<const stats::InstructionStats> per_pc) {
   const timing::TimeConstants* c = timing::constants_for(profile);
   if (c == nullptr) {
     return {{"available", false}, {"reason", "the time model has no constants for profile '" + profile.name + "'"}};
@@ -83,7 +83,15 @@ nlohmann::json predict_launch_time(const arch::Profile& profile, const std::vect
     std::vector<double> latency(machine_code->code.size());
     for (std::size_t i = 0; i < latency.size(); ++i) {
       const analysis::sass::OpcodeInfo info = analysis::sass::opcode_info(machine_code->code[i].opcode);
-      latency[i] = timing::machine_latency(*c, mem, info.mnemonic, analysis::sass::to_string(info.cls));
+      const std::string_view cls = analysis::sass::to_string(info.cls);
+      latency[i] = timing::machine_latency(*c, mem, info.mnemonic, cls);
+      const std::int64_t pc = sass->instructions[i].ptx_pc;
+      if ((cls == "global_ld" || cls == "generic_ld") && pc >= 0 && std::size_t(pc) < per_pc.size()) {
+        const stats::InstructionStats& s = per_pc[std::size_t(pc)];
+        if (s.seen && s.space == Space::kGlobal && s.op == Op::kLoad && s.sectors > 0)
+          latency[i] = timing::instruction_load_latency(*c, mem, static_cast<double>(s.sectors),
+                                                        static_cast<double>(s.l1_hit_sectors), static_cast<double>(s.l2_hit_sectors));
+      }
     }
     const std::vector<double> cost = analysis::sass::issue_costs(*machine_code, latency, c->lat_alu);
     mix.latency_cycles = analysis::sass::warp_cycles(cost, *sass);

@@ -2,6 +2,7 @@
 // limiter and Speed Of Light of one profile's model of the launch.
 #pragma once
 
+#include <span>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -9,6 +10,7 @@
 #include "analysis/sass_counts.hpp"
 #include "arch/profile.hpp"
 #include "stats/atomic_contention.hpp"
+#include "stats/collector.hpp"
 #include "stats/host_mapped.hpp"
 #include "timing/model.hpp"
 #include "warpscope/warpscope.hpp"
@@ -27,14 +29,16 @@ namespace warpscope::cudart {
 /// from its control words (sass_latency.hpp; `latency`: "control_words"), else it is the
 /// in-order dependent chain of the mix's classes ("ilp1"). `atomics`, `host`: the statistics'
 /// same-address atomic counts and zero-copy bytes, of the CTAs they saw (`sample_scale`:
-/// ctas_total / ctas_sampled under --sample-ctas, else 1).
+/// ctas_total / ctas_sampled under --sample-ctas, else 1). `per_pc`: the memory model's statistics
+/// per PTX instruction; a machine-code global load whose PTX instruction has them waits its own
+/// latency (its hits in L1 and L2), the others the launch's mean (docs/time.md).
 nlohmann::json predict_launch_time(const arch::Profile& profile, const std::vector<InstructionInfo>& code,
                                    const LaunchStats& stats, warpscope::Dim3 grid, warpscope::Dim3 block, const nlohmann::json& occupancy,
                                    nlohmann::json& metrics, nlohmann::json& estimated, double* duration_ns,
                                    const analysis::sass::LaunchSassCounts* sass = nullptr,
                                    const analysis::sass::Function* machine_code = nullptr,
                                    const stats::AtomicContention& atomics = {}, const stats::HostMappedBytes& host = {},
-                                   double sample_scale = 1);
+                                   double sample_scale = 1, std::span<const stats::InstructionStats> per_pc = {});
 
 /// The instruction mix of a launch from its machine code's counts (each opcode's class, docs/time.md).
 timing::InstructionMix mix_from_sass(const analysis::sass::LaunchSassCounts& counts);
