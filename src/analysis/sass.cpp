@@ -24,7 +24,7 @@ namespace {
 
 constexpr std::uint16_t kOpLdl = 0x983, kOpStl = 0x387, kOpLds = 0x984, kOpSts = 0x388, kOpStsUniform = 0x988, kOpLdg = 0x981,
                         kOpStg = 0x986, kOpBra = 0x947, kOpCall = 0x944, kOpExit = 0x94d, kOpRet = 0x950,
-                        kOpBssy = 0x945;
+                        kOpBssy = 0x945, kOpLdc = 0xb82, kOpUldc = 0xab9;
 
 std::int64_t sign_extend(std::uint64_t v, unsigned bits) {
   const std::uint64_t m = std::uint64_t(1) << (bits - 1);
@@ -203,6 +203,14 @@ Inst decode_sm90(std::uint64_t lo, std::uint64_t hi, std::uint32_t offset) {
     case kOpExit: in.kind = Kind::kExit; break;
     case kOpRet: in.kind = Kind::kReturn; break;
     default: break;
+  }
+  if (in.opcode == kOpLdc || in.opcode == kOpUldc) {
+    // c[bank][index + offset]: bank in bits 54..58, offset / 4 in bits 40..53, LDC's index register
+    // in bits 24..31 (read off cuobjdump listings: LDC.64 R14, c[0x3][R2+0x8] is 0x00c00200020e7b82).
+    // ULDC's uniform index is not decoded: taken as an immediate address.
+    in.const_bank = static_cast<std::uint8_t>((lo >> 54) & 0x1f);
+    in.const_offset = static_cast<std::uint32_t>(((lo >> 40) & 0x3fff) * 4);
+    in.const_index = in.opcode == kOpLdc ? static_cast<std::uint8_t>((lo >> 24) & 0xff) : kRegZero;
   }
   if (in.memory()) {
     in.base = static_cast<std::uint8_t>((lo >> 24) & 0xff);

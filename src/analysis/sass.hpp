@@ -64,6 +64,7 @@ inline constexpr std::uint8_t kNoGuard = 7;
 inline constexpr std::uint8_t kNoBarrier = 7;
 inline constexpr std::uint8_t kStackPointer = 1;  // R1, the ABI's stack pointer
 inline constexpr std::uint8_t kRegZero = 255;     // RZ
+inline constexpr std::uint8_t kNoConst = 255;     // Inst::const_bank of instructions without one
 
 struct Inst {
   std::uint32_t offset = 0;   // in the function's .text section
@@ -76,6 +77,11 @@ struct Inst {
   std::int32_t imm = 0;       // memory kinds: address offset
   std::int64_t target = -1;   // kBranch, kCall, kSyncPoint: byte offset of the target
   std::uint32_t ptx_line = 0; // from .nv_debug_line_sass; 0: unknown
+  // LDC / ULDC: the constant operand c[const_bank][const_index + const_offset] (const_index
+  // kRegZero: an immediate address); const_bank kNoConst for other instructions.
+  std::uint8_t const_bank = kNoConst;
+  std::uint8_t const_index = kRegZero;
+  std::uint32_t const_offset = 0;
   // The control word (decode_sm90; sass_latency.hpp uses it): cycles to wait before the next
   // instruction issues, the yield hint, the scoreboard (dependency barrier, 0..5; kNoBarrier: none)
   // the instruction releases when its result is written and when its operands have been read, the

@@ -1,5 +1,6 @@
 #include "stats/collector.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <numeric>
 #include <utility>
@@ -78,6 +79,7 @@ struct Part final : ShardedSink::CtaPart {
   std::uint64_t records = 0;
   std::vector<AtomicNote> atomic_addresses, atomic_lines;  // AtomicCounter::note
   HostMappedBytes host_mapped;
+  std::uint64_t const_lines = 0;  // distinct 64-byte lines of the CTA's .const loads
 };
 
 }  // namespace
@@ -95,6 +97,12 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
     const auto& fp = owner_.float_atomic_pcs_;
     AtomicCounter::note(a, a.pc < fp.size() && fp[a.pc], atomic_addresses_, atomic_lines_);
     add_host_mapped(a, owner_.host_mapped_ranges_, host_mapped_);
+    if (a.space == Space::kConst && a.op == Op::kLoad) {
+      a.active.for_each([&](unsigned l) {
+        const std::uint64_t line = a.addr[l] / kConstLineBytes;
+        if (const_lines_.empty() || const_lines_.back() != line) const_lines_.push_back(line);
+      });
+    }
     for (auto& m : models_) {
       try {
         m->on_access(a, seq, owner_.local_in_registers_);
@@ -111,6 +119,9 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
     part->atomic_addresses = std::exchange(atomic_addresses_, {});
     part->atomic_lines = std::exchange(atomic_lines_, {});
     part->host_mapped = std::exchange(host_mapped_, {});
+    std::sort(const_lines_.begin(), const_lines_.end());
+    part->const_lines = static_cast<std::uint64_t>(std::unique(const_lines_.begin(), const_lines_.end()) - const_lines_.begin());
+    const_lines_.clear();
     for (auto& m : models_) part->models.push_back(m->take());
     return part;
   }
@@ -656,6 +667,7 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
   std::uint64_t records_ = 0;
   std::vector<AtomicNote> atomic_addresses_, atomic_lines_;  // this CTA's global atomics
   HostMappedBytes host_mapped_;
+  std::vector<std::uint64_t> const_lines_;  // this CTA's .const loads' 64-byte lines (runs collapsed)
 };
 
 LaunchCollector::LaunchCollector(std::vector<const arch::Profile*> profiles) {
@@ -688,6 +700,7 @@ void LaunchCollector::merge(std::uint32_t, std::unique_ptr<CtaPart> part_base) {
   atomics_.add(part.atomic_addresses, part.atomic_lines);
   host_mapped_.read += part.host_mapped.read;
   host_mapped_.written += part.host_mapped.written;
+  const_lines_ += part.const_lines;
   for (std::size_t i = 0; i < models_.size(); ++i) {
     Model& m = *models_[i];
     ModelPart& p = part.models[i];
@@ -758,6 +771,7 @@ std::vector<ModelResult> LaunchCollector::finish() {
     m->result.counters = m->hierarchy.counters();
     m->result.atomics = atomics_.result();
     m->result.host_mapped = host_mapped_;
+    m->result.const_lines = const_lines_;
     out.push_back(std::move(m->result));
   }
   return out;

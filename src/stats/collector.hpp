@@ -117,6 +117,11 @@ struct InstructionStats {
   std::uint64_t excess_wavefronts() const { return wavefronts - ideal_wavefronts; }
 };
 
+/// The line of constant memory ModelResult::const_lines counts: 64 bytes, the unit in which the
+/// H100's constant streams slow down (tests/hw/data/h100/timing/const_cache.txt: eight 8-byte LDC.64
+/// per line; docs/time.md, "Constant data").
+inline constexpr std::uint64_t kConstLineBytes = 64;
+
 /// What one profile's model counted over a launch.
 struct ModelResult {
   const arch::Profile* profile = nullptr;
@@ -144,6 +149,10 @@ struct ModelResult {
   std::uint64_t gmma_bytes = 0, gmma_wavefronts = 0, gmma_ideal = 0, gmma_conflicts = 0;
   AtomicContention atomics;  // global atomics per address and line (the same for every profile)
   HostMappedBytes host_mapped;  // zero-copy bytes (the same for every profile)
+  // The distinct 64-byte lines of constant memory (`.const` loads) each CTA read, summed over
+  // the CTAs the statistics saw (the same for every profile): the time model's first reads of
+  // constant lines (docs/time.md, "Constant data"). Kernel parameters are not in it.
+  std::uint64_t const_lines = 0;
   std::uint64_t model_errors = 0;
   std::string first_model_error;
   std::vector<InstructionStats> per_pc;  // indexed by WarpAccess::pc (may be shorter than the code)
@@ -185,6 +194,7 @@ class LaunchCollector final : public ShardedSink {
   AtomicCounter atomics_;
   AddressRanges host_mapped_ranges_;
   HostMappedBytes host_mapped_;
+  std::uint64_t const_lines_ = 0;  // ModelResult::const_lines
   std::unique_ptr<Shard> direct_;  // on_access()'s shard
   std::uint32_t direct_cta_ = 0;
 };

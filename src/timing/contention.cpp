@@ -18,7 +18,15 @@ namespace {
 // warp 2435.3 ns per added pair of each (1217.65 per call); 16384 threads 315.4 (157.7 per call).
 // Zero-copy (cudaHostAllocMapped): reading 2^20 -> 2^22 floats, 12582912 more bytes in 246560 ns
 // more (51.03 bytes per ns); c = a + b, 37748736 more bytes in 527648 ns (71.54).
-constexpr SerialConstants kHopper{0.7311, 1.7549, 23204.8, 287.35, 6930.1, 7006.95, 1217.65, 157.7, 51.03, 71.54};
+// Constant lines (tests/hw/timing/const_launch.cu and const_cache.cu, data in
+// tests/hw/data/h100/timing/const_*): a kernel parameter's 64-byte line costs 66.9 cycles beyond
+// the walk's 28-cycle LDC (ncu's duration of psum/usum <1024> and <4096>, less the launch overhead
+// and the model's walk, per line: 65.7, 70.5, 65.2, 66.1); a __constant__ line rewritten before
+// the launch and flushed from L2 (as ncu does) 231.5: the parameter's 66.9, plus 63.7 for data
+// not yet in the SM (cimm against par, clock64, first launch: 51.5, 75.5, 64.2 per line), plus
+// 100.9 for data in DRAM rather than L2 (csum under ncu against cidx's clock64: 130, 87.5, 85.2).
+constexpr SerialConstants kHopper{0.7311, 1.7549, 23204.8, 287.35, 6930.1, 7006.95, 1217.65, 157.7, 51.03, 71.54,
+                                  231.5, 66.9};
 
 }  // namespace
 

@@ -24,6 +24,10 @@ struct SerialCounts {
   double threads = 0, warps = 0;
   // Zero-copy: bytes read from and written to host memory mapped into the device.
   double host_read_bytes = 0, host_written_bytes = 0;
+  // Constant data read for the first time on an SM (docs/time.md, "Constant data"): 64-byte lines
+  // of __constant__ memory (`.const` loads) and of the kernel's parameters (the machine code's
+  // c[0x0][imm] operands), each counted once per SM that runs the kernel.
+  double const_lines = 0, param_lines = 0;
 };
 
 /// The constants of the serialised costs (H100: tests/hw/data/h100/timing/contention_*).
@@ -38,6 +42,9 @@ struct SerialConstants {
   double heap_many_ns = 0;        // one more call among many warps' (16384 threads)
   double host_read_bytes_per_ns = 0;   // zero-copy reads alone
   double host_mixed_bytes_per_ns = 0;  // zero-copy reads and writes (2 : 1)
+  // Cycles the reading warp waits for a constant line's first read beyond the constant cache's
+  // hit latency (lat_const), __constant__ data and kernel parameters.
+  double const_line_cycles = 0, param_line_cycles = 0;
 };
 
 /// The constants for an architecture profile (by name), or nullptr where none were measured.

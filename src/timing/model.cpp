@@ -115,6 +115,11 @@ Prediction predict(const TimeConstants& c, const LaunchShape& shape, const Instr
   // longest spin and the same-address atomics bound the launch.
   const SerialBounds serial_b = serial_bounds(sc, serial, d.latency);
   d.delay += serial.clock_skew_sum / warps;
+  // First reads of constant lines stall the warp that makes them (docs/time.md, "Constant data").
+  const double const_cycles = sc == nullptr ? 0.0
+                                            : serial.const_lines * sc->const_line_cycles +
+                                                  serial.param_lines * sc->param_line_cycles;
+  d.delay += const_cycles / warps;
   const auto s = static_cast<std::uint64_t>(c.schedulers_per_sm);
   // Time of a wave in which each SM runs b CTAs: its busiest scheduler's warps pass once.
   auto wave = [&](std::uint64_t b) {
@@ -157,7 +162,8 @@ Prediction predict(const TimeConstants& c, const LaunchShape& shape, const Instr
   else if (cycles == host_cycles && host_cycles > sm_cycles) p.limiter = "host";
   else if (cycles == dram_cycles && dram_cycles > sm_cycles) p.limiter = "dram";
   else if (cycles == l2_cycles && l2_cycles > sm_cycles) p.limiter = "l2";
-  else p.limiter = busy >= alone ? kStationNames[busiest] : "latency";
+  else if (busy >= alone) p.limiter = kStationNames[busiest];
+  else p.limiter = const_cycles / warps > 0.5 * alone ? "constant" : "latency";
   p.latency_share = alone > 0 ? d.delay / std::max(alone, busy) : 0;
 
   // Speed Of Light, as ncu's percentages of peak over the kernel's elapsed cycles.
@@ -194,6 +200,7 @@ Prediction predict(const TimeConstants& c, const LaunchShape& shape, const Instr
                   {"dram_cycles", dram_cycles},
                   {"clock_spin_cycles", serial_b.spin_cycles},
                   {"clock_skew_mean_cycles", serial.clock_skew_sum / warps},
+                  {"constant_first_read_cycles", const_cycles},
                   {"atomic_serial_cycles", atomic_cycles},
                   {"printf_cycles", printf_cycles},
                   {"heap_cycles", heap_cycles},

@@ -64,7 +64,8 @@ struct Prediction {
   double sm_cycles = 0;     // the busiest SM's cycles (without the launch overhead)
   std::string limiter;      // issue, fp32, fp64, mufu, integer, lsu, l1, latency, l2, dram, launch,
                             // clock (a clock spin), atomic (same-address atomics), printf, heap,
-                            // host (zero-copy memory)
+                            // host (zero-copy memory), constant (first reads of constant
+                            // lines are more than half of a warp's time)
   double sm_pct = 0;        // sm__throughput: the busiest SM pipe's share of its peak
   double memory_pct = 0;    // gpu__compute_memory_throughput: the busiest memory unit
   double l1_pct = 0, l2_pct = 0, dram_pct = 0;

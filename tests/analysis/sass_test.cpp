@@ -134,6 +134,25 @@ TEST(Sass, DescribesMemoryInstructionsAsCuobjdumpWritesTheAddress) {
   EXPECT_EQ(sass::describe(ld64), "LDL.64 [R1+0x8]");
 }
 
+TEST(Sass, DecodesTheConstantOperandOfLdcAndUldc) {
+  // Words from cuobjdump -sass (tests/hw/data/h100/timing/const_cache.sass.txt and
+  // code_fetch.sass.txt): LDC R1, c[0x0][0x28]; LDC.64 R18, c[0x3][R18+0x8];
+  // ULDC.64 UR6, c[0x0][0x1210]; and an instruction with no constant operand (STL).
+  const sass::Inst ldc = sass::decode_sm90(0x00000a00ff017b82ull, 0x000fe20000000800ull);
+  EXPECT_EQ(ldc.const_bank, 0);
+  EXPECT_EQ(ldc.const_offset, 0x28u);
+  EXPECT_EQ(ldc.const_index, sass::kRegZero);
+  const sass::Inst idx = sass::decode_sm90(0x00c0020012127b82ull, 0x000e620000000a00ull);
+  EXPECT_EQ(idx.const_bank, 3);
+  EXPECT_EQ(idx.const_offset, 0x8u);
+  EXPECT_EQ(idx.const_index, 18);
+  const sass::Inst uldc = sass::decode_sm90(0x0004840000067ab9ull, 0x000fca0000000a00ull);
+  EXPECT_EQ(uldc.const_bank, 0);
+  EXPECT_EQ(uldc.const_offset, 0x1210u);
+  EXPECT_EQ(uldc.const_index, sass::kRegZero);
+  EXPECT_EQ(sass::decode_sm90(0x0000340001007387ull, 0x0001e80000100800ull).const_bank, sass::kNoConst);
+}
+
 TEST(Sass, MalformedCubinsAreErrors) {
   std::vector<std::uint8_t> junk(100, 0x41);
   EXPECT_THROW(sass::read_cubin(junk, "junk"), warpscope::Error);

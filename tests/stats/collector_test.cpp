@@ -42,6 +42,22 @@ TEST(Collector, CoalescedLoadHasNoExcess) {
   EXPECT_EQ(instruction_count(r[0], Space::kGlobal, Op::kLoad), 1u);
 }
 
+// ModelResult::const_lines: the distinct 64-byte lines of constant memory each CTA read, summed
+// over the CTAs (the time model's first reads of constant data, docs/time.md).
+TEST(Collector, ConstantLinesAreCountedOncePerCta) {
+  LaunchCollector c({&hopper()});
+  WarpAccess uniform = access(1, Space::kConst, Op::kLoad, 4, 0x1000, 0);  // one line (0x1000 / 64)
+  c.on_access(uniform);
+  c.on_access(uniform);                                                   // again: no new line
+  c.on_access(access(2, Space::kConst, Op::kLoad, 4, 0x1000, 4));        // 128 bytes: lines 0x40, 0x41
+  c.on_access(access(3, Space::kGlobal, Op::kLoad, 4, 0x2000, 4));       // not constant memory
+  WarpAccess other = uniform;                                             // a second CTA reads line 0x40
+  other.cta = 1;
+  c.on_access(other);
+  const auto r = c.finish();
+  EXPECT_EQ(r[0].const_lines, 2u + 1u);
+}
+
 TEST(Collector, MisalignedRunCostsOneSectorMore) {
   // Seed 003: consecutive 4-byte words starting 4 bytes past a boundary: 5 sectors for 128 bytes.
   LaunchCollector c({&hopper(), &fermi()});

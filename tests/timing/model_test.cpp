@@ -167,6 +167,25 @@ TEST(Predict, OneWarpPerSmIsLatencyBound) {
   EXPECT_DOUBLE_EQ(p.waves, 1.0);
 }
 
+// docs/time.md "Constant data": the first reads of constant lines stall the warp making them, on
+// the H100 66.9 cycles per parameter line and 231.5 per __constant__ line (const_launch.cu,
+// const_cache.cu). One warp alone on its SM: its 407 cycles of FFMA chain, plus 10 parameter lines
+// and 4 constant lines.
+TEST(Predict, FirstReadsOfConstantLinesDelayTheWarp) {
+  SerialCounts s;
+  s.param_lines = 10;
+  s.const_lines = 4;
+  const SerialConstants* sc = serial_constants_for("hopper");
+  ASSERT_NE(sc, nullptr);
+  const Prediction p = predict(h100(), shape(1, 1, 1), fp32_only(1, 100), MemoryCounts{}, s, sc);
+  EXPECT_DOUBLE_EQ(p.sm_cycles, 407.0 + 10 * 66.9 + 4 * 231.5);
+  EXPECT_EQ(p.limiter, "constant");
+  // Spread over 132 warps on 132 SMs (one each), each warp waits its share.
+  const Prediction q = predict(h100(), shape(132, 1, 1), fp32_only(132, 100), MemoryCounts{}, s, sc);
+  EXPECT_DOUBLE_EQ(q.sm_cycles, 407.0 + (10 * 66.9 + 4 * 231.5) / 132);
+  EXPECT_EQ(q.limiter, "latency");
+}
+
 TEST(Predict, MachineCodeLatencyReplacesTheDependentChain) {
   // The same 100 FFMA per warp, with the warps' own time from the control words given: 132 warps
   // of 250 cycles each (e.g. 100 FFMA at stall 2, 50 cycles of waits). One warp per scheduler:

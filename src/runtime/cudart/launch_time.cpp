@@ -35,7 +35,8 @@ nlohmann::json predict_launch_time(const arch::Profile& profile, const std::vect
                                    const analysis::sass::LaunchSassCounts* sass,
                                    const analysis::sass::Function* machine_code,
                                    const stats::AtomicContention& atomics, const stats::HostMappedBytes& host,
-                                   double sample_scale, std::span<const stats::InstructionStats> per_pc) {
+                                   double sample_scale, std::span<const stats::InstructionStats> per_pc,
+                                   std::uint64_t const_lines) {
   const timing::TimeConstants* c = timing::constants_for(profile);
   if (c == nullptr) {
     return {{"available", false}, {"reason", "the time model has no constants for profile '" + profile.name + "'"}};
@@ -124,6 +125,22 @@ nlohmann::json predict_launch_time(const arch::Profile& profile, const std::vect
   serial.atomic_line_steps = static_cast<double>(atomics.line_steps) * sample_scale;
   serial.host_read_bytes = static_cast<double>(host.read) * sample_scale;
   serial.host_written_bytes = static_cast<double>(host.written) * sample_scale;
+  // Constant lines read for the first time on an SM: each CTA's __constant__ lines (of the CTAs
+  // seen, scaled to all) as if every SM that runs the kernel read the lines of one CTA; the
+  // parameter lines the machine code reads with immediate addresses once per such SM.
+  const double sms_used = static_cast<double>(std::min<std::uint64_t>(shape.ctas, shape.sm_count));
+  if (shape.ctas > 0)
+    serial.const_lines = static_cast<double>(const_lines) * sample_scale * sms_used / static_cast<double>(shape.ctas);
+  if (from_sass && machine_code != nullptr && machine_code->code.size() == sass->instructions.size()) {
+    std::vector<std::uint32_t> lines;
+    for (std::size_t i = 0; i < machine_code->code.size(); ++i) {
+      const analysis::sass::Inst& in = machine_code->code[i];
+      if (in.const_bank == 0 && in.const_index == analysis::sass::kRegZero && sass->instructions[i].warp > 0)
+        lines.push_back(in.const_offset / static_cast<std::uint32_t>(stats::kConstLineBytes));
+    }
+    std::sort(lines.begin(), lines.end());
+    serial.param_lines = static_cast<double>(std::unique(lines.begin(), lines.end()) - lines.begin()) * sms_used;
+  }
   const timing::Prediction p = timing::predict(*c, shape, mix, mem, serial,
                                                timing::serial_constants_for(profile.name));
   nlohmann::json t = timing::add_prediction(p, *c, mix, metrics, estimated);
@@ -137,7 +154,9 @@ nlohmann::json predict_launch_time(const arch::Profile& profile, const std::vect
                         {"printf_calls", serial.printf_calls},
                         {"heap_calls", serial.heap_calls},
                         {"host_read_bytes", serial.host_read_bytes},
-                        {"host_written_bytes", serial.host_written_bytes}};
+                        {"host_written_bytes", serial.host_written_bytes},
+                        {"constant_lines", serial.const_lines},
+                        {"parameter_lines", serial.param_lines}};
   t["available"] = true;
   // The machine code's counts, or the PTX counts with ptxas's fixed expansions (estimated).
   t["instruction_counts"] = from_sass ? "sass" : "ptx";

@@ -31,14 +31,16 @@ namespace warpscope::cudart {
 /// same-address atomic counts and zero-copy bytes, of the CTAs they saw (`sample_scale`:
 /// ctas_total / ctas_sampled under --sample-ctas, else 1). `per_pc`: the memory model's statistics
 /// per PTX instruction; a machine-code global load whose PTX instruction has them waits its own
-/// latency (its hits in L1 and L2), the others the launch's mean (docs/time.md).
+/// latency (its hits in L1 and L2), the others the launch's mean (docs/time.md). `const_lines`:
+/// ModelResult::const_lines (the CTAs' distinct lines of __constant__ data, of the CTAs seen).
 nlohmann::json predict_launch_time(const arch::Profile& profile, const std::vector<InstructionInfo>& code,
                                    const LaunchStats& stats, warpscope::Dim3 grid, warpscope::Dim3 block, const nlohmann::json& occupancy,
                                    nlohmann::json& metrics, nlohmann::json& estimated, double* duration_ns,
                                    const analysis::sass::LaunchSassCounts* sass = nullptr,
                                    const analysis::sass::Function* machine_code = nullptr,
                                    const stats::AtomicContention& atomics = {}, const stats::HostMappedBytes& host = {},
-                                   double sample_scale = 1, std::span<const stats::InstructionStats> per_pc = {});
+                                   double sample_scale = 1, std::span<const stats::InstructionStats> per_pc = {},
+                                   std::uint64_t const_lines = 0);
 
 /// The instruction mix of a launch from its machine code's counts (each opcode's class, docs/time.md).
 timing::InstructionMix mix_from_sass(const analysis::sass::LaunchSassCounts& counts);

@@ -527,7 +527,7 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
                                         est, &predicted_ns, i == 0 && rec.sass_counts ? &*rec.sass_counts : nullptr,
                                         k->sass, results[i].atomics, results[i].host_mapped,
                                         static_cast<double>(total_ctas) / static_cast<double>(std::max<std::uint64_t>(1, sampled_ctas)),
-                                        results[i].per_pc);
+                                        results[i].per_pc, results[i].const_lines);
     if (i == 0) primary_ns = predicted_ns;
     if (i == 0) {
       rec.metrics = std::move(m);
