@@ -162,6 +162,10 @@ struct LaunchStats {
   /// the launch's warps, and the largest one warp's. The same for any host thread count.
   std::uint64_t clock_skew_sum = 0;
   std::uint64_t clock_skew_max = 0;
+  /// The most warp instructions (PTX, as warp_instructions) one CTA executed: with
+  /// warp_instructions / CTAs, how unevenly the CTAs share the work (the time model's busiest
+  /// CTA, docs/time.md). The same for any host thread count.
+  std::uint64_t cta_instructions_max = 0;
 };
 
 /// One PTX module's text and the name messages give it (Device::link_ptx).

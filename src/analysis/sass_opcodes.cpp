@@ -3,8 +3,12 @@
 // uniform register: MOV is 0x202, 0x802 and 0xc02), so the table is keyed by the low nine bits.
 // Every entry was read off the cuobjdump -sass listings of H100 builds committed under
 // tests/hw/data/h100 (each instruction's text next to its two 64-bit words);
-// tests/analysis/sass_counts_test.cpp checks every listed instruction against this table. An
-// opcode no listing shows is "OP_0x<hex>", class kOther.
+// tests/analysis/sass_counts_test.cpp checks every listed instruction against this table. HMMA,
+// IMMA and DMMA were read off tests/hw/timing/tensor_rate.cu's cubin: each kernel's one opcode
+// that occurs 128 times, as cuobjdump counts its HMMA.16816.F32 / .F16 / .F32.BF16, HMMA.1688.F32.TF32,
+// IMMA.16832.S8.S8 and DMMA.8x8x4 (tests/hw/data/h100/timing/tensor_rate.sass.txt); LDSM and
+// LDGSTS the same way from a kernel of 64 ldmatrix.x4 and one of 64 cp.async (16 bytes): the one
+// opcode each has 64 of. An opcode no listing shows is "OP_0x<hex>", class kOther.
 #include <fmt/format.h>
 
 #include <array>
@@ -31,7 +35,9 @@ constexpr Entry kTable[] = {
     {0x019, "SHF", C::kInteger},       {0x01c, "PLOP3", C::kInteger},      {0x020, "FMUL", C::kFp32},
     {0x021, "FADD", C::kFp32},         {0x023, "FFMA", C::kFp32},          {0x024, "IMAD", C::kInteger},
     {0x025, "IMAD", C::kInteger},      {0x027, "IMAD", C::kInteger},       {0x035, "HFMA2", C::kFp16},
-    {0x036, "VIADD", C::kInteger},     {0x045, "I2FP", C::kConversion},    {0x046, "VIADDMNMX", C::kInteger},
+    {0x036, "VIADD", C::kInteger},     {0x037, "IMMA", C::kTensor},        {0x03b, "LDSM", C::kLoadShared},
+    {0x03c, "HMMA", C::kTensor},
+    {0x03f, "DMMA", C::kTensor},       {0x045, "I2FP", C::kConversion},    {0x046, "VIADDMNMX", C::kInteger},
     {0x048, "VIMNMX", C::kInteger},    {0x082, "UMOV", C::kUniform},       {0x086, "VOTEU", C::kUniform},
     {0x087, "USEL", C::kUniform},      {0x08c, "UISETP", C::kUniform},     {0x090, "UIADD3", C::kUniform},
     {0x091, "ULEA", C::kUniform},      {0x092, "ULOP3", C::kUniform},      {0x096, "UPRMT", C::kUniform},
@@ -47,7 +53,7 @@ constexpr Entry kTable[] = {
     {0x182, "LDC", C::kMove},          {0x183, "LDL", C::kLoadLocal},      {0x184, "LDS", C::kLoadShared},
     {0x186, "STG", C::kStoreGlobal},   {0x187, "STL", C::kStoreLocal},     {0x188, "STS", C::kStoreShared},
     {0x189, "SHFL", C::kInterThread},  {0x18c, "ATOMS", C::kAtomicShared}, {0x18e, "REDG", C::kAtomicGlobal},
-    {0x199, "SULD", C::kTexture},      {0x19d, "SUST", C::kTexture},       {0x1c3, "S2UR", C::kUniform},
+    {0x199, "SULD", C::kTexture},      {0x1ae, "LDGSTS", C::kAsyncCopy},      {0x19d, "SUST", C::kTexture},       {0x1c3, "S2UR", C::kUniform},
     {0x1c4, "REDUX", C::kInterThread},
 };
 

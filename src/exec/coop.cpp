@@ -303,6 +303,7 @@ LaunchStats run_cooperative(const LaunchRequest& req, const LaunchConfig& cfg) {
   stats.thread_instructions = runner.thread_instructions();
   stats.clock_skew_sum = runner.clock_skew_sum();
   stats.clock_skew_max = runner.clock_skew_max();
+  stats.cta_instructions_max = runner.cta_instructions_max();
   stats.pc_instructions = runner.pc_instructions();
   stats.pc_thread_instructions = runner.pc_thread_instructions();
   runner.memcheck().finish(stats);

@@ -242,6 +242,9 @@ bool CtaRunner::all_done() const {
 }
 
 void CtaRunner::end_cta() {
+  std::uint64_t cta = 0;
+  for (const WarpState& w : warps_) cta += w.instructions;
+  cta_instructions_max_ = std::max(cta_instructions_max_, cta);
   for (const WarpState& w : warps_) {
     instructions_ += w.instructions;
     thread_instructions_ += w.thread_instructions;

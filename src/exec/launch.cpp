@@ -120,6 +120,7 @@ LaunchStats run_launch(const LaunchRequest& req) {
     stats.thread_instructions = runner.thread_instructions();
     stats.clock_skew_sum = runner.clock_skew_sum();
     stats.clock_skew_max = runner.clock_skew_max();
+    stats.cta_instructions_max = runner.cta_instructions_max();
     stats.pc_instructions = runner.pc_instructions();
     stats.pc_thread_instructions = runner.pc_thread_instructions();
     runner.memcheck().finish(stats);
@@ -248,6 +249,7 @@ LaunchStats run_launch(const LaunchRequest& req) {
     tinsts += runner.thread_instructions();
     stats.clock_skew_sum += runner.clock_skew_sum();
     stats.clock_skew_max = std::max(stats.clock_skew_max, runner.clock_skew_max());
+    stats.cta_instructions_max = std::max(stats.cta_instructions_max, runner.cta_instructions_max());
     add_counts(stats.pc_instructions, runner.pc_instructions());
     add_counts(stats.pc_thread_instructions, runner.pc_thread_instructions());
     memcheck.merge(runner.memcheck());

@@ -252,6 +252,8 @@ class CtaRunner {
   /// Clock skew (ClockState::skew) of the warps this runner finished: sum and maximum.
   std::uint64_t clock_skew_sum() const { return clock_skew_sum_; }
   std::uint64_t clock_skew_max() const { return clock_skew_max_; }
+  /// The most warp instructions one CTA this runner ended executed (LaunchStats::cta_instructions_max).
+  std::uint64_t cta_instructions_max() const { return cta_instructions_max_; }
   /// Per instruction (index into KernelImage::code = WarpAccess::pc): warp-level executions and
   /// the sum of their active lanes, over every CTA this runner ran.
   std::vector<std::uint64_t> pc_instructions() const;
@@ -347,6 +349,7 @@ class CtaRunner {
   std::uint64_t instructions_ = 0;
   std::uint64_t thread_instructions_ = 0;
   std::uint64_t clock_skew_sum_ = 0, clock_skew_max_ = 0;
+  std::uint64_t cta_instructions_max_ = 0;
   std::vector<std::uint64_t> pc_warp_, pc_thread_;
   MemcheckLog memcheck_;
 };

@@ -17,6 +17,8 @@ TimeConstants hopper() {
   c.rate_fp64 = 2.0;              // spec: 64 FP64 lanes per SM
   c.rate_lsu = 1.0;               // spec: one L1 tag lookup (request) per cycle; ncu's l1tex__throughput of the N-body
   c.rate_l1_wavefronts = 1.0;     // spec: 128 bytes per cycle per SM (L1 and shared memory)
+  c.rate_tensor = 0.6557;         // measured tensor_rate.txt: HMMA.16816 (f16, bf16), HMMA.1688 (tf32), IMMA.16832 alike
+  c.rate_tensor_fp64 = 0.2491;    // measured tensor_rate.txt: DMMA.8x8x4
   c.lat_alu = 4.07;               // measured latency_fma
   c.lat_fp64 = 8.0;               // measured latency_chains.txt: DFMA 8.04 (fixed latency, stall 8)
   c.lat_mufu = 39.1;              // measured latency_mufu_rsq (rsqrt.approx.f32: MUFU.RSQ with its scaling FMULs)

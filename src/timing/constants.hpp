@@ -18,6 +18,9 @@ struct TimeConstants {
   double rate_fp32 = 0, rate_fp64 = 0, rate_mufu = 0, rate_int = 0;
   double rate_lsu = 0;           // L1 tag stage: memory requests (global, local, shared) per cycle
   double rate_l1_wavefronts = 0; // L1 data stage: 128-byte wavefronts (global/local/shared) per cycle
+  // Tensor cores (mma.sync's HMMA/IMMA, and DMMA); 0: not measured, tensor instructions take
+  // issue slots only.
+  double rate_tensor = 0, rate_tensor_fp64 = 0;
   // Latencies.
   double lat_alu = 0, lat_fp64 = 0, lat_mufu = 0;
   double lat_l1 = 0, lat_l2 = 0, lat_dram = 0, lat_shared = 0;

@@ -90,7 +90,10 @@ void add_machine_instruction(InstructionMix& m, std::string_view mnemonic, std::
   } else if (cls == "inter_thread") {
     if (mnemonic != "SHFL") m.integer += n;             // VOTE, REDUX, MATCH; SHFL: issue only
   } else if (cls == "uniform") m.uniform += n;
-  else if (cls == "tensor") m.tensor += n;
+  else if (cls == "tensor") {
+    m.tensor += n;
+    if (mnemonic == "DMMA") m.tensor_fp64 += n;
+  }
   else if (cls == "global_ld" || cls == "generic_ld" || cls == "texture") m.global_loads += n;
   else if (cls == "local_ld") m.local_loads += n;
   else if (cls == "shared_ld") m.shared_loads += n;
@@ -228,7 +231,7 @@ nlohmann::json add_prediction(const Prediction& p, const TimeConstants& c, const
               {"mufu", mix.mufu},             {"integer", mix.integer}, {"global_loads", mix.global_loads},
               {"local_loads", mix.local_loads}, {"shared_loads", mix.shared_loads}, {"stores", mix.stores},
               {"atomics", mix.atomics},       {"constant_loads", mix.constant_loads},
-              {"uniform", mix.uniform},       {"tensor", mix.tensor},   {"from_machine_code", mix.from_machine_code}};
+              {"uniform", mix.uniform},       {"tensor", mix.tensor}, {"tensor_fp64", mix.tensor_fp64},   {"from_machine_code", mix.from_machine_code}};
   t["components"] = p.components;
   t["constants"] = c.source;
   t["estimated"] = true;

@@ -61,8 +61,15 @@ double instruction_load_latency(const TimeConstants& c, const MemoryCounts& mem,
 
 namespace {
 
-constexpr int kStations = 7;
-constexpr std::array<const char*, kStations> kStationNames = {"issue", "fp32", "fp64", "mufu", "integer", "lsu", "l1"};
+constexpr int kStations = 8;
+constexpr std::array<const char*, kStations> kStationNames = {"issue", "fp32", "fp64", "mufu", "integer", "lsu", "l1", "tensor"};
+
+/// Tensor-core instructions in units of the pipe's rate (rate_tensor): a DMMA counts
+/// rate_tensor / rate_tensor_fp64 of them.
+double tensor_units(const TimeConstants& c, const InstructionMix& mix) {
+  const double fp64 = c.rate_tensor_fp64 > 0 ? mix.tensor_fp64 * c.rate_tensor / c.rate_tensor_fp64 : mix.tensor_fp64;
+  return mix.tensor - mix.tensor_fp64 + fp64;
+}
 
 struct WarpDemands {
   std::array<double, kStations> demand{};  // cycles of each station one warp needs over its life
@@ -74,10 +81,10 @@ WarpDemands warp_demands(const TimeConstants& c, const InstructionMix& mix, cons
   WarpDemands d;
   const double s = c.schedulers_per_sm;
   const double per = 1.0 / warps;
-  const std::array<double, kStations> count = {mix.total,   mix.fp32,         mix.fp64,         mix.mufu,
-                                               mix.integer, mem.lsu_requests, mem.l1_wavefronts};
-  const std::array<double, kStations> rate = {1.0 * s, c.rate_fp32, c.rate_fp64, c.rate_mufu,
-                                              c.rate_int, c.rate_lsu, c.rate_l1_wavefronts};
+  const std::array<double, kStations> count = {mix.total,   mix.fp32,         mix.fp64,          mix.mufu,
+                                               mix.integer, mem.lsu_requests, mem.l1_wavefronts, tensor_units(c, mix)};
+  const std::array<double, kStations> rate = {1.0 * s,    c.rate_fp32, c.rate_fp64,          c.rate_mufu,
+                                              c.rate_int, c.rate_lsu,  c.rate_l1_wavefronts, c.rate_tensor};
   // A station shared by the SM's schedulers serves each of them a 1/s share.
   for (std::size_t i = 0; i < kStations; ++i) d.demand[i] = rate[i] > 0 ? count[i] * per * s / rate[i] : 0;
   const double global = global_load_latency(c, mem);
@@ -111,15 +118,16 @@ Prediction predict(const TimeConstants& c, const LaunchShape& shape, const Instr
   }
   const double warps = static_cast<double>(shape.ctas) * shape.warps_per_cta;
   WarpDemands d = warp_demands(c, mix, mem, warps);
-  // Serialised costs (contention.cpp): the mean clock spin is a delay in each warp's life; the
-  // longest spin and the same-address atomics bound the launch.
-  const SerialBounds serial_b = serial_bounds(sc, serial, d.latency);
-  d.delay += serial.clock_skew_sum / warps;
-  // First reads of constant lines stall the warp that makes them (docs/time.md, "Constant data").
+  // First reads of constant lines stall the warp that makes them (docs/time.md, "Constant data"):
+  // each warp's share of them is part of its latency.
   const double const_cycles = sc == nullptr ? 0.0
                                             : serial.const_lines * sc->const_line_cycles +
                                                   serial.param_lines * sc->param_line_cycles;
   d.delay += const_cycles / warps;
+  // Serialised costs (contention.cpp): the mean clock spin is a delay in each warp's life; the
+  // longest spin and the same-address atomics bound the launch.
+  const SerialBounds serial_b = serial_bounds(sc, serial, d.latency + const_cycles / warps);
+  d.delay += serial.clock_skew_sum / warps;
   const auto s = static_cast<std::uint64_t>(c.schedulers_per_sm);
   // Time of a wave in which each SM runs b CTAs: its busiest scheduler's warps pass once.
   auto wave = [&](std::uint64_t b) {
@@ -131,7 +139,17 @@ Prediction predict(const TimeConstants& c, const LaunchShape& shape, const Instr
   const std::uint64_t tail_b = (rest + shape.sm_count - 1) / shape.sm_count;
   const double t_full = full > 0 ? wave(shape.ctas_per_sm) : 0;
   const double t_tail = rest > 0 ? wave(tail_b) : 0;
-  const double sm_cycles = static_cast<double>(full) * t_full + t_tail;
+  double sm_cycles = static_cast<double>(full) * t_full + t_tail;
+  // The busiest CTA: its warps do cta_imbalance times a mean warp's work (stations and delay
+  // alike), alone on their SM; the SM holding it runs at least that long.
+  double busiest_cta_cycles = 0;
+  if (shape.cta_imbalance > 1) {
+    std::array<double, kStations> scaled = d.demand;
+    for (double& x : scaled) x *= shape.cta_imbalance;
+    const auto n = static_cast<int>((shape.warps_per_cta + s - 1) / s);
+    busiest_cta_cycles = mva_cycle_time(n, scaled.data(), kStations, d.delay * shape.cta_imbalance);
+    sm_cycles = std::max(sm_cycles, busiest_cta_cycles);
+  }
   // Device-wide bandwidth bounds.
   const double hz = c.clock_ghz * 1e9;
   const double l2_cycles = mem.l2_sectors * 32.0 / c.l2_bytes_per_s * hz;
@@ -174,7 +192,7 @@ Prediction predict(const TimeConstants& c, const LaunchShape& shape, const Instr
   };
   const double issue = pct(mix.total, c.schedulers_per_sm);
   p.sm_pct = std::max({issue, pct(mix.fp32, c.rate_fp32), pct(mix.fp64, c.rate_fp64), pct(mix.mufu, c.rate_mufu),
-                       pct(mix.integer, c.rate_int)});
+                       pct(mix.integer, c.rate_int), pct(tensor_units(c, mix), c.rate_tensor)});
   p.l1_pct = std::max(pct(mem.lsu_requests, c.rate_lsu), pct(mem.l1_wavefronts, c.rate_l1_wavefronts));
   p.l2_pct = elapsed > 0 ? std::min(100.0, 100.0 * l2_cycles / elapsed) : 0;
   p.dram_pct = elapsed > 0 ? std::min(100.0, 100.0 * dram_bytes / c.dram_read_bytes_per_s * hz / elapsed) : 0;
@@ -196,6 +214,8 @@ Prediction predict(const TimeConstants& c, const LaunchShape& shape, const Instr
                   {"wave_cycles", t_full},
                   {"tail_cycles", t_tail},
                   {"sm_cycles", sm_cycles},
+                  {"cta_imbalance", shape.cta_imbalance},
+                  {"busiest_cta_cycles", busiest_cta_cycles},
                   {"l2_cycles", l2_cycles},
                   {"dram_cycles", dram_cycles},
                   {"clock_spin_cycles", serial_b.spin_cycles},

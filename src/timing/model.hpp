@@ -29,9 +29,11 @@ struct InstructionMix {
   // Loads issued right after another load whose address does not use its result: their latency
   // overlaps the previous one's (memory-level parallelism within a warp).
   double overlapped_loads = 0;
-  // Issue slots only (no pipe of the model limits them), counted from the machine code: constant
-  // loads (LDC: the ADU pipe), the uniform datapath (U*, S2UR, R2UR), tensor-core instructions.
+  // Counted from the machine code: constant loads (LDC: the ADU pipe) and the uniform datapath
+  // (U*, S2UR, R2UR) take issue slots only; tensor-core instructions (HMMA, IMMA, DMMA) also the
+  // tensor pipe where the profile has its rate.
   double constant_loads = 0, uniform = 0, tensor = 0;
+  double tensor_fp64 = 0;  // of `tensor`, the FP64 ones (DMMA): the tensor pipe's slower rate
   // The warps' own time through their instructions, summed over the launch's warps, from the
   // machine code's control words (src/analysis/sass_latency); < 0: not known, the model takes
   // the in-order dependent chain of the classes above (ILP 1).
@@ -57,13 +59,16 @@ struct LaunchShape {
   std::uint32_t ctas_per_sm = 0;  // the occupancy calculator's blocks per SM (0: does not fit)
   std::uint32_t sm_count = 0;
   std::uint32_t max_warps_per_sm = 0;
+  // The busiest CTA's instructions over the mean CTA's (>= 1; LaunchStats::cta_instructions_max):
+  // a CTA that does more than its share holds its SM longer (docs/time.md, "The busiest CTA").
+  double cta_imbalance = 1;
 };
 
 struct Prediction {
   double duration_ns = 0;   // gpu__time_duration.sum
   double sm_cycles = 0;     // the busiest SM's cycles (without the launch overhead)
   std::string limiter;      // issue, fp32, fp64, mufu, integer, lsu, l1, latency, l2, dram, launch,
-                            // clock (a clock spin), atomic (same-address atomics), printf, heap,
+                            // tensor, clock (a clock spin), atomic (same-address atomics), printf, heap,
                             // host (zero-copy memory), constant (first reads of constant
                             // lines are more than half of a warp's time)
   double sm_pct = 0;        // sm__throughput: the busiest SM pipe's share of its peak

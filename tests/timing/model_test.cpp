@@ -171,6 +171,18 @@ TEST(Predict, OneWarpPerSmIsLatencyBound) {
 // the H100 66.9 cycles per parameter line and 231.5 per __constant__ line (const_launch.cu,
 // const_cache.cu). One warp alone on its SM: its 407 cycles of FFMA chain, plus 10 parameter lines
 // and 4 constant lines.
+// docs/time.md "The busiest CTA": 132 one-warp CTAs, one per SM, where one CTA does 8 times the
+// mean CTA's work (the others less): the launch lasts as long as that CTA's 8 x 407 cycles.
+TEST(Predict, TheBusiestCtaHoldsItsSm) {
+  LaunchShape sh = shape(132, 1, 1);
+  sh.cta_imbalance = 8;
+  const Prediction p = predict(h100(), sh, fp32_only(132, 100), MemoryCounts{});
+  EXPECT_DOUBLE_EQ(p.sm_cycles, 8 * 407.0);
+  EXPECT_DOUBLE_EQ(p.components["busiest_cta_cycles"].get<double>(), 8 * 407.0);
+  sh.cta_imbalance = 1;  // even work: the mean warp's 407 cycles
+  EXPECT_DOUBLE_EQ(predict(h100(), sh, fp32_only(132, 100), MemoryCounts{}).sm_cycles, 407.0);
+}
+
 TEST(Predict, FirstReadsOfConstantLinesDelayTheWarp) {
   SerialCounts s;
   s.param_lines = 10;

@@ -77,6 +77,10 @@ nlohmann::json predict_launch_time(const arch::Profile& profile, const std::vect
     shape.sm_count = static_cast<std::uint32_t>((wave + shape.ctas_per_sm - 1) / shape.ctas_per_sm);
   }
   shape.max_warps_per_sm = profile.max_warps_per_sm;
+  if (shape.ctas > 0 && stats.warp_instructions > 0 && stats.cta_instructions_max > 0) {
+    const double mean = static_cast<double>(stats.warp_instructions) / static_cast<double>(shape.ctas);
+    shape.cta_imbalance = std::max(1.0, static_cast<double>(stats.cta_instructions_max) / mean);
+  }
   const timing::MemoryCounts mem = timing::memory_from_metrics(metrics);
   // One warp's time through the machine code, from its control words (docs/time.md).
   const bool control_words = from_sass && machine_code != nullptr && machine_code->code.size() == sass->instructions.size();
