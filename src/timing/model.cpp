@@ -61,8 +61,10 @@ double instruction_load_latency(const TimeConstants& c, const MemoryCounts& mem,
 
 namespace {
 
-constexpr int kStations = 8;
-constexpr std::array<const char*, kStations> kStationNames = {"issue", "fp32", "fp64", "mufu", "integer", "lsu", "l1", "tensor"};
+constexpr int kStations = 10;
+constexpr std::array<const char*, kStations> kStationNames = {"issue", "fp32",  "fp64",   "mufu", "integer",
+                                                              "lsu",   "l1",    "tensor", "l2",   "dram"};
+constexpr std::size_t kL2 = 8, kDram = 9;  // device-wide: each SM's share of the bandwidth
 
 /// Tensor-core instructions in units of the pipe's rate (rate_tensor): a DMMA counts
 /// rate_tensor / rate_tensor_fp64 of them.
@@ -77,14 +79,28 @@ struct WarpDemands {
   double delay = 0;                        // latency the stations do not account for
 };
 
-WarpDemands warp_demands(const TimeConstants& c, const InstructionMix& mix, const MemoryCounts& mem, double warps) {
+WarpDemands warp_demands(const TimeConstants& c, const InstructionMix& mix, const MemoryCounts& mem, double warps,
+                         double sm_count) {
   WarpDemands d;
   const double s = c.schedulers_per_sm;
   const double per = 1.0 / warps;
-  const std::array<double, kStations> count = {mix.total,   mix.fp32,         mix.fp64,          mix.mufu,
-                                               mix.integer, mem.lsu_requests, mem.l1_wavefronts, tensor_units(c, mix)};
-  const std::array<double, kStations> rate = {1.0 * s,    c.rate_fp32, c.rate_fp64,          c.rate_mufu,
-                                              c.rate_int, c.rate_lsu,  c.rate_l1_wavefronts, c.rate_tensor};
+  // L2 and DRAM: bytes, served at the device's bandwidth shared by the SMs (per SM per cycle).
+  const double hz = c.clock_ghz * 1e9;
+  const double dram_bw = mem.dram_write_bytes > 0 ? c.dram_mixed_bytes_per_s : c.dram_read_bytes_per_s;
+  const std::array<double, kStations> count = {mix.total,         mix.fp32,          mix.fp64,
+                                               mix.mufu,          mix.integer,       mem.lsu_requests,
+                                               mem.l1_wavefronts, tensor_units(c, mix), mem.l2_sectors * 32.0,
+                                               mem.dram_read_bytes + mem.dram_write_bytes};
+  const std::array<double, kStations> rate = {1.0 * s,
+                                              c.rate_fp32,
+                                              c.rate_fp64,
+                                              c.rate_mufu,
+                                              c.rate_int,
+                                              c.rate_lsu,
+                                              c.rate_l1_wavefronts,
+                                              c.rate_tensor,
+                                              c.l2_bytes_per_s / hz / sm_count,
+                                              dram_bw / hz / sm_count};
   // A station shared by the SM's schedulers serves each of them a 1/s share.
   for (std::size_t i = 0; i < kStations; ++i) d.demand[i] = rate[i] > 0 ? count[i] * per * s / rate[i] : 0;
   const double global = global_load_latency(c, mem);
@@ -117,7 +133,7 @@ Prediction predict(const TimeConstants& c, const LaunchShape& shape, const Instr
     return p;
   }
   const double warps = static_cast<double>(shape.ctas) * shape.warps_per_cta;
-  WarpDemands d = warp_demands(c, mix, mem, warps);
+  WarpDemands d = warp_demands(c, mix, mem, warps, shape.sm_count);
   // First reads of constant lines stall the warp that makes them (docs/time.md, "Constant data"):
   // each warp's share of them is part of its latency.
   const double const_cycles = sc == nullptr ? 0.0
@@ -129,22 +145,34 @@ Prediction predict(const TimeConstants& c, const LaunchShape& shape, const Instr
   const SerialBounds serial_b = serial_bounds(sc, serial, d.latency + const_cycles / warps);
   d.delay += serial.clock_skew_sum / warps;
   const auto s = static_cast<std::uint64_t>(c.schedulers_per_sm);
-  // Time of a wave in which each SM runs b CTAs: its busiest scheduler's warps pass once.
-  auto wave = [&](std::uint64_t b) {
+  // Time of a wave in which `sms` SMs run b CTAs each: its busiest scheduler's warps pass once.
+  // The L2 and DRAM stations are each SM's share of the device's bandwidth (Little's law: the
+  // warps' outstanding requests queue there as the bandwidth fills, above the unloaded latency).
+  // d.demand gives each of the SM's s schedulers a 1/s share of the SM's part; with fewer warps
+  // than schedulers the active ones share it, and with fewer SMs active each gets more.
+  auto wave_demands = [&](std::uint64_t b, double sms) {
+    std::array<double, kStations> demand = d.demand;
+    const double active = std::min<double>(static_cast<double>(s), static_cast<double>(b * shape.warps_per_cta));
+    for (std::size_t i : {kL2, kDram}) demand[i] *= active / static_cast<double>(s) * sms / shape.sm_count;
+    return demand;
+  };
+  auto wave = [&](std::uint64_t b, double sms) {
     const auto n = static_cast<int>((b * shape.warps_per_cta + s - 1) / s);
-    return mva_cycle_time(n, d.demand.data(), kStations, d.delay);
+    const std::array<double, kStations> demand = wave_demands(b, sms);
+    return mva_cycle_time(n, demand.data(), kStations, d.delay);
   };
   const std::uint64_t per_wave = std::uint64_t{shape.sm_count} * shape.ctas_per_sm;
   const std::uint64_t full = shape.ctas / per_wave, rest = shape.ctas % per_wave;
   const std::uint64_t tail_b = (rest + shape.sm_count - 1) / shape.sm_count;
-  const double t_full = full > 0 ? wave(shape.ctas_per_sm) : 0;
-  const double t_tail = rest > 0 ? wave(tail_b) : 0;
+  const double t_full = full > 0 ? wave(shape.ctas_per_sm, shape.sm_count) : 0;
+  const double t_tail =
+      rest > 0 ? wave(tail_b, static_cast<double>(std::min<std::uint64_t>(rest, shape.sm_count))) : 0;
   double sm_cycles = static_cast<double>(full) * t_full + t_tail;
   // The busiest CTA: its warps do cta_imbalance times a mean warp's work (stations and delay
   // alike), alone on their SM; the SM holding it runs at least that long.
   double busiest_cta_cycles = 0;
   if (shape.cta_imbalance > 1) {
-    std::array<double, kStations> scaled = d.demand;
+    std::array<double, kStations> scaled = wave_demands(1, shape.sm_count);
     for (double& x : scaled) x *= shape.cta_imbalance;
     const auto n = static_cast<int>((shape.warps_per_cta + s - 1) / s);
     busiest_cta_cycles = mva_cycle_time(n, scaled.data(), kStations, d.delay * shape.cta_imbalance);
@@ -166,13 +194,15 @@ Prediction predict(const TimeConstants& c, const LaunchShape& shape, const Instr
   p.waves = static_cast<double>(shape.ctas) / static_cast<double>(per_wave);
 
   // The limiter: a bandwidth bound, else the SM's busiest station when the warps of a full (or
-  // the only) wave keep it busy, else latency.
+  // the only) wave keep it busy at least 80 % of a warp's time alone, else latency.
   const std::uint64_t b = full > 0 ? shape.ctas_per_sm : tail_b;
   const double n = std::ceil(static_cast<double>(b * shape.warps_per_cta) / static_cast<double>(s));
+  const std::array<double, kStations> demand =
+      wave_demands(b, full > 0 ? shape.sm_count : static_cast<double>(std::min<std::uint64_t>(rest, shape.sm_count)));
   std::size_t busiest = 0;
-  for (std::size_t i = 1; i < kStations; ++i) busiest = d.demand[i] > d.demand[busiest] ? i : busiest;
-  const double busy = n * d.demand[busiest];
-  const double alone = d.delay + [&] { double x = 0; for (double y : d.demand) x += y; return x; }();
+  for (std::size_t i = 1; i < kStations; ++i) busiest = demand[i] > demand[busiest] ? i : busiest;
+  const double busy = n * demand[busiest];
+  const double alone = d.delay + [&] { double x = 0; for (double y : demand) x += y; return x; }();
   if (serial_b.spin_cycles > 0 && cycles == serial_b.spin_cycles && serial_b.spin_cycles >= sm_cycles) p.limiter = "clock";
   else if (cycles == atomic_cycles && atomic_cycles > sm_cycles) p.limiter = "atomic";
   else if (cycles == printf_cycles && printf_cycles > sm_cycles) p.limiter = "printf";
@@ -180,7 +210,7 @@ Prediction predict(const TimeConstants& c, const LaunchShape& shape, const Instr
   else if (cycles == host_cycles && host_cycles > sm_cycles) p.limiter = "host";
   else if (cycles == dram_cycles && dram_cycles > sm_cycles) p.limiter = "dram";
   else if (cycles == l2_cycles && l2_cycles > sm_cycles) p.limiter = "l2";
-  else if (busy >= alone) p.limiter = kStationNames[busiest];
+  else if (busy >= 0.8 * alone) p.limiter = kStationNames[busiest];
   else p.limiter = const_cycles / warps > 0.5 * alone ? "constant" : "latency";
   p.latency_share = alone > 0 ? d.delay / std::max(alone, busy) : 0;
 

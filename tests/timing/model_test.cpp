@@ -232,8 +232,10 @@ TEST(Predict, DramBandwidthBoundsTheLaunch) {
   mem.dram_read_bytes = 3073.9e6;  // 1 ms at the measured 3073.9 GB/s
   const Prediction p = predict(h100(), shape(132, 1, 1), fp32_only(132, 1), mem);
   EXPECT_EQ(p.limiter, "dram");
-  EXPECT_NEAR(p.duration_ns, 1e6 + 2192.0, 1e-6);
-  EXPECT_NEAR(p.dram_pct, 100.0, 1e-9);
+  // One warp per SM: its share of the bandwidth is its SM's, and its one FFMA's issue and FP32
+  // slots come on top (the network's stations are visited one after another).
+  EXPECT_NEAR(p.duration_ns, 1e6 + (1 + 4 / 3.89) / 1.98 + 2192.0, 1e-6);
+  EXPECT_NEAR(p.dram_pct, 100.0, 1e-3);
 }
 
 TEST(Predict, ACtaThatDoesNotFitIsAnError) {
