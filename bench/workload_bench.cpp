@@ -142,7 +142,9 @@ class Runner {
         const auto t1 = std::chrono::steady_clock::now();
         double ns = -1;
         const nlohmann::json t = cudart::predict_launch_time(profile_, *code, s, grid, block, occupancy, metrics,
-                                                             estimated, &ns);
+                                                             estimated, &ns, nullptr, nullptr, m.front().atomics,
+                                                             m.front().host_mapped, 1.0, m.front().per_pc,
+                                                             m.front().const_lines);
         r.model_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
         if (!t.value("available", false)) throw std::runtime_error(std::string(kernel) + ": no time prediction");
         r.predicted_ns += ns;
