@@ -25,8 +25,12 @@ namespace {
 // the launch and flushed from L2 (as ncu does) 231.5: the parameter's 66.9, plus 63.7 for data
 // not yet in the SM (cimm against par, clock64, first launch: 51.5, 75.5, 64.2 per line), plus
 // 100.9 for data in DRAM rather than L2 (csum under ncu against cidx's clock64: 130, 87.5, 85.2).
+// CTA launch rate (tests/hw/timing/cta_rate.cu, cta_rate_ncu.csv): kernels whose CTAs store one
+// int per thread take 0.601 ns per added CTA whatever the CTA's size up to 256 threads (slopes from
+// 132000 to 264000 CTAs: 0.6007, 0.6010, 0.6019 ns for 32, 128, 256 threads; 13200 -> 132000
+// CTAs of 32: 0.6001); 1024-thread CTAs are DRAM-bound instead (1.258 ns per 4-KB CTA).
 constexpr SerialConstants kHopper{0.7311, 1.7549, 23204.8, 287.35, 6930.1, 7006.95, 1217.65, 157.7, 51.03, 71.54,
-                                  231.5, 66.9};
+                                  231.5, 66.9, 0.601};
 
 }  // namespace
 
@@ -54,6 +58,7 @@ SerialBounds serial_bounds(const SerialConstants* sc, const SerialCounts& s, dou
     b.heap_ns = sc->heap_launch_ns + std::max({per_thread * sc->heap_alone_ns, per_warp * sc->heap_lane_ns,
                                                s.heap_calls * sc->heap_many_ns});
   }
+  if (sc != nullptr) b.cta_ns = s.ctas * sc->cta_ns;
   if (sc != nullptr && s.host_read_bytes + s.host_written_bytes > 0) {
     b.host_ns = s.host_written_bytes > 0 ? (s.host_read_bytes + s.host_written_bytes) / sc->host_mixed_bytes_per_ns
                                          : s.host_read_bytes / sc->host_read_bytes_per_ns;

@@ -1,7 +1,7 @@
 // Serialised costs of a launch that the pipes and bandwidths of model.hpp do not see
 // (docs/time.md, "Serialised costs"): warps spinning on the clock, atomics and reductions that the
 // L2 performs one after another on one address, device printf, the device heap, zero-copy host
-// memory. Each is a lower bound on the launch's duration (or, for the clock, a delay in a warp's
+// memory, starting CTAs. Each is a lower bound on the launch's duration (or, for the clock, a delay in a warp's
 // life); predict() takes the largest of them with its own bounds.
 #pragma once
 
@@ -28,6 +28,8 @@ struct SerialCounts {
   // of __constant__ memory (`.const` loads) and of the kernel's parameters (the machine code's
   // c[0x0][imm] operands), each counted once per SM that runs the kernel.
   double const_lines = 0, param_lines = 0;
+  // CTAs of the launch: the GPU starts them at a limited rate.
+  double ctas = 0;
 };
 
 /// The constants of the serialised costs (H100: tests/hw/data/h100/timing/contention_*).
@@ -45,6 +47,7 @@ struct SerialConstants {
   // Cycles the reading warp waits for a constant line's first read beyond the constant cache's
   // hit latency (lat_const), __constant__ data and kernel parameters.
   double const_line_cycles = 0, param_line_cycles = 0;
+  double cta_ns = 0;  // one more CTA of a launch whose CTAs do almost nothing
 };
 
 /// The constants for an architecture profile (by name), or nullptr where none were measured.
@@ -57,6 +60,7 @@ struct SerialBounds {
   double printf_ns = 0;    // device printf calls, one after another
   double heap_ns = 0;      // device malloc/free calls
   double host_ns = 0;      // zero-copy bytes over the host link
+  double cta_ns = 0;       // starting the launch's CTAs one after another
 };
 
 /// `warp_latency` (cycles): one warp's latency without spinning. `sc` may be nullptr (the

@@ -187,8 +187,10 @@ Prediction predict(const TimeConstants& c, const LaunchShape& shape, const Instr
   const double atomic_cycles = serial_b.atomic_ns * c.clock_ghz;
   const double printf_cycles = serial_b.printf_ns * c.clock_ghz, heap_cycles = serial_b.heap_ns * c.clock_ghz;
   const double host_cycles = serial_b.host_ns * c.clock_ghz;
+  const double cta_launch_cycles = serial_b.cta_ns * c.clock_ghz;
   const double cycles = std::max(
-      {sm_cycles, l2_cycles, dram_cycles, serial_b.spin_cycles, atomic_cycles, printf_cycles, heap_cycles, host_cycles});
+      {sm_cycles, l2_cycles, dram_cycles, serial_b.spin_cycles, atomic_cycles, printf_cycles, heap_cycles, host_cycles,
+       cta_launch_cycles});
   p.sm_cycles = sm_cycles;
   p.duration_ns = cycles / c.clock_ghz + c.launch_overhead_ns;
   p.waves = static_cast<double>(shape.ctas) / static_cast<double>(per_wave);
@@ -208,6 +210,7 @@ Prediction predict(const TimeConstants& c, const LaunchShape& shape, const Instr
   else if (cycles == printf_cycles && printf_cycles > sm_cycles) p.limiter = "printf";
   else if (cycles == heap_cycles && heap_cycles > sm_cycles) p.limiter = "heap";
   else if (cycles == host_cycles && host_cycles > sm_cycles) p.limiter = "host";
+  else if (cycles == cta_launch_cycles && cta_launch_cycles > sm_cycles) p.limiter = "cta_launch";
   else if (cycles == dram_cycles && dram_cycles > sm_cycles) p.limiter = "dram";
   else if (cycles == l2_cycles && l2_cycles > sm_cycles) p.limiter = "l2";
   else if (busy >= 0.8 * alone) p.limiter = kStationNames[busiest];
@@ -255,6 +258,7 @@ Prediction predict(const TimeConstants& c, const LaunchShape& shape, const Instr
                   {"printf_cycles", printf_cycles},
                   {"heap_cycles", heap_cycles},
                   {"host_cycles", host_cycles},
+                  {"cta_launch_cycles", cta_launch_cycles},
                   {"launch_overhead_ns", c.launch_overhead_ns},
                   {"clock_ghz", c.clock_ghz},
                   // For a roofline: the issue peak and the DRAM and L2 traffic and bandwidths.

@@ -69,7 +69,7 @@ struct Prediction {
   double sm_cycles = 0;     // the busiest SM's cycles (without the launch overhead)
   std::string limiter;      // issue, fp32, fp64, mufu, integer, lsu, l1, latency, l2, dram, launch,
                             // tensor, clock (a clock spin), atomic (same-address atomics), printf, heap,
-                            // host (zero-copy memory), constant (first reads of constant
+                            // host (zero-copy memory), cta_launch (starting the CTAs), constant (first reads of constant
                             // lines are more than half of a warp's time)
   double sm_pct = 0;        // sm__throughput: the busiest SM pipe's share of its peak
   double memory_pct = 0;    // gpu__compute_memory_throughput: the busiest memory unit

@@ -173,6 +173,18 @@ TEST(Predict, OneWarpPerSmIsLatencyBound) {
 // and 4 constant lines.
 // docs/time.md "The busiest CTA": 132 one-warp CTAs, one per SM, where one CTA does 8 times the
 // mean CTA's work (the others less): the launch lasts as long as that CTA's 8 x 407 cycles.
+// docs/time.md "CTA launch rate": the H100 starts 0.601 ns worth of CTAs apart
+// (tests/hw/data/h100/timing/cta_rate_ncu.csv); 264000 one-warp CTAs that each do one FFMA take
+// 264000 x 0.601 ns plus the launch overhead (the H100: 160832 ns for CTAs of one store).
+TEST(Predict, ManyTinyCtasAreBoundByTheLaunchRate) {
+  SerialCounts s;
+  s.ctas = 264000;
+  const Prediction p =
+      predict(h100(), shape(264000, 1, 32), fp32_only(264000, 1), MemoryCounts{}, s, serial_constants_for("hopper"));
+  EXPECT_DOUBLE_EQ(p.duration_ns, 264000 * 0.601 + 2192.0);
+  EXPECT_EQ(p.limiter, "cta_launch");
+}
+
 TEST(Predict, TheBusiestCtaHoldsItsSm) {
   LaunchShape sh = shape(132, 1, 1);
   sh.cta_imbalance = 8;

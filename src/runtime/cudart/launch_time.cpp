@@ -122,6 +122,7 @@ nlohmann::json predict_launch_time(const arch::Profile& profile, const std::vect
   }
   serial.threads = static_cast<double>(shape.ctas) * static_cast<double>(threads);
   serial.warps = static_cast<double>(shape.ctas) * shape.warps_per_cta;
+  serial.ctas = static_cast<double>(shape.ctas);
   serial.clock_skew_sum = static_cast<double>(stats.clock_skew_sum);
   serial.clock_skew_max = static_cast<double>(stats.clock_skew_max);
   serial.atomic_address_ops = static_cast<double>(atomics.address_ops) * sample_scale;
