@@ -28,7 +28,8 @@ double cycles_before_wait(const Function& f, const detail::Graph& g, std::size_t
 
 }  // namespace
 
-std::vector<double> issue_costs(const Function& f, std::span<const double> latency, double read_latency) {
+std::vector<double> issue_costs(const Function& f, std::span<const double> latency, double read_latency,
+                                std::span<const double> extra_stall) {
   std::vector<double> cost(f.code.size(), 0.0);
   if (f.code.empty()) return cost;
   const detail::Graph g = detail::sass_graph(f);
@@ -50,7 +51,7 @@ std::vector<double> issue_costs(const Function& f, std::span<const double> laten
         auto& r = ready[in.read_barrier];
         r = std::max(r, issue + read_latency);
       }
-      const double stall = std::max<int>(in.stall, 1);
+      const double stall = std::max<int>(in.stall, 1) + (i < extra_stall.size() ? extra_stall[i] : 0.0);
       cost[i] = issue - next + stall;
       next = issue + stall;
       last = i;

@@ -28,8 +28,11 @@
 namespace warpscope::analysis::sass {
 
 /// Per instruction of `sass`: the cycles it adds to one warp's time. `latency` has one entry per
-/// instruction (used where the instruction has a write barrier).
-std::vector<double> issue_costs(const Function& sass, std::span<const double> latency, double read_latency);
+/// instruction (used where the instruction has a write barrier); `extra_stall` (empty, or one
+/// entry per instruction) adds cycles the control word does not show to an instruction's stall
+/// (the time model's reconvergence cost of BSYNC, docs/time.md "Branches").
+std::vector<double> issue_costs(const Function& sass, std::span<const double> latency, double read_latency,
+                                std::span<const double> extra_stall = {});
 
 /// Sum over the instructions of `counts.instructions[i].warp * costs[i]`.
 double warp_cycles(std::span<const double> costs, const LaunchSassCounts& counts);

@@ -28,6 +28,9 @@ struct TimeConstants {
   // falls back on lat_mufu, lat_l1 and lat_shared): the XU (MUFU alone, F2I), a constant-cache
   // hit (LDC), a shuffle.
   double lat_xu = 0, lat_const = 0, lat_shfl = 0;
+  // Cycles a BSYNC (the reconvergence after a branch that could diverge) holds the warp beyond its
+  // control word's stall; 0: not measured.
+  double bsync_cycles = 0;
   // Bandwidths of the device.
   double l2_bytes_per_s = 0, dram_read_bytes_per_s = 0, dram_mixed_bytes_per_s = 0;
   double launch_overhead_ns = 0;  // gpu__time_duration of an empty kernel

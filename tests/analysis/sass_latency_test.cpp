@@ -118,6 +118,16 @@ TEST(SassLatency, IndependentWorkOverlapsTheLoad) {
   EXPECT_EQ(c2, (std::vector<double>{1, 1, 101 - 2 + 4, 1}));
 }
 
+TEST(SassLatency, ExtraStallDelaysTheInstructionsAfterIt) {
+  // LDG (barrier 0, stall 1), an instruction with 13 cycles of extra stall (the time model's BSYNC
+  // cost), the load's consumer (waits on 0, stall 4), EXIT: the extra 13 cycles pass while the
+  // load is in flight, so the consumer waits 100 - 1 - 14 = 85 cycles instead of 98.
+  const sass::Function f = numbered({ctl(1, 0), ctl(1), ctl(4, 7, 0b1), ctl(1, 7, 0, sass::Kind::kExit)});
+  const std::vector<double> cost =
+      sass::issue_costs(f, std::vector<double>{100, 0, 0, 0}, 4, std::vector<double>{0, 13, 0, 0});
+  EXPECT_EQ(cost, (std::vector<double>{1, 14, 85 + 4, 1}));
+}
+
 TEST(SassLatency, AScoreboardPendingAtABlocksEndCostsWhatTheSuccessorWaits) {
   // Block 0: LDG (barrier 2, stall 2), @P0 BRA to block 2 (stall 1). Block 1: an instruction of
   // stall 3, then the load's consumer (waits on 2, stall 4). Block 2: EXIT.

@@ -98,7 +98,11 @@ nlohmann::json predict_launch_time(const arch::Profile& profile, const std::vect
                                                         static_cast<double>(s.l1_hit_sectors), static_cast<double>(s.l2_hit_sectors));
       }
     }
-    const std::vector<double> cost = analysis::sass::issue_costs(*machine_code, latency, c->lat_alu);
+    // A BSYNC holds the warp bsync_cycles beyond its stall (docs/time.md, "Branches").
+    std::vector<double> extra(machine_code->code.size(), 0.0);
+    for (std::size_t i = 0; i < extra.size(); ++i)
+      if (analysis::sass::opcode_info(machine_code->code[i].opcode).mnemonic == "BSYNC") extra[i] = c->bsync_cycles;
+    const std::vector<double> cost = analysis::sass::issue_costs(*machine_code, latency, c->lat_alu, extra);
     mix.latency_cycles = analysis::sass::warp_cycles(cost, *sass);
     // WARPSCOPE_SASS_COSTS=stderr: each machine instruction's control word and cost (docs/time.md).
     if (const char* e = std::getenv("WARPSCOPE_SASS_COSTS"); e != nullptr && std::string_view(e) == "stderr") {
