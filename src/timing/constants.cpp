@@ -29,6 +29,8 @@ TimeConstants hopper() {
   c.lat_xu = 17.0;                // measured latency_chains.txt: MUFU.RSQ alone 17.0, F2I 17.1
   c.lat_const = 28.0;             // measured latency_chains.txt: LDC, cached line (104 for a new line)
   c.lat_shfl = 24.0;              // measured latency_chains.txt: SHFL.BFLY
+  c.bar_cycles = 4.0;             // measured barrier_cost.txt: back-to-back __syncthreads() of 1, 4, 8, 32 warps take
+  c.bar_cycles_per_warp = 2.0;    //   14.02, 20.01, 28.00, 76.04 cycles, the walk 8.05: 4 + 2 x warps beyond it
   c.bsync_cycles = 13.2;          // measured branch_cost.txt: (136.32 - 110.10) / 2, 60.55 - 47.09, 81.30 - 68.09 (the walk's cycles)
   c.l2_bytes_per_s = 7212.9e9;    // measured bw_l2_read (16 MiB working set)
   c.dram_read_bytes_per_s = 3073.9e9;   // measured bw_dram_read

@@ -31,6 +31,9 @@ struct TimeConstants {
   // Cycles a BSYNC (the reconvergence after a branch that could diverge) holds the warp beyond its
   // control word's stall; 0: not measured.
   double bsync_cycles = 0;
+  // Cycles a BAR.SYNC holds the warp beyond its control word's stall when all the CTA's warps
+  // arrive together: bar_cycles + bar_cycles_per_warp x the CTA's warps; 0: not measured.
+  double bar_cycles = 0, bar_cycles_per_warp = 0;
   // Bandwidths of the device.
   double l2_bytes_per_s = 0, dram_read_bytes_per_s = 0, dram_mixed_bytes_per_s = 0;
   double launch_overhead_ns = 0;  // gpu__time_duration of an empty kernel

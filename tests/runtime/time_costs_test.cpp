@@ -92,3 +92,50 @@ TEST(TimeCosts, ZeroCopyBytesCrossTheHostLink) {
 }
 
 }  // namespace
+
+namespace {
+
+nlohmann::json run_chain(const std::string& args, const std::string& tag) {
+  const std::string path = std::string(WARPSCOPE_RT_PROGRAMS_DIR) + "/time_chains_" + tag + ".json";
+  const auto r = rt_test::run_under_warpscope(rt_test::prog("time_chains") + " " + args, path, "WARPSCOPE_QUIET=1");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;  // the program checks its results against the CPU
+  const nlohmann::json report = nlohmann::json::parse(rt_test::slurp(path));
+  EXPECT_EQ(report["launches"].size(), 1u);
+  return report["launches"][0];
+}
+
+double warp_cycles_per_step(const nlohmann::json& launch, double steps) {
+  return launch["time"]["components"]["warp_latency_cycles"].get<double>() / steps;
+}
+
+}  // namespace
+
+// docs/time.md "Branches": one warp's chain of x = 1/sqrtf(x*x + c) took 136.32 cycles per step on
+// the H100 (tests/hw/data/h100/timing/branch_cost.txt, recip_sqrt); the prediction is within 2 %.
+TEST(TimeChains, IeeeReciprocalSquareRootStepsAsOnTheH100) {
+  const nlohmann::json l = run_chain("recip_sqrt", "recip_sqrt");
+  EXPECT_NEAR(warp_cycles_per_step(l, 256 * 64), 136.32, 0.02 * 136.32) << l["time"].dump();
+}
+
+// docs/time.md "Barriers": back-to-back __syncthreads() of one CTA took 14.02 cycles with 1 warp and
+// 76.04 with 32 on the H100 (barrier_cost.txt).
+TEST(TimeChains, BarriersAsOnTheH100) {
+  EXPECT_NEAR(warp_cycles_per_step(run_chain("barrier 1", "barrier1"), 256 * 32), 14.02, 0.02 * 14.02);
+  EXPECT_NEAR(warp_cycles_per_step(run_chain("barrier 32", "barrier32"), 256 * 32), 76.04, 0.02 * 76.04);
+}
+
+// docs/time.md "Constant data": a lone thread summing 1024 ints of a parameter took 6656-6688 ns on
+// the H100 under ncu (const_launch_ncu.csv, psum<1024>); predicted within 5 %.
+TEST(TimeChains, AParameterSumAsOnTheH100) {
+  const nlohmann::json l = run_chain("params", "params");
+  EXPECT_NEAR(l["metrics"]["gpu__time_duration.sum"].get<double>(), 6667, 0.05 * 6667) << l["time"].dump();
+  EXPECT_EQ(l["time"]["serial_inputs"]["parameter_lines"].get<double>(), 66.0);  // 4096 bytes and 2 more lines
+}
+
+// docs/time.md "CTA launch rate": 66000 CTAs of 32 threads storing one int each took 41856 ns on
+// the H100 (cta_rate_ncu.csv): 66000 x 0.601 ns + 2192 ns.
+TEST(TimeChains, ManySmallCtasAsOnTheH100) {
+  const nlohmann::json l = run_chain("ctas 66000", "ctas");
+  EXPECT_NEAR(l["metrics"]["gpu__time_duration.sum"].get<double>(), 41856, 0.02 * 41856) << l["time"].dump();
+  EXPECT_EQ(l["time"]["limiter"], "cta_launch");
+}

@@ -98,10 +98,14 @@ nlohmann::json predict_launch_time(const arch::Profile& profile, const std::vect
                                                         static_cast<double>(s.l1_hit_sectors), static_cast<double>(s.l2_hit_sectors));
       }
     }
-    // A BSYNC holds the warp bsync_cycles beyond its stall (docs/time.md, "Branches").
+    // A BSYNC holds the warp bsync_cycles beyond its stall (docs/time.md, "Branches"), a BAR.SYNC
+    // bar_cycles + bar_cycles_per_warp for each of the CTA's warps ("Barriers").
     std::vector<double> extra(machine_code->code.size(), 0.0);
-    for (std::size_t i = 0; i < extra.size(); ++i)
-      if (analysis::sass::opcode_info(machine_code->code[i].opcode).mnemonic == "BSYNC") extra[i] = c->bsync_cycles;
+    for (std::size_t i = 0; i < extra.size(); ++i) {
+      const std::string_view m = analysis::sass::opcode_info(machine_code->code[i].opcode).mnemonic;
+      if (m == "BSYNC") extra[i] = c->bsync_cycles;
+      else if (m == "BAR") extra[i] = c->bar_cycles + c->bar_cycles_per_warp * shape.warps_per_cta;
+    }
     const std::vector<double> cost = analysis::sass::issue_costs(*machine_code, latency, c->lat_alu, extra);
     mix.latency_cycles = analysis::sass::warp_cycles(cost, *sass);
     // WARPSCOPE_SASS_COSTS=stderr: each machine instruction's control word and cost (docs/time.md).
