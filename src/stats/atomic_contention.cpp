@@ -6,7 +6,7 @@
 namespace warpscope::stats {
 
 void AtomicCounter::note(const WarpAccess& a, bool float_add, std::vector<AtomicNote>& addresses,
-                         std::vector<AtomicNote>& lines) {
+                         std::vector<AtomicNote>& lines, bool warp_aggregated) {
   if (a.space != Space::kGlobal || (a.op != Op::kAtomic && a.op != Op::kReduction) || a.active.none()) return;
   // Distinct addresses of the record with their lane counts (at most 32: a linear scan).
   std::array<std::uint64_t, kMaxWarpSize> addr{};
@@ -16,7 +16,7 @@ void AtomicCounter::note(const WarpAccess& a, bool float_add, std::vector<Atomic
     unsigned i = 0;
     while (i < n && addr[i] != a.addr[l]) ++i;
     if (i == n) addr[n++] = a.addr[l];
-    ++lanes[i];
+    if (!warp_aggregated || lanes[i] == 0) ++lanes[i];
   });
   for (unsigned i = 0; i < n; ++i) addresses.push_back({addr[i], lanes[i], float_add ? lanes[i] : 0u});
   // Steps per 32-byte sector (its busiest address's lanes), summed per 128-byte line.

@@ -39,9 +39,11 @@ class AtomicCounter {
   static constexpr std::size_t kMaxAddresses = 1u << 22;
 
   /// Appends the contributions of `a` when it is a global atomic or reduction (`float_add`: a
-  /// floating-point add) to `addresses` and `lines`; other records add nothing.
+  /// floating-point add) to `addresses` and `lines`; other records add nothing. `warp_aggregated`:
+  /// ptxas combines the lanes that share an address into one operation (its machine code reduces
+  /// them first, docs/time.md "Same-address atomics"), so each address counts one operation.
   static void note(const WarpAccess& a, bool float_add, std::vector<AtomicNote>& addresses,
-                   std::vector<AtomicNote>& lines);
+                   std::vector<AtomicNote>& lines, bool warp_aggregated = false);
   void add(const std::vector<AtomicNote>& addresses, const std::vector<AtomicNote>& lines);
   AtomicContention result() const;
 

@@ -95,7 +95,8 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
     if (owner_.sample_every_ > 1 && a.cta % owner_.sample_every_ != 0) return;
     const std::uint64_t seq = records_++;
     const auto& fp = owner_.float_atomic_pcs_;
-    AtomicCounter::note(a, a.pc < fp.size() && fp[a.pc], atomic_addresses_, atomic_lines_);
+    const auto& ag = owner_.aggregated_atomic_pcs_;
+    AtomicCounter::note(a, a.pc < fp.size() && fp[a.pc], atomic_addresses_, atomic_lines_, a.pc < ag.size() && ag[a.pc]);
     add_host_mapped(a, owner_.host_mapped_ranges_, host_mapped_);
     if (a.space == Space::kConst && a.op == Op::kLoad) {
       a.active.for_each([&](unsigned l) {

@@ -175,6 +175,8 @@ class LaunchCollector final : public ShardedSink {
   void set_cta_sample_stride(std::uint32_t every) { sample_every_ = every == 0 ? 1 : every; }
   /// Which instructions (by pc) are floating-point atomic adds, for ModelResult::atomics.
   void set_float_atomic_pcs(std::vector<bool> pcs) { float_atomic_pcs_ = std::move(pcs); }
+  /// Which atomics (by pc) ptxas aggregates per warp (AtomicCounter::note's warp_aggregated).
+  void set_aggregated_atomic_pcs(std::vector<bool> pcs) { aggregated_atomic_pcs_ = std::move(pcs); }
   /// Host memory mapped into the device (sorted, disjoint), for ModelResult::host_mapped.
   void set_host_mapped(AddressRanges ranges) { host_mapped_ranges_ = std::move(ranges); }
   void on_access(const WarpAccess& access) override;
@@ -191,6 +193,7 @@ class LaunchCollector final : public ShardedSink {
   std::uint32_t sample_every_ = 1;
   std::uint64_t records_ = 0;
   std::vector<bool> float_atomic_pcs_;
+  std::vector<bool> aggregated_atomic_pcs_;
   AtomicCounter atomics_;
   AddressRanges host_mapped_ranges_;
   HostMappedBytes host_mapped_;

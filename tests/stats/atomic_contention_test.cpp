@@ -45,6 +45,20 @@ TEST(AtomicContention, OneAddressTakesAStepPerLane) {
   EXPECT_EQ(r.address_float_ops, 0u);
 }
 
+// Aggregated by ptxas (tests/hw/data/h100/timing/contention_warps_summary.txt: kind_add 0.0228 ns
+// per lane, 1/32 of a lane operation): each distinct address of the record is one operation.
+TEST(AtomicContention, WarpAggregatedAtomicsAreOneOperationPerAddress) {
+  AtomicCounter c;
+  std::vector<AtomicNote> addresses, lines;
+  AtomicCounter::note(atomic(0x1000, 1, 0), false, addresses, lines, true);  // 32 lanes, one address
+  AtomicCounter::note(atomic(0x2000, 2, 4), false, addresses, lines, true);  // 16 lanes on each of two
+  c.add(addresses, lines);
+  const AtomicContention r = c.result();
+  EXPECT_EQ(r.address_ops, 1u);
+  EXPECT_EQ(r.addresses, 3u);
+  EXPECT_EQ(r.line_steps, 1u);  // per line: the sector's busiest address, one operation
+}
+
 TEST(AtomicContention, AddressesOfOneSectorAreServedTogether) {
   // Two ints 4 bytes apart: 16 lanes each, one sector: 16 steps.
   const AtomicContention r = count({atomic(0x1000, 2, 4)});

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <string>
 #include <string_view>
 
@@ -197,6 +198,40 @@ std::vector<bool> float_atomic_pcs(const std::vector<InstructionInfo>& code) {
     if ((op.rfind("atom.", 0) != 0 && op.rfind("red.", 0) != 0) || op.find(".add") == std::string_view::npos) continue;
     for (const char* type : {".f16", ".bf16", ".f32", ".f64"})
       if (op.find(type) != std::string_view::npos) out[pc] = true;
+  }
+  return out;
+}
+
+std::vector<bool> aggregated_atomic_pcs(const std::vector<InstructionInfo>& code, const analysis::sass::Function* sass) {
+  if (sass == nullptr) return {};
+  std::map<std::uint32_t, std::size_t> pc_of_line;
+  for (std::size_t pc = 0; pc < code.size(); ++pc)
+    if (!code[pc].compiled && code[pc].ptx_line != 0) pc_of_line.emplace(code[pc].ptx_line, pc);
+  auto opcode = [&](std::size_t pc) {
+    std::string_view t = code[pc].text;
+    if (!t.empty() && t[0] == '@') t.remove_prefix(std::min(t.size(), t.find(' ') + 1));
+    return t.substr(0, t.find_first_of(" \t"));
+  };
+  auto atomic = [&](std::size_t pc) {
+    const std::string_view op = opcode(pc);
+    return op.rfind("atom.", 0) == 0 || op.rfind("red.", 0) == 0;
+  };
+  std::vector<bool> target(code.size() + 1, false);
+  for (const InstructionInfo& i : code)
+    if (i.branch_target >= 0 && std::size_t(i.branch_target) < code.size()) target[std::size_t(i.branch_target)] = true;
+  std::vector<bool> out(code.size(), false);
+  for (const analysis::sass::Inst& in : sass->code) {
+    const std::string_view m = analysis::sass::opcode_info(in.opcode).mnemonic;
+    if (m != "VOTEU" && m != "REDUX") continue;
+    const auto it = pc_of_line.find(in.ptx_line);
+    if (it == pc_of_line.end() || !atomic(it->second)) continue;
+    // ptxas reduces once for the same operation repeated in a block (an unrolled loop's atomics
+    // share one VOTEU / POPC): every atomic of that opcode in the PTX basic block is aggregated.
+    std::size_t b = it->second, e = it->second + 1;
+    while (b > 0 && !target[b] && code[b - 1].plain) --b;
+    while (e < code.size() && !target[e] && code[e - 1].plain) ++e;
+    for (std::size_t pc = b; pc < e; ++pc)
+      if (atomic(pc) && opcode(pc) == opcode(it->second)) out[pc] = true;
   }
   return out;
 }

@@ -49,4 +49,10 @@ timing::InstructionMix mix_from_sass(const analysis::sass::LaunchSassCounts& cou
 /// .f64 type), for stats::LaunchCollector::set_float_atomic_pcs.
 std::vector<bool> float_atomic_pcs(const std::vector<InstructionInfo>& code);
 
+/// The pcs of `code` that are atomics or reductions ptxas aggregates per warp: their PTX line has
+/// machine code that reduces the warp's lanes first (VOTEU with POPC for add and sub, REDUX for
+/// min, max, and, or, xor), for stats::LaunchCollector::set_aggregated_atomic_pcs. Empty without
+/// the machine code (`sass` null).
+std::vector<bool> aggregated_atomic_pcs(const std::vector<InstructionInfo>& code, const analysis::sass::Function* sass);
+
 }  // namespace warpscope::cudart

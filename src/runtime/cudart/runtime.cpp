@@ -368,6 +368,7 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
   metrics.set_cta_sample_stride(every);
   if (model) {
     metrics.set_float_atomic_pcs(float_atomic_pcs(k->module->module->instructions(k->name)));
+    metrics.set_aggregated_atomic_pcs(aggregated_atomic_pcs(k->module->module->instructions(k->name), k->sass));
     stats::AddressRanges mapped;  // zero-copy memory: the same address on both sides
     for (const auto& [at, h] : host_allocs)
       if (h.device_base != 0 && !h.managed) mapped.emplace_back(at, at + h.bytes);
