@@ -15,12 +15,7 @@ shift
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
 b=$(mktemp -d)
-{
-  date -u +%Y-%m-%dT%H:%M:%SZ
-  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.sm,clocks.max.mem --format=csv
-  nvcc --version | tail -n 2
-  ncu --version | tail -n 1
-} > "$out/code_fetch_versions.txt" 2>&1
+{ date -u +%Y-%m-%dT%H:%M:%SZ; bash "$here/gpu_versions.sh"; } > "$out/code_fetch_versions.txt"
 nvcc -arch=sm_90 -O3 -o "$b/code_fetch" "$here/timing/code_fetch.cu"
 cuobjdump -sass "$b/code_fetch" > "$b/cf.sass"
 awk '/Function :/{f=$3} /^ +\/\*[0-9a-f]+\*\//{op=$2; if (op ~ /^@/) op=$3; sub(/;$/,"",op); c[f" "op]++} END{for (k in c) print k, c[k]}' \

@@ -16,11 +16,7 @@ out=${1:?usage: capture_const_tensor.sh OUTDIR}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
 b=$(mktemp -d)
-{
-  date -u +%Y-%m-%dT%H:%M:%SZ
-  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.sm,clocks.max.mem --format=csv
-  nvcc --version | tail -n 2
-} > "$out/const_tensor_versions.txt" 2>&1
+{ date -u +%Y-%m-%dT%H:%M:%SZ; bash "$here/gpu_versions.sh"; } > "$out/const_tensor_versions.txt"
 opcodes='/Function :/{f=$3} /^ +\/\*[0-9a-f]+\*\//{op=$2; if (op ~ /^@/) op=$3; sub(/;$/,"",op); c[f" "op]++} END{for (k in c) print k, c[k]}'
 nvcc -arch=sm_90 -O3 -o "$b/const_cache" "$here/timing/const_cache.cu"
 nvcc -arch=sm_90 -O3 -o "$b/tensor_rate" "$here/timing/tensor_rate.cu"

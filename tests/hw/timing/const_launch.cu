@@ -12,14 +12,7 @@
 #include <cstdio>
 #include <cuda_runtime.h>
 
-#define CHECK(x)                                                                              \
-  do {                                                                                        \
-    cudaError_t e_ = (x);                                                                     \
-    if (e_ != cudaSuccess) {                                                                  \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));       \
-      return 1;                                                                               \
-    }                                                                                         \
-  } while (0)
+#include "hw_check.cuh"
 
 constexpr int kMaxInts = 8000;
 __constant__ int ctab[kMaxInts];

@@ -9,14 +9,7 @@
 #include <cstdio>
 #include <cuda_runtime.h>
 
-#define CHECK(x)                                                                              \
-  do {                                                                                        \
-    cudaError_t e_ = (x);                                                                     \
-    if (e_ != cudaSuccess) {                                                                  \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));       \
-      return 1;                                                                               \
-    }                                                                                         \
-  } while (0)
+#include "hw_check.cuh"
 
 constexpr int kIters = 256, kUnroll = 16, kChains = 4;
 
