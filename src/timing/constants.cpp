@@ -23,6 +23,8 @@ TimeConstants hopper() {
   c.lat_fp64 = 8.0;               // measured latency_chains.txt: DFMA 8.04 (fixed latency, stall 8)
   c.lat_mufu = 39.1;              // measured latency_mufu_rsq (rsqrt.approx.f32: MUFU.RSQ with its scaling FMULs)
   c.lat_l1 = 32.0;                // measured latency_l1 (ld.global.ca chase, 8 KB)
+  c.lat_l1_extra_64 = 5.3;        // measured load_width.txt: chases of LDG.32 / .64 / .128 L1 hits, 42.97 / 54.02 / 63.42
+  c.lat_l1_extra_128 = 11.7;      //   cycles a step, the walk 38.40 / 44.11 / 47.14: 4.57 / 9.91 / 16.28 more, +5.3 / +11.7 beyond LDG.32's
   c.lat_l2 = 268.6;               // measured latency_l2 (ld.global.cg chase, 4 MB)
   c.lat_dram = 681.2;             // measured latency_dram.txt (1 GiB chase, 1 KB apart; microbench.txt's revisited L2)
   c.lat_shared = 23.1;            // measured latency_shared

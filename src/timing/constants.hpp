@@ -24,6 +24,8 @@ struct TimeConstants {
   // Latencies.
   double lat_alu = 0, lat_fp64 = 0, lat_mufu = 0;
   double lat_l1 = 0, lat_l2 = 0, lat_dram = 0, lat_shared = 0;
+  // An L1 hit of an 8- or 16-byte load (LDG.64, LDG.128) beyond a 4-byte one's lat_l1.
+  double lat_l1_extra_64 = 0, lat_l1_extra_128 = 0;
   // Machine-code latencies (instructions that release a scoreboard; 0: not measured, the model
   // falls back on lat_mufu, lat_l1 and lat_shared): the XU (MUFU alone, F2I), a constant-cache
   // hit (LDC), a shuffle.

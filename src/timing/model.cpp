@@ -38,6 +38,12 @@ double l2_real_hit_share(const MemoryCounts& mem) {
   return std::clamp((mem.l2_read_hit_sectors - partners) / mem.l2_read_hit_sectors, 0.0, 1.0);
 }
 
+double l1_width_extra(const TimeConstants& c, unsigned width_bytes) {
+  if (width_bytes >= 16) return c.lat_l1_extra_128;
+  if (width_bytes >= 8) return c.lat_l1_extra_64;
+  return 0;
+}
+
 double load_latency(const TimeConstants& c, double l1_hit, double l2_hit) {
   l1_hit = std::clamp(l1_hit, 0.0, 1.0);
   l2_hit = std::clamp(l2_hit, 0.0, 1.0);

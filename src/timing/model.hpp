@@ -97,6 +97,9 @@ double global_load_latency(const TimeConstants& c, const MemoryCounts& mem);
 /// way, above); 1 when there is no read hit.
 double l2_real_hit_share(const MemoryCounts& mem);
 
+/// Cycles an L1 hit of a `width_bytes`-byte load (per thread) takes beyond a 4-byte one's.
+double l1_width_extra(const TimeConstants& c, unsigned width_bytes);
+
 /// Latency of a load of which `l1_hit` (0..1) of the sectors hit in L1 and `l2_hit` of the rest in L2.
 double load_latency(const TimeConstants& c, double l1_hit, double l2_hit);
 

@@ -157,6 +157,15 @@ TEST(Mix, PartnerHitsWaitForDram) {
   EXPECT_DOUBLE_EQ(global_load_latency(c, mem), 0.5 * 268.6 + 0.5 * 681.2);
 }
 
+// tests/hw/data/h100/timing/load_width.txt: L1-hit chases of LDG.64 and LDG.128 take 5.3 and 11.7
+// cycles a load more than LDG.32's (against the walk of the same kernels).
+TEST(Mix, WiderLoadsReturnFromL1Later) {
+  const TimeConstants& c = *constants_for(arch::builtin_profile("hopper"));
+  EXPECT_DOUBLE_EQ(l1_width_extra(c, 4), 0.0);
+  EXPECT_DOUBLE_EQ(l1_width_extra(c, 8), 5.3);
+  EXPECT_DOUBLE_EQ(l1_width_extra(c, 16), 11.7);
+}
+
 TEST(Predict, OneWarpPerSmIsLatencyBound) {
   // 100 dependent FFMA per warp: 100 x 4.07 cycles; issue 100 and FP32 100 x 4 / 3.89 cycles are
   // part of it. 407 cycles at 1.98 GHz plus the 2192 ns launch overhead.

@@ -92,11 +92,18 @@ nlohmann::json predict_launch_time(const arch::Profile& profile, const std::vect
       const std::string_view cls = analysis::sass::to_string(info.cls);
       latency[i] = timing::machine_latency(*c, mem, info.mnemonic, cls);
       const std::int64_t pc = sass->instructions[i].ptx_pc;
-      if ((cls == "global_ld" || cls == "generic_ld") && pc >= 0 && std::size_t(pc) < per_pc.size()) {
-        const stats::InstructionStats& s = per_pc[std::size_t(pc)];
-        if (s.seen && s.space == Space::kGlobal && s.op == Op::kLoad && s.sectors > 0)
-          latency[i] = timing::instruction_load_latency(*c, mem, static_cast<double>(s.sectors),
-                                                        static_cast<double>(s.l1_hit_sectors), static_cast<double>(s.l2_hit_sectors));
+      if (cls == "global_ld" || cls == "generic_ld") {
+        double l1_hit = mem.global_load_sectors > 0 ? mem.l1_hit_sectors / mem.global_load_sectors : 0;
+        if (pc >= 0 && std::size_t(pc) < per_pc.size()) {
+          const stats::InstructionStats& s = per_pc[std::size_t(pc)];
+          if (s.seen && s.space == Space::kGlobal && s.op == Op::kLoad && s.sectors > 0) {
+            latency[i] = timing::instruction_load_latency(*c, mem, static_cast<double>(s.sectors),
+                                                          static_cast<double>(s.l1_hit_sectors), static_cast<double>(s.l2_hit_sectors));
+            l1_hit = static_cast<double>(s.l1_hit_sectors) / static_cast<double>(s.sectors);
+          }
+        }
+        // Wider loads take longer to return from L1 (docs/time.md, "Latency from the machine code").
+        latency[i] += l1_hit * timing::l1_width_extra(*c, machine_code->code[i].width);
       }
     }
     // A BSYNC holds the warp bsync_cycles beyond its stall (docs/time.md, "Branches"), a BAR.SYNC
