@@ -58,11 +58,14 @@ double global_load_latency(const TimeConstants& c, const MemoryCounts& mem) {
 }
 
 double instruction_load_latency(const TimeConstants& c, const MemoryCounts& mem, double sectors, double l1_hits,
-                                double l2_hits) {
-  if (sectors <= 0) return global_load_latency(c, mem);
+                                double l2_hits, unsigned width_bytes) {
+  if (sectors <= 0) {  // no statistics of its own: the launch's mix
+    const double l1_hit = mem.global_load_sectors > 0 ? mem.l1_hit_sectors / mem.global_load_sectors : 0;
+    return global_load_latency(c, mem) + l1_hit * l1_width_extra(c, width_bytes);
+  }
   const double to_l2 = sectors - l1_hits;
   const double l2_hit = to_l2 > 0 ? l2_hits * l2_real_hit_share(mem) / to_l2 : 1;
-  return load_latency(c, l1_hits / sectors, l2_hit);
+  return load_latency(c, l1_hits / sectors, l2_hit) + l1_hits / sectors * l1_width_extra(c, width_bytes);
 }
 
 namespace {

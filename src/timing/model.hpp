@@ -105,11 +105,12 @@ double load_latency(const TimeConstants& c, double l1_hit, double l2_hit);
 
 /// Latency of one load instruction from its own counts (the memory model's per-instruction
 /// statistics): `sectors` looked up, `l1_hits` of them in L1, `l2_hits` of the rest in L2 (real
-/// hits: scaled by l2_real_hit_share). A warp's loads of one 128-byte line one after another
-/// (a misaligned struct read byte by byte) then wait as long as the first, whose miss brings the
-/// line, where the launch's mean latency would give each the average.
+/// hits: scaled by l2_real_hit_share); `sectors` 0: the launch's mix (global_load_latency). A
+/// warp's loads of one 128-byte line one after another (a misaligned struct read byte by byte)
+/// then wait as long as the first, whose miss brings the line, where the launch's mean latency
+/// would give each the average. Its L1 hits take l1_width_extra(width_bytes) longer.
 double instruction_load_latency(const TimeConstants& c, const MemoryCounts& mem, double sectors, double l1_hits,
-                                double l2_hits);
+                                double l2_hits, unsigned width_bytes = 4);
 
 /// Mean value analysis of a closed network: `n` customers, queueing stations with the given
 /// service demands per customer pass, and a pure delay `z`. Returns the time one pass takes for

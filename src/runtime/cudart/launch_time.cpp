@@ -86,33 +86,32 @@ nlohmann::json predict_launch_time(const arch::Profile& profile, const std::vect
   // One warp's time through the machine code, from its control words (docs/time.md).
   const bool control_words = from_sass && machine_code != nullptr && machine_code->code.size() == sass->instructions.size();
   if (control_words) {
-    std::vector<double> latency(machine_code->code.size());
+    // Per instruction: the latency its write scoreboard stands for, and the stall its control word
+    // does not show (a BSYNC: bsync_cycles, "Branches"; a BAR.SYNC: bar_cycles + bar_cycles_per_warp
+    // for each of the CTA's warps, "Barriers").
+    std::vector<double> latency(machine_code->code.size()), extra(machine_code->code.size(), 0.0);
     for (std::size_t i = 0; i < latency.size(); ++i) {
-      const analysis::sass::OpcodeInfo info = analysis::sass::opcode_info(machine_code->code[i].opcode);
+      const analysis::sass::Inst& in = machine_code->code[i];
+      const analysis::sass::OpcodeInfo info = analysis::sass::opcode_info(in.opcode);
       const std::string_view cls = analysis::sass::to_string(info.cls);
-      latency[i] = timing::machine_latency(*c, mem, info.mnemonic, cls);
-      const std::int64_t pc = sass->instructions[i].ptx_pc;
       if (cls == "global_ld" || cls == "generic_ld") {
-        double l1_hit = mem.global_load_sectors > 0 ? mem.l1_hit_sectors / mem.global_load_sectors : 0;
+        // Its own PTX instruction's hit mix where the statistics have it (through the line table).
+        double sectors = 0, l1 = 0, l2 = 0;
+        const std::int64_t pc = sass->instructions[i].ptx_pc;
         if (pc >= 0 && std::size_t(pc) < per_pc.size()) {
           const stats::InstructionStats& s = per_pc[std::size_t(pc)];
-          if (s.seen && s.space == Space::kGlobal && s.op == Op::kLoad && s.sectors > 0) {
-            latency[i] = timing::instruction_load_latency(*c, mem, static_cast<double>(s.sectors),
-                                                          static_cast<double>(s.l1_hit_sectors), static_cast<double>(s.l2_hit_sectors));
-            l1_hit = static_cast<double>(s.l1_hit_sectors) / static_cast<double>(s.sectors);
+          if (s.seen && s.space == Space::kGlobal && s.op == Op::kLoad) {
+            sectors = static_cast<double>(s.sectors);
+            l1 = static_cast<double>(s.l1_hit_sectors);
+            l2 = static_cast<double>(s.l2_hit_sectors);
           }
         }
-        // Wider loads take longer to return from L1 (docs/time.md, "Latency from the machine code").
-        latency[i] += l1_hit * timing::l1_width_extra(*c, machine_code->code[i].width);
+        latency[i] = timing::instruction_load_latency(*c, mem, sectors, l1, l2, in.width);
+      } else {
+        latency[i] = timing::machine_latency(*c, mem, info.mnemonic, cls);
       }
-    }
-    // A BSYNC holds the warp bsync_cycles beyond its stall (docs/time.md, "Branches"), a BAR.SYNC
-    // bar_cycles + bar_cycles_per_warp for each of the CTA's warps ("Barriers").
-    std::vector<double> extra(machine_code->code.size(), 0.0);
-    for (std::size_t i = 0; i < extra.size(); ++i) {
-      const std::string_view m = analysis::sass::opcode_info(machine_code->code[i].opcode).mnemonic;
-      if (m == "BSYNC") extra[i] = c->bsync_cycles;
-      else if (m == "BAR") extra[i] = c->bar_cycles + c->bar_cycles_per_warp * shape.warps_per_cta;
+      if (info.mnemonic == "BSYNC") extra[i] = c->bsync_cycles;
+      else if (info.mnemonic == "BAR") extra[i] = c->bar_cycles + c->bar_cycles_per_warp * shape.warps_per_cta;
     }
     const std::vector<double> cost = analysis::sass::issue_costs(*machine_code, latency, c->lat_alu, extra);
     mix.latency_cycles = analysis::sass::warp_cycles(cost, *sass);

@@ -14,50 +14,35 @@
 constexpr int kIters = 256, kUnroll = 16, kChains = 4;
 
 // One mma of each kind on accumulator d (4 f32 / 4 s32 / 2 f64 registers), fixed a and b.
-struct F16 {
-  static __device__ void mma(float* d, unsigned a0, unsigned b0) {
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%4,%4,%4}, {%5,%5}, {%0,%1,%2,%3};"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]) : "r"(a0), "r"(b0));
-  }
-  using Acc = float;
-  static constexpr int kRegs = 4;
-  static constexpr const char* kName = "mma.m16n8k16.f32.f16";
-};
+// The f32-accumulator kinds differ only in their shape and types.
+#define MMA_F32(Name, shape_types, label)                                                      \
+  struct Name {                                                                               \
+    static __device__ void mma(float* d, unsigned a0, unsigned b0) {                          \
+      asm volatile("mma.sync.aligned." shape_types                                             \
+                   " {%0,%1,%2,%3}, {%4,%4,%4,%4}, {%5,%5}, {%0,%1,%2,%3};"                      \
+                   : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]) : "r"(a0), "r"(b0));      \
+    }                                                                                         \
+    static constexpr int kRegs = 4;                                                           \
+    static constexpr const char* kName = label;                                               \
+  };
+MMA_F32(F16, "m16n8k16.row.col.f32.f16.f16.f32", "mma.m16n8k16.f32.f16")
 struct F16Acc16 {
   static __device__ void mma(float* d, unsigned a0, unsigned b0) {
     unsigned* u = reinterpret_cast<unsigned*>(d);
     asm volatile("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%0,%1}, {%2,%2,%2,%2}, {%3,%3}, {%0,%1};"
                  : "+r"(u[0]), "+r"(u[1]) : "r"(a0), "r"(b0));
   }
-  using Acc = float;
   static constexpr int kRegs = 2;
   static constexpr const char* kName = "mma.m16n8k16.f16.f16";
 };
-struct Bf16 {
-  static __device__ void mma(float* d, unsigned a0, unsigned b0) {
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%4,%4,%4}, {%5,%5}, {%0,%1,%2,%3};"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]) : "r"(a0), "r"(b0));
-  }
-  using Acc = float;
-  static constexpr int kRegs = 4;
-  static constexpr const char* kName = "mma.m16n8k16.f32.bf16";
-};
-struct Tf32 {
-  static __device__ void mma(float* d, unsigned a0, unsigned b0) {
-    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%4,%4,%4}, {%5,%5}, {%0,%1,%2,%3};"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]) : "r"(a0), "r"(b0));
-  }
-  using Acc = float;
-  static constexpr int kRegs = 4;
-  static constexpr const char* kName = "mma.m16n8k8.f32.tf32";
-};
+MMA_F32(Bf16, "m16n8k16.row.col.f32.bf16.bf16.f32", "mma.m16n8k16.f32.bf16")
+MMA_F32(Tf32, "m16n8k8.row.col.f32.tf32.tf32.f32", "mma.m16n8k8.f32.tf32")
 struct S8 {
   static __device__ void mma(float* d, unsigned a0, unsigned b0) {
     int* s = reinterpret_cast<int*>(d);
     asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0,%1,%2,%3}, {%4,%4,%4,%4}, {%5,%5}, {%0,%1,%2,%3};"
                  : "+r"(s[0]), "+r"(s[1]), "+r"(s[2]), "+r"(s[3]) : "r"(a0), "r"(b0));
   }
-  using Acc = float;
   static constexpr int kRegs = 4;
   static constexpr const char* kName = "mma.m16n8k32.s32.s8";
 };
@@ -68,7 +53,6 @@ struct F64 {
     asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};"
                  : "+d"(x[0]), "+d"(x[1]) : "d"(a), "d"(b));
   }
-  using Acc = float;
   static constexpr int kRegs = 4;  // two doubles
   static constexpr const char* kName = "mma.m8n8k4.f64";
 };
