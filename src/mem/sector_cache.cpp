@@ -105,15 +105,32 @@ void SectorCache::drop(std::uint64_t way) {
   meta_[way] = Meta{};
 }
 
-CacheOutcome SectorCache::read(std::uint64_t line, std::uint32_t sectors) {
+CacheOutcome SectorCache::read(std::uint64_t line, std::uint32_t sectors, std::uint64_t reader, std::uint32_t pc) {
   CacheOutcome o;
   if (!enabled()) {
     o.miss_mask = sectors;
     return o;
   }
-  Meta& w = meta_[find_or_allocate(line, o)];
+  const std::uint64_t way = find_or_allocate(line, o);
+  Meta& w = meta_[way];
   o.hit_mask = w.valid & sectors;
   o.miss_mask = sectors & ~w.valid;
+  if (reader != 0) {
+    if (readers_.empty()) readers_.assign(meta_.size() * sectors_per_line_, Readers{});
+    Readers* r = readers_.data() + way * sectors_per_line_;
+    for (std::uint32_t i = 0; i < sectors_per_line_; ++i) {
+      if (((sectors >> i) & 1u) == 0) continue;
+      if (((o.hit_mask >> i) & 1u) == 0) {
+        r[i] = Readers{reader, pc};  // filled now, for this reader
+      } else {
+        if ((r[i].readers & reader) == 0 && r[i].pc == pc) o.foreign_hit_mask |= 1u << i;
+        r[i].readers |= reader;
+        // An earlier instruction (in program order) reading what a later one filled: the caller
+        // ran one warp ahead of the others; on a GPU the warps' earlier instruction came first.
+        if (pc < r[i].pc) r[i].pc = pc;
+      }
+    }
+  }
   w.valid |= sectors;
   w.last_use = ++clock_;
   return o;

@@ -44,6 +44,7 @@ enum class WritePolicy {
 
 struct CacheOutcome {
   std::uint32_t hit_mask = 0;           // sectors that were present
+  std::uint32_t foreign_hit_mask = 0;   // of those, sectors `reader` had not read since their fill
   std::uint32_t miss_mask = 0;          // sectors that were not
   std::uint32_t writeback_sectors = 0;  // dirty sectors of an evicted or invalidated line
 };
@@ -60,7 +61,12 @@ class SectorCache {
   /// for a non-zero capacity, at least one set of `associativity` (>= 1) ways fits.
   explicit SectorCache(const arch::CacheGeometry& geometry);
 
-  CacheOutcome read(std::uint64_t line, std::uint32_t sectors);
+  /// `reader` (a bit of a 64-bit mask naming the warp that reads, or 0): each sector remembers
+  /// the readers since it was last filled, and the `pc` (an instruction) that filled it; a hit on
+  /// a sector whose readers lack `reader` and that the same instruction filled is also a foreign
+  /// hit (data another warp's execution of that instruction brought, docs/time.md "Shared
+  /// misses").
+  CacheOutcome read(std::uint64_t line, std::uint32_t sectors, std::uint64_t reader = 0, std::uint32_t pc = 0);
   CacheOutcome write(std::uint64_t line, std::uint32_t sectors, WritePolicy policy);
   CacheOutcome invalidate(std::uint64_t line);
   std::uint64_t flush();
@@ -114,6 +120,13 @@ class SectorCache {
   std::uint64_t clock_ = 0;
   std::vector<std::uint64_t> tags_;  // sets_ * ways_
   std::vector<Meta> meta_;           // sets_ * ways_
+  // The `reader` bits of read() since each sector was filled, and the filling `pc`:
+  // sets_ * ways_ * sectors_per_line_, allocated by the first read that names a reader.
+  struct Readers {
+    std::uint64_t readers = 0;
+    std::uint32_t pc = 0;
+  };
+  std::vector<Readers> readers_;
 };
 
 }  // namespace warpscope::mem

@@ -56,6 +56,7 @@ struct LineOp {
   bool cached_in_l1 = false;
   std::uint32_t requests = 0;
   std::uint32_t first = 0, count = 0;  // in ModelPart::lines
+  std::uint64_t reader = 0;            // the warp's bit on its SM, for global loads (foreign hits)
 };
 
 /// What a shard made of one CTA's records for one model.
@@ -519,8 +520,12 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
       // The lines go to merge(), which serves them through the caches in CTA order.
       model.hierarchy.lines(a, scratch, lines);
       const unsigned sm = profile.sm_count == 0 ? 0 : a.cta % profile.sm_count;
+      // The warp's bit among its SM's warps: CTAs a multiple of sm_count apart share an SM.
+      const std::uint64_t reader = a.space == Space::kGlobal && (a.op == Op::kLoad || a.op == Op::kLdgsts)
+                                       ? std::uint64_t{1} << ((a.cta / std::max(1u, profile.sm_count) * 32 + a.warp) % 64)
+                                       : 0;
       part.ops.push_back(LineOp{a.pc, sm, lines.space, lines.op, lines.cached_in_l1, lines.requests,
-                                static_cast<std::uint32_t>(part.lines.size()), lines.count});
+                                static_cast<std::uint32_t>(part.lines.size()), lines.count, reader});
       for (std::uint32_t k = 0; k < lines.count; ++k) part.lines.push_back(lines.line[k]);
       const std::uint32_t unit = scratch.transaction_bytes;
       // Units are powers of two in every built-in profile: a shift, not a division, when so.
@@ -723,14 +728,17 @@ void LaunchCollector::merge(std::uint32_t, std::unique_ptr<CtaPart> part_base) {
     for (std::size_t k = 0; k < p.ops.size(); ++k) {
       const LineOp& op = p.ops[k];
       prefetch(k + kAhead);
-      const std::uint64_t l1_before = l1_hits(c), l2_before = l2_hits(c);
+      const std::uint64_t l1_before = l1_hits(c), l2_before = l2_hits(c), foreign_before = c.l1_foreign_hits;
       try {
-        m.hierarchy.apply(op.sm, op.space, op.op, op.cached_in_l1, op.requests, p.lines.data() + op.first, op.count);
+        m.hierarchy.apply(op.sm, op.space, op.op, op.cached_in_l1, op.requests, p.lines.data() + op.first, op.count,
+                          op.reader, op.pc);
       } catch (const Error& e) {
         if (p.model_errors++ == 0) p.first_model_error = e.what();
       }
-      r.per_pc[op.pc].l1_hit_sectors += l1_hits(c) - l1_before;
-      r.per_pc[op.pc].l2_hit_sectors += l2_hits(c) - l2_before;
+      InstructionStats& row = r.per_pc[op.pc];
+      row.l1_hit_sectors += l1_hits(c) - l1_before;
+      row.l2_hit_sectors += l2_hits(c) - l2_before;
+      row.l1_foreign_hit_sectors += c.l1_foreign_hits - foreign_before;
     }
     for (unsigned s = 0; s < kSpaceCount; ++s)
       for (unsigned o = 0; o < kOpCount; ++o) r.instructions[s][o] += p.instructions[s][o];

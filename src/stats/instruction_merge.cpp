@@ -26,6 +26,7 @@ void merge_row(InstructionStats& into, InstructionStats&& from, std::uint64_t se
   into.bytes_moved += from.bytes_moved;
   into.l1_hit_sectors += from.l1_hit_sectors;
   into.l2_hit_sectors += from.l2_hit_sectors;
+  into.l1_foreign_hit_sectors += from.l1_foreign_hit_sectors;
   into.wavefronts += from.wavefronts;
   into.ideal_wavefronts += from.ideal_wavefronts;
   into.partial_executions += from.partial_executions;

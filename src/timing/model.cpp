@@ -58,14 +58,22 @@ double global_load_latency(const TimeConstants& c, const MemoryCounts& mem) {
 }
 
 double instruction_load_latency(const TimeConstants& c, const MemoryCounts& mem, double sectors, double l1_hits,
-                                double l2_hits, unsigned width_bytes) {
+                                double l2_hits, unsigned width_bytes, double foreign_hits, double burst_hits,
+                                double burst_cycles) {
   if (sectors <= 0) {  // no statistics of its own: the launch's mix
     const double l1_hit = mem.global_load_sectors > 0 ? mem.l1_hit_sectors / mem.global_load_sectors : 0;
     return global_load_latency(c, mem) + l1_hit * l1_width_extra(c, width_bytes);
   }
   const double to_l2 = sectors - l1_hits;
   const double l2_hit = to_l2 > 0 ? l2_hits * l2_real_hit_share(mem) / to_l2 : 1;
-  return load_latency(c, l1_hits / sectors, l2_hit) + l1_hits / sectors * l1_width_extra(c, width_bytes);
+  const double own_hits = l1_hits - std::clamp(foreign_hits, 0.0, l1_hits);
+  return load_latency(c, own_hits / sectors, l2_hit) + l1_hits / sectors * l1_width_extra(c, width_bytes) +
+         std::clamp(burst_hits, 0.0, l1_hits) / sectors * burst_cycles;
+}
+
+double convoy_burst_cycles(double warps, double bytes_per_warp) {
+  if (warps <= 1 || bytes_per_warp <= 0) return 0;
+  return (warps - 1) / 2 * std::ceil(bytes_per_warp / 128.0);
 }
 
 namespace {

@@ -109,8 +109,21 @@ double load_latency(const TimeConstants& c, double l1_hit, double l2_hit);
 /// warp's loads of one 128-byte line one after another (a misaligned struct read byte by byte)
 /// then wait as long as the first, whose miss brings the line, where the launch's mean latency
 /// would give each the average. Its L1 hits take l1_width_extra(width_bytes) longer.
+/// `foreign_hits` of the L1 hits are in lines the warp had not read since another warp's miss
+/// filled them: warps that read the same data together wait for that miss as its warp does (the
+/// H100: tests/hw/timing/shared_stream.cu; docs/time.md, "Shared misses"), so they take the
+/// latency of the instruction's misses (its L2 hit share; the L2's latency when it has no misses).
+/// `burst_hits` of the L1 hits come in bursts: broadcast loads (every lane on one address) of warps
+/// that run together, which the fills they wait for together keep in step, reach the L1's data
+/// stage at once, so each such hit waits `burst_cycles` more (convoy_burst_cycles).
 double instruction_load_latency(const TimeConstants& c, const MemoryCounts& mem, double sectors, double l1_hits,
-                                double l2_hits, unsigned width_bytes = 4);
+                                double l2_hits, unsigned width_bytes = 4, double foreign_hits = 0,
+                                double burst_hits = 0, double burst_cycles = 0);
+
+/// The mean wait of one warp's load in a burst of `warps` warps' loads at the L1's data stage,
+/// each returning `bytes_per_warp` (active lanes x width) at 128 bytes a cycle (docs/time.md,
+/// "Shared misses"): (warps - 1) / 2 x ceil(bytes_per_warp / 128).
+double convoy_burst_cycles(double warps, double bytes_per_warp);
 
 /// Mean value analysis of a closed network: `n` customers, queueing stations with the given
 /// service demands per customer pass, and a pure delay `z`. Returns the time one pass takes for

@@ -166,6 +166,26 @@ TEST(Mix, WiderLoadsReturnFromL1Later) {
   EXPECT_DOUBLE_EQ(l1_width_extra(c, 16), 11.7);
 }
 
+// docs/time.md "Shared misses" (tests/hw/data/h100/timing/shared_stream.txt, nbody_source_*.csv):
+// an L1 hit on another warp's fill of the same instruction waits as that instruction's misses do,
+// and a broadcast load in a burst of the SM's warps waits its mean position at the L1's data stage.
+TEST(Mix, ForeignHitsWaitForTheMissAndBurstsQueue) {
+  const TimeConstants& c = *constants_for(arch::builtin_profile("hopper"));
+  MemoryCounts mem;
+  // 100 sectors: 50 L1 hits, 50 misses that hit L2; 40 of the hits are foreign.
+  EXPECT_DOUBLE_EQ(instruction_load_latency(c, mem, 100, 50, 50, 4), 0.5 * 32.0 + 0.5 * 268.6);
+  EXPECT_DOUBLE_EQ(instruction_load_latency(c, mem, 100, 50, 50, 4, 40), 0.1 * 32.0 + 0.9 * 268.6);
+  // Every sector a foreign hit and no miss of its own: the L2's latency.
+  EXPECT_DOUBLE_EQ(instruction_load_latency(c, mem, 100, 100, 0, 4, 100), 268.6);
+  // 32 warps per SM: LDG.32 broadcasts (128 bytes a warp) wait 15.5 cycles, LDG.128 ones (512
+  // bytes, 4 cycles of the 128-byte data path) 62; one warp alone none.
+  EXPECT_DOUBLE_EQ(convoy_burst_cycles(32, 32 * 4), 15.5);
+  EXPECT_DOUBLE_EQ(convoy_burst_cycles(32, 32 * 16), 62.0);
+  EXPECT_DOUBLE_EQ(convoy_burst_cycles(1, 32 * 16), 0.0);
+  // Half the hits in a burst of 62 cycles: 31 more.
+  EXPECT_DOUBLE_EQ(instruction_load_latency(c, mem, 100, 100, 0, 16, 0, 50, 62), 32.0 + 11.7 + 31.0);
+}
+
 TEST(Predict, OneWarpPerSmIsLatencyBound) {
   // 100 dependent FFMA per warp: 100 x 4.07 cycles; issue 100 and FP32 100 x 4 / 3.89 cycles are
   // part of it. 407 cycles at 1.98 GHz plus the 2192 ns launch overhead.

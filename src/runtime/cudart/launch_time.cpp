@@ -86,6 +86,13 @@ nlohmann::json predict_launch_time(const arch::Profile& profile, const std::vect
   // One warp's time through the machine code, from its control words (docs/time.md).
   const bool control_words = from_sass && machine_code != nullptr && machine_code->code.size() == sass->instructions.size();
   if (control_words) {
+    const char* sm_env = std::getenv("WARPSCOPE_SHARED_MISSES");  // "off": the experiment's baseline
+    const bool shared_misses = sm_env == nullptr || std::string_view(sm_env) != "off";
+    // The warps an SM holds at once (a burst of broadcast loads comes from them all).
+    const std::uint64_t ctas_on_sm =
+        std::min<std::uint64_t>(shape.ctas_per_sm, (shape.ctas + std::max(1u, shape.sm_count) - 1) / std::max(1u, shape.sm_count));
+    const double warps_per_sm = std::min<double>(static_cast<double>(ctas_on_sm * shape.warps_per_cta),
+                                                 static_cast<double>(shape.max_warps_per_sm));
     // Per instruction: the latency its write scoreboard stands for, and the stall its control word
     // does not show (a BSYNC: bsync_cycles, "Branches"; a BAR.SYNC: bar_cycles + bar_cycles_per_warp
     // for each of the CTA's warps, "Barriers").
@@ -96,7 +103,7 @@ nlohmann::json predict_launch_time(const arch::Profile& profile, const std::vect
       const std::string_view cls = analysis::sass::to_string(info.cls);
       if (cls == "global_ld" || cls == "generic_ld") {
         // Its own PTX instruction's hit mix where the statistics have it (through the line table).
-        double sectors = 0, l1 = 0, l2 = 0;
+        double sectors = 0, l1 = 0, l2 = 0, foreign = 0, bursts = 0, burst = 0;
         const std::int64_t pc = sass->instructions[i].ptx_pc;
         if (pc >= 0 && std::size_t(pc) < per_pc.size()) {
           const stats::InstructionStats& s = per_pc[std::size_t(pc)];
@@ -104,9 +111,17 @@ nlohmann::json predict_launch_time(const arch::Profile& profile, const std::vect
             sectors = static_cast<double>(s.sectors);
             l1 = static_cast<double>(s.l1_hit_sectors);
             l2 = static_cast<double>(s.l2_hit_sectors);
+            if (shared_misses && s.executions > 0) {
+              foreign = static_cast<double>(s.l1_foreign_hit_sectors);
+              // Broadcast loads (every lane on one address) of warps that run together reach the
+              // L1 in bursts (tests/hw/timing/shared_stream.cu, nbody_stalls: docs/time.md).
+              bursts = l1 * static_cast<double>(s.uniform_executions) / static_cast<double>(s.executions);
+              const double lanes = static_cast<double>(s.active_lanes) / static_cast<double>(s.executions);
+              burst = timing::convoy_burst_cycles(warps_per_sm, lanes * in.width);
+            }
           }
         }
-        latency[i] = timing::instruction_load_latency(*c, mem, sectors, l1, l2, in.width);
+        latency[i] = timing::instruction_load_latency(*c, mem, sectors, l1, l2, in.width, foreign, bursts, burst);
       } else {
         latency[i] = timing::machine_latency(*c, mem, info.mnemonic, cls);
       }

@@ -4,6 +4,10 @@
 //   time_chains barrier W    one CTA of W warps, 256 x 32 __syncthreads()
 //   time_chains params       one thread sums 1024 ints of a __grid_constant__ parameter
 //   time_chains ctas N       N CTAs of 32 threads, each thread stores its index
+//   time_chains walk W M     one CTA of W warps, each walking 2048 words 16 bytes apart (every lane
+//                            on one word; 24 dependent FFMAs a step), the same words (M = shared)
+//                            or a copy of its own (M = private), after a launch that reads the
+//                            table into L2 (tests/hw/timing/shared_stream.cu's walk<24>)
 // Each checks its result against the CPU and exits 0 when it agrees.
 #include <cmath>
 #include <cstdio>
@@ -45,6 +49,27 @@ __global__ void params(__grid_constant__ const Params p, int* out) {
 }
 
 __global__ void tiny(int* out) { out[blockIdx.x * blockDim.x + threadIdx.x] = blockIdx.x * blockDim.x + threadIdx.x; }
+
+// As tests/hw/timing/shared_stream.cu: the word read gives the next index, through 24 FFMAs
+// that leave it unchanged (one = 1, zero = 0 at run time).
+constexpr int kWalkSteps = 2048, kWalkStride = 4;  // words
+__global__ void walk(const unsigned* table, int copy_words, float one, float zero, unsigned* sink) {
+  const unsigned* t = table + static_cast<size_t>(threadIdx.x / 32) * copy_words;
+  unsigned i = 0;
+  for (int s = 0; s < kWalkSteps; ++s) {
+    float f = __uint_as_float(t[i]);
+#pragma unroll
+    for (int k = 0; k < 24; ++k) f = f * one + zero;
+    i = __float_as_uint(f);
+  }
+  sink[threadIdx.x] = i;
+}
+
+__global__ void touch(const unsigned* table, int words, unsigned* sink) {
+  unsigned s = 0;
+  for (int w = threadIdx.x; w < words; w += blockDim.x) s += __ldcg(&table[w]);
+  if (s == 0x12345678u) *sink = s;
+}
 
 int main(int argc, char** argv) {
   if (argc < 2) return 2;
@@ -91,6 +116,25 @@ int main(int argc, char** argv) {
     cudaMemcpy(&got, d, sizeof got, cudaMemcpyDeviceToHost);
     std::printf("%s %d\n", got == want ? "ok" : "WRONG", got);
     return got == want ? 0 : 1;
+  }
+  if (mode == "walk" && argc > 3) {
+    const int warps = std::atoi(argv[2]);
+    const bool shared = std::string_view(argv[3]) == "shared";
+    const int copy_words = kWalkSteps * kWalkStride + 32, copies = shared ? 1 : warps;
+    std::vector<unsigned> host(size_t(copies) * copy_words, 0);
+    for (int c = 0; c < copies; ++c)
+      for (int s = 0; s < kWalkSteps; ++s) host[size_t(c) * copy_words + s * kWalkStride] = (s + 1) * kWalkStride;
+    unsigned *table = nullptr, *sink = nullptr;
+    cudaMalloc(&table, host.size() * sizeof(unsigned));
+    cudaMalloc(&sink, 1024 * sizeof(unsigned));
+    cudaMemcpy(table, host.data(), host.size() * sizeof(unsigned), cudaMemcpyHostToDevice);
+    touch<<<1, 256>>>(table, static_cast<int>(host.size()), sink);
+    walk<<<1, warps * 32>>>(table, shared ? 0 : copy_words, 1.0f, 0.0f, sink);
+    std::vector<unsigned> got(size_t(warps) * 32);
+    cudaMemcpy(got.data(), sink, got.size() * sizeof(unsigned), cudaMemcpyDeviceToHost);
+    for (unsigned v : got) if (v != unsigned(kWalkSteps * kWalkStride)) { std::printf("WRONG %u\n", v); return 1; }
+    std::printf("ok\n");
+    return 0;
   }
   if (mode == "ctas" && argc > 2) {
     const int n = std::atoi(argv[2]);
