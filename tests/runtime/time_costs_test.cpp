@@ -150,7 +150,7 @@ TEST(TimeChains, ManySmallCtasAsOnTheH100) {
 // 272.51 with a copy per warp: sharing saved nothing. The model predicts each launch with cold
 // caches (as ncu measures; the H100's figures had the table in L2), so the test compares the two
 // (a step is the walk's cycles / 2048): within 3 % of the H100's ratio, where counting the other
-X
+// warps' hits as plain L1 hits (WARPSCOPE_SHARED_MISSES=off) predicts 0.42.
 TEST(TimeChains, WarpsSharingAStreamWaitForItsMissesAsOnTheH100) {
   auto step_cycles = [](const std::string& mode) {
     const std::string path = std::string(WARPSCOPE_RT_PROGRAMS_DIR) + "/time_chains_walk_" + mode + ".json";
