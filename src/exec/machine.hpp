@@ -185,6 +185,10 @@ struct LaunchConfig {
   bool atomic_global = false;
   std::uint32_t launch_id = 0;
   std::uint64_t yield_budget = 1u << 20;  // instructions a warp runs before it lets others run
+  // ... in a sweep that is not patient (cta.cpp): warps take short turns, so that the memory model
+  // sees their accesses interleaved as a GPU's warps make them (each warp's first instructions
+  // before another's loop has run far; docs/exec.md "CTAs and barriers").
+  std::uint64_t turn_budget = 1u << 10;
   bool memcheck_strict = false;           // MemcheckMode::kStrict: unallocated accesses fault
   // Cooperative launches: CTAs are interleaved (coop.cpp) and %envreg1:%envreg2 hold the grid
   // workspace's address that cooperative_groups::this_grid() reads; 0 otherwise.

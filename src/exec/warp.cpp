@@ -266,7 +266,11 @@ CtaRunner::RunResult CtaRunner::run_split(WarpState& w, Split& s) {
   enter_split(w, s);
   const Inst* const code = k_.code.data();
   std::uint64_t* const regs = w.regs.data();
-  std::uint64_t budget = cfg_.yield_budget;
+  // A patient sweep runs the whole yield budget; others a turn (LaunchConfig::turn_budget), which
+  // ends with a yield but counts as no used budget.
+  const std::uint64_t full = cfg_.yield_budget;
+  const std::uint64_t turn = patient_ ? full : std::min(full, cfg_.turn_budget);
+  std::uint64_t budget = turn;
   Entry* top = &s.stack.back();
   std::uint32_t pc = top->pc;
   std::uint32_t active = top->mask;
@@ -341,7 +345,7 @@ CtaRunner::RunResult CtaRunner::run_split(WarpState& w, Split& s) {
         top->pc = pc;
         end_run(pc);
         result = RunResult::kYield;
-        budget_hit_ = true;
+        budget_hit_ = turn == full;
         break;
       }
       continue;
@@ -622,7 +626,7 @@ CtaRunner::RunResult CtaRunner::run_split(WarpState& w, Split& s) {
     if (--budget == 0) {
       top->pc = pc;
       result = RunResult::kYield;
-      budget_hit_ = true;
+      budget_hit_ = turn == full;
       break;
     }
   }
