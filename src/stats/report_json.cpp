@@ -368,6 +368,7 @@ nlohmann::json instruction_json(const InstructionStats& s, std::uint32_t pc, con
   j["bytes_moved"] = s.bytes_moved;
   j["l1_hit_sectors"] = s.l1_hit_sectors;
   j["l2_hit_sectors"] = s.l2_hit_sectors;
+  if (s.space == Space::kGlobal && s.op == Op::kLoad) j["l1_foreign_hit_sectors"] = s.l1_foreign_hit_sectors;
   j["wavefronts"] = s.wavefronts;
   j["ideal_wavefronts"] = s.ideal_wavefronts;
   j["uniform_executions"] = s.uniform_executions;
