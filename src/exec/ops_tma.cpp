@@ -96,12 +96,14 @@ bool row_address(const tma::EncodedMap& m, const BoxRow& r, std::uint64_t& addr)
   return in;
 }
 
-/// The global side of one box row for the memory model: lanes of 16 bytes over [addr, addr+n).
+/// The global side of one box row for the memory model: lanes of 16 bytes over [addr, addr+n), in
+/// records of at most `piece_bytes` from the row's start (each record's sectors are counted once).
 /// A tensor copy's records also carry where the row lies in shared memory (`shared`: the address
 /// of its first byte before the swizzle) and the swizzle span (WarpAccess::fill_lanes /
 /// no_read_lanes, access.hpp), for the box picture and the swizzle advice.
 void emit_row(Ctx& x, const Inst& in, Op op, std::uint64_t addr, std::uint64_t n, unsigned& part, bool tensor = true,
-              std::uint64_t shared = 0, unsigned swizzle_bytes = 0, unsigned destinations = 1) {
+              std::uint64_t shared = 0, unsigned swizzle_bytes = 0, unsigned destinations = 1,
+              std::uint64_t piece_bytes = 32 * 16) {
   WarpAccess rec;
   rec.destinations = static_cast<std::uint8_t>(destinations);
   rec.pc = x.pc_of(in);
@@ -113,8 +115,8 @@ void emit_row(Ctx& x, const Inst& in, Op op, std::uint64_t addr, std::uint64_t n
   rec.width = 16;
   rec.tensor = tensor;
   const std::uint64_t lo = addr & ~std::uint64_t{15}, hi = (addr + n + 15) & ~std::uint64_t{15};
-  for (std::uint64_t a = lo; a < hi; a += 32 * 16) {
-    const std::uint64_t lanes = std::min<std::uint64_t>(32, (hi - a) / 16);
+  for (std::uint64_t a = lo; a < hi; a += piece_bytes) {
+    const std::uint64_t lanes = std::min<std::uint64_t>(piece_bytes / 16, (hi - a) / 16);
     rec.part = static_cast<std::uint8_t>(std::min(part++, 255u));
     rec.active = LaneMask(lanes >= 32 ? kFullMask : (1u << lanes) - 1u);
     rec.addr.fill(0);
@@ -281,8 +283,10 @@ void tensor_copy(const Inst& in, Ctx& x, std::uint32_t mask) {
         for (unsigned t = 0; t < count; ++t)
           for (std::uint64_t k = 0; k < row_bytes; k += 16) std::memcpy(to[t].shared + tma::swizzle(base + k, sw), buf.data() + k, 16);
         // The H100 reads the whole box row, out-of-bounds parts too (case 1), from L2 once for all
-        // destinations (tma_more, peer_probe case 3).
-        if (x.sink != nullptr) emit_row(x, in, Op::kBulkCopy, ga, row_bytes, part, true, base, span, count);
+        // destinations (tma_more, peer_probe case 3), in 128-byte pieces from the row's start, the
+        // sectors of each piece once (tests/hw/data/h100/tma/sectors_*: a 256-byte row 16 bytes
+        // into a line reads 10 sectors, 5 + 5, where 9 hold it; 96 of 96 configurations).
+        if (x.sink != nullptr) emit_row(x, in, Op::kBulkCopy, ga, row_bytes, part, true, base, span, count, 128);
       } else {
         for (std::uint64_t k = 0; k < row_bytes; k += 16) std::memcpy(buf.data() + k, x.shared + tma::swizzle(base + k, sw), 16);
         const Op op = reduce ? Op::kBulkRed : Op::kBulkStore;

@@ -116,3 +116,34 @@ TEST(TmaAccuracy, LibcuxxTileCopyMatchesItsCpuReference) {
 }
 
 }  // namespace
+
+namespace {
+
+// tests/hw/tma/tma_sectors.cu: 96 one-box tile loads (UINT32, no swizzle) of 16- to 512-byte rows
+// at 0 to 112 bytes into a line, against ncu on the H100 (tests/hw/data/h100/tma/sectors_ncu.csv,
+// launch by launch in the probe's order). A row is read in 128-byte pieces from its start, each
+// piece's sectors once: a 256-byte row 16 bytes into a line reads 10 sectors, where 9 hold it.
+TEST(TmaAccuracy, SectorsOfEveryBoxRowAsOnTheH100) {
+  const auto hw = ncu_csv::launches(kData + "sectors_ncu.csv");
+  ASSERT_EQ(hw.size(), 96u);
+  const std::string exe = rt_test::prog("tma_sectors");
+  const std::string report = exe + ".json";
+  std::remove(report.c_str());
+  const rt_test::Result r = rt_test::run_under_warpscope(exe, report, "WARPSCOPE_QUIET=1");
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(r.out, rt_test::slurp(kData + "sectors_probe.txt"));
+  const nlohmann::json j = nlohmann::json::parse(rt_test::slurp(report));
+  ASSERT_EQ(j["launches"].size(), hw.size());
+  for (std::size_t i = 0; i < hw.size(); ++i) {
+    SCOPED_TRACE("launch " + std::to_string(i));
+    const auto& m = j["launches"][i]["metrics"];
+    for (const char* k : {"l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld.sum",
+                          "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum", "lts__t_sectors_srcunit_tex_op_read.sum",
+                          "l1tex__tmain_requests.sum"}) {
+      ASSERT_TRUE(m.contains(k)) << k;
+      EXPECT_EQ(m[k].get<double>(), ncu_csv::number(hw[i].at(k))) << k;
+    }
+  }
+}
+
+}  // namespace
