@@ -132,7 +132,7 @@ void MemoryHierarchy::access(unsigned sm, const WarpAccess& a, const CoalesceRes
 }
 
 void MemoryHierarchy::apply(unsigned sm, Space space, Op op, bool cached_in_l1, std::uint32_t requests,
-                            const LineSectors* lines, std::uint32_t count, std::uint64_t reader, std::uint32_t pc) {
+                            const LineSectors* lines, std::uint32_t count, const CacheReader& reader) {
   if (space == Space::kShared || space == Space::kConst) return;
   if (sm >= l1_.size()) fail(ErrorKind::kUsage, "SM {} of a hierarchy with {} SMs", sm, l1_.size());
   SectorCache& l1 = l1_[sm];
@@ -148,7 +148,7 @@ void MemoryHierarchy::apply(unsigned sm, Space space, Op op, bool cached_in_l1, 
       case Op::kLdgsts: {
         std::uint32_t to_l2 = s.mask;
         if (cached_in_l1) {
-          const CacheOutcome o = l1.read(s.line, s.mask, local ? 0 : reader, pc);
+          const CacheOutcome o = l1.read(s.line, s.mask, local ? CacheReader{} : reader);
           l1c.sector_hits += popcount(o.hit_mask);
           counters_.l1_foreign_hits += popcount(o.foreign_hit_mask);
           to_l2 = o.miss_mask;

@@ -73,9 +73,9 @@ struct Counters {
   std::uint64_t l2_atom_sectors = 0, l2_atom_hits = 0;    // ..._op_atom
   std::uint64_t l2_red_sectors = 0, l2_red_hits = 0;      // ..._op_red
   std::uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
-  /// L1 hits of global loads (and cp.async) served with a `reader` whose line that reader had not
-  /// read since the line last filled a sector: data another warp's miss brought (docs/time.md,
-  /// "Shared misses"; no Nsight Compute counter: the H100 counts them as hits).
+  /// L1 hits of global loads (and cp.async) served with a reader that are foreign hits
+  /// (SectorCache::read): data another warp of the CTA brought with the same instruction
+  /// (docs/time.md, "Shared misses"; no Nsight Compute counter: the H100 counts them as hits).
   std::uint64_t l1_foreign_hits = 0;
 
   /// The L1 counters of global, local, texture or surface accesses of one operation.
@@ -124,10 +124,10 @@ class MemoryHierarchy {
     }
   }
   /// Serves the lines on SM `sm` (< sm_count, else Error(kUsage)) through L1, L2 and DRAM.
-  /// `reader`: the warp's bit among the SM's warps for Counters::l1_foreign_hits (0: not counted),
-  /// `pc` the instruction (SectorCache::read).
+  /// `reader`: who reads global loads, for Counters::l1_foreign_hits (SectorCache::read; a zero
+  /// bit: not counted).
   void apply(unsigned sm, Space space, Op op, bool cached_in_l1, std::uint32_t requests,
-             const LineSectors* lines, std::uint32_t count, std::uint64_t reader = 0, std::uint32_t pc = 0);
+             const LineSectors* lines, std::uint32_t count, const CacheReader& reader = {});
   /// Writes every dirty L2 sector back to DRAM (end of a launch).
   void flush_l2();
   const Counters& counters() const { return counters_; }

@@ -105,7 +105,7 @@ void SectorCache::drop(std::uint64_t way) {
   meta_[way] = Meta{};
 }
 
-CacheOutcome SectorCache::read(std::uint64_t line, std::uint32_t sectors, std::uint64_t reader, std::uint32_t pc) {
+CacheOutcome SectorCache::read(std::uint64_t line, std::uint32_t sectors, const CacheReader& reader) {
   CacheOutcome o;
   if (!enabled()) {
     o.miss_mask = sectors;
@@ -115,19 +115,22 @@ CacheOutcome SectorCache::read(std::uint64_t line, std::uint32_t sectors, std::u
   Meta& w = meta_[way];
   o.hit_mask = w.valid & sectors;
   o.miss_mask = sectors & ~w.valid;
-  if (reader != 0) {
+  if (reader.bit != 0) {
+    constexpr std::uint32_t kNoFill = ~std::uint32_t{0};
     if (readers_.empty()) readers_.assign(meta_.size() * sectors_per_line_, Readers{});
     Readers* r = readers_.data() + way * sectors_per_line_;
     for (std::uint32_t i = 0; i < sectors_per_line_; ++i) {
       if (((sectors >> i) & 1u) == 0) continue;
       if (((o.hit_mask >> i) & 1u) == 0) {
-        r[i] = Readers{reader, pc};  // filled now, for this reader
+        r[i] = Readers{reader.bit, reader.pc, reader.group};  // filled now, for this reader
+      } else if (r[i].group != reader.group) {
+        r[i] = Readers{reader.bit, kNoFill, reader.group};  // another CTA's data: a plain hit
       } else {
-        if ((r[i].readers & reader) == 0 && r[i].pc == pc) o.foreign_hit_mask |= 1u << i;
-        r[i].readers |= reader;
+        if ((r[i].readers & reader.bit) == 0 && r[i].pc == reader.pc) o.foreign_hit_mask |= 1u << i;
+        r[i].readers |= reader.bit;
         // An earlier instruction (in program order) reading what a later one filled: the caller
         // ran one warp ahead of the others; on a GPU the warps' earlier instruction came first.
-        if (pc < r[i].pc) r[i].pc = pc;
+        if (reader.pc < r[i].pc && r[i].pc != kNoFill) r[i].pc = reader.pc;
       }
     }
   }

@@ -49,6 +49,14 @@ struct CacheOutcome {
   std::uint32_t writeback_sectors = 0;  // dirty sectors of an evicted or invalidated line
 };
 
+/// Who reads, for foreign hits (SectorCache::read): a warp's bit among its CTA's warps (0: no
+/// tracking), the instruction, and the CTA.
+struct CacheReader {
+  std::uint64_t bit = 0;
+  std::uint32_t pc = 0;
+  std::uint32_t group = 0;
+};
+
 /// A line and the sectors of it that a byte range covers.
 struct LineSectors {
   std::uint64_t line = 0;
@@ -61,12 +69,13 @@ class SectorCache {
   /// for a non-zero capacity, at least one set of `associativity` (>= 1) ways fits.
   explicit SectorCache(const arch::CacheGeometry& geometry);
 
-  /// `reader` (a bit of a 64-bit mask naming the warp that reads, or 0): each sector remembers
-  /// the readers since it was last filled, and the `pc` (an instruction) that filled it; a hit on
-  /// a sector whose readers lack `reader` and that the same instruction filled is also a foreign
-  /// hit (data another warp's execution of that instruction brought, docs/time.md "Shared
-  /// misses").
-  CacheOutcome read(std::uint64_t line, std::uint32_t sectors, std::uint64_t reader = 0, std::uint32_t pc = 0);
+  /// With a reader (`reader.bit` != 0), each sector remembers the warps of one CTA (`group`) that
+  /// read it since it was filled and the instruction (`pc`) that filled it; a hit on a sector that
+  /// the same instruction of another warp of the same CTA filled, and this warp has not read, is
+  /// also a foreign hit (data another warp's execution of that instruction brought, docs/time.md
+  /// "Shared misses"). A hit by another CTA takes the sector over as a plain hit (its data came
+  /// earlier: the model runs CTAs one after another).
+  CacheOutcome read(std::uint64_t line, std::uint32_t sectors, const CacheReader& reader = {});
   CacheOutcome write(std::uint64_t line, std::uint32_t sectors, WritePolicy policy);
   CacheOutcome invalidate(std::uint64_t line);
   std::uint64_t flush();
@@ -120,11 +129,12 @@ class SectorCache {
   std::uint64_t clock_ = 0;
   std::vector<std::uint64_t> tags_;  // sets_ * ways_
   std::vector<Meta> meta_;           // sets_ * ways_
-  // The `reader` bits of read() since each sector was filled, and the filling `pc`:
+  // The reader bits of read() since each sector was filled, the filling pc and the CTA:
   // sets_ * ways_ * sectors_per_line_, allocated by the first read that names a reader.
   struct Readers {
     std::uint64_t readers = 0;
     std::uint32_t pc = 0;
+    std::uint32_t group = 0;
   };
   std::vector<Readers> readers_;
 };

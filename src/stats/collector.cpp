@@ -73,7 +73,7 @@ void LaunchCollector::merge(std::uint32_t, std::unique_ptr<CtaPart> part_base) {
       const std::uint64_t l1_before = l1_hits(c), l2_before = l2_hits(c), foreign_before = c.l1_foreign_hits;
       try {
         m.hierarchy.apply(op.sm, op.space, op.op, op.cached_in_l1, op.requests, p.lines.data() + op.first, op.count,
-                          op.reader, op.pc);
+                          mem::CacheReader{op.reader, op.pc, op.cta});
       } catch (const Error& e) {
         if (p.model_errors++ == 0) p.first_model_error = e.what();
       }

@@ -89,9 +89,9 @@ struct InstructionStats {
   std::uint64_t multicast_sectors = 0;
   std::uint64_t bytes_requested = 0, bytes_moved = 0;
   std::uint64_t l1_hit_sectors = 0, l2_hit_sectors = 0;
-  // L1 hits in lines this warp had not read since they last filled a sector: data another warp's
-  // miss brought, which the warp waits for as that miss does when the warps read together (the
-  // time model's latency; mem::Counters::l1_foreign_hits).
+  // L1 hits on sectors another warp of the CTA filled with this instruction and this warp had not
+  // read: data another warp's miss brought, which the warp waits for as that miss does when the
+  // warps read together (the time model's latency; mem::Counters::l1_foreign_hits).
   std::uint64_t l1_foreign_hit_sectors = 0;
   std::uint64_t wavefronts = 0, ideal_wavefronts = 0;
   // Evidence for the advice rules.

@@ -36,7 +36,8 @@ struct LineOp {
   bool cached_in_l1 = false;
   std::uint32_t requests = 0;
   std::uint32_t first = 0, count = 0;  // in ModelPart::lines
-  std::uint64_t reader = 0;            // the warp's bit on its SM, for global loads (foreign hits)
+  std::uint64_t reader = 0;            // the warp's bit in its CTA, for global loads (foreign hits)
+  std::uint32_t cta = 0;
 };
 
 /// What a shard made of one CTA's records for one model.
@@ -515,12 +516,11 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
       // The lines go to merge(), which serves them through the caches in CTA order.
       model.hierarchy.lines(a, scratch, lines);
       const unsigned sm = profile.sm_count == 0 ? 0 : a.cta % profile.sm_count;
-      // The warp's bit among its SM's warps: CTAs a multiple of sm_count apart share an SM.
-      const std::uint64_t reader = a.space == Space::kGlobal && (a.op == Op::kLoad || a.op == Op::kLdgsts)
-                                       ? std::uint64_t{1} << ((a.cta / std::max(1u, profile.sm_count) * 32 + a.warp) % 64)
-                                       : 0;
+      // The warp's bit among its CTA's warps (at most 64), for foreign hits.
+      const std::uint64_t reader =
+          a.space == Space::kGlobal && (a.op == Op::kLoad || a.op == Op::kLdgsts) ? std::uint64_t{1} << (a.warp % 64) : 0;
       part.ops.push_back(LineOp{a.pc, sm, lines.space, lines.op, lines.cached_in_l1, lines.requests,
-                                static_cast<std::uint32_t>(part.lines.size()), lines.count, reader});
+                                static_cast<std::uint32_t>(part.lines.size()), lines.count, reader, a.cta});
       for (std::uint32_t k = 0; k < lines.count; ++k) part.lines.push_back(lines.line[k]);
       const std::uint32_t unit = scratch.transaction_bytes;
       // Units are powers of two in every built-in profile: a shift, not a division, when so.

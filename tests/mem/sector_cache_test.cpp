@@ -46,29 +46,37 @@ TEST(SectorCache, ColdFillThenHit) {
 // instruction filled it. Reader bits 1 and 2 are two warps; pc 7 the loop's load, pc 3 an earlier one.
 TEST(SectorCache, ForeignHitsAreAnotherWarpsFillsOfTheSameInstruction) {
   SectorCache c(tiny());
-  CacheOutcome o = c.read(0, 0b0001, 1, 7);  // warp 1 misses sector 0
+  CacheOutcome o = c.read(0, 0b0001, CacheReader{1, 7, 0});  // warp 1 misses sector 0
   EXPECT_EQ(o.miss_mask, 0b0001u);
   EXPECT_EQ(o.foreign_hit_mask, 0u);
-  o = c.read(0, 0b0001, 1, 7);  // its own fill: a plain hit
+  o = c.read(0, 0b0001, CacheReader{1, 7, 0});  // its own fill: a plain hit
   EXPECT_EQ(o.hit_mask, 0b0001u);
   EXPECT_EQ(o.foreign_hit_mask, 0u);
-  o = c.read(0, 0b0011, 2, 7);  // warp 2: sector 0 is warp 1's fill, sector 1 its own miss
+  o = c.read(0, 0b0011, CacheReader{2, 7, 0});  // warp 2: sector 0 is warp 1's fill, sector 1 its own miss
   EXPECT_EQ(o.hit_mask, 0b0001u);
   EXPECT_EQ(o.miss_mask, 0b0010u);
   EXPECT_EQ(o.foreign_hit_mask, 0b0001u);
-  o = c.read(0, 0b0001, 2, 7);  // read again by warp 2: no longer foreign
+  o = c.read(0, 0b0001, CacheReader{2, 7, 0});  // read again by warp 2: no longer foreign
   EXPECT_EQ(o.foreign_hit_mask, 0u);
-  o = c.read(0, 0b0010, 1, 5);  // warp 1 on warp 2's sector 1 through another instruction: not foreign
+  o = c.read(0, 0b0010, CacheReader{1, 5, 0});  // warp 1 on warp 2's sector 1 through another instruction: not foreign
   EXPECT_EQ(o.hit_mask, 0b0010u);
   EXPECT_EQ(o.foreign_hit_mask, 0u);
   // A later instruction's fill that an earlier one reads is taken as the earlier one's (the
   // warps' earlier instruction runs first on a GPU): warp 4's pc 7 then finds no foreign hit.
-  c.read(1, 0b0001, 1, 7);
-  c.read(1, 0b0001, 2, 3);
-  o = c.read(1, 0b0001, 4, 7);
+  c.read(1, 0b0001, CacheReader{1, 7, 0});
+  c.read(1, 0b0001, CacheReader{2, 3, 0});
+  o = c.read(1, 0b0001, CacheReader{4, 7, 0});
   EXPECT_EQ(o.foreign_hit_mask, 0u);
   // Without a reader nothing is tracked.
   o = c.read(0, 0b0001);
+  EXPECT_EQ(o.foreign_hit_mask, 0u);
+  // Another CTA (group 1) finds warp 1's fill of line 2 a plain hit, and so do its other warps:
+  // the data came before that CTA ran.
+  c.read(2, 0b0001, CacheReader{1, 7, 0});
+  o = c.read(2, 0b0001, CacheReader{2, 7, 1});
+  EXPECT_EQ(o.hit_mask, 0b0001u);
+  EXPECT_EQ(o.foreign_hit_mask, 0u);
+  o = c.read(2, 0b0001, CacheReader{4, 7, 1});
   EXPECT_EQ(o.foreign_hit_mask, 0u);
 }
 
