@@ -376,34 +376,6 @@ std::vector<std::string> resolve_metrics(const std::vector<std::string>& request
 }
 
 namespace {
-std::optional<std::string> counter_unit(const std::string& m);
-}  // namespace
-
-std::optional<std::string> ncu_unit(const std::string& metric) {
-  // A counter's rollup and submetric (ncu's "Metrics Structure"): `.sum.per_second` is the unit
-  // per second, `.avg.per_cycle_elapsed` and `.peak_sustained` per cycle, `.pct_of_peak_*` a
-  // percentage; `X_per_Y.ratio` has none.
-  const std::size_t dot = metric.find('.');
-  const std::string base = metric.substr(0, dot);
-  const std::string rest = dot == std::string::npos ? "" : metric.substr(dot);
-  if (base.find("__") != std::string::npos) {
-    if (rest.find(".pct_of_peak") != std::string::npos) return "%";
-    if (rest == ".ratio" && base.find("_per_") != std::string::npos) {
-      if (!counter_unit(base)) return std::nullopt;
-      return "";
-    }
-    const bool per_second = rest.ends_with(".per_second");
-    const bool per_cycle = rest.find(".per_cycle") != std::string::npos || rest.ends_with(".peak_sustained");
-    if (per_second || per_cycle) {
-      const auto unit = counter_unit(base);
-      if (!unit) return std::nullopt;
-      return (unit->empty() ? std::string("") : *unit) + (per_second ? "/s" : "/cycle");
-    }
-  }
-  return counter_unit(base);
-}
-
-namespace {
 std::optional<std::string> counter_unit(const std::string& m) {
   auto starts = [&](const char* p) { return m.rfind(p, 0) == 0; };
   if (starts("l1tex__t_requests_")) return "";
@@ -427,6 +399,30 @@ std::optional<std::string> counter_unit(const std::string& m) {
   return "";
 }
 }  // namespace
+
+std::optional<std::string> ncu_unit(const std::string& metric) {
+  // A counter's rollup and submetric (ncu's "Metrics Structure"): `.sum.per_second` is the unit
+  // per second, `.avg.per_cycle_elapsed` and `.peak_sustained` per cycle, `.pct_of_peak_*` a
+  // percentage; `X_per_Y.ratio` has none.
+  const std::size_t dot = metric.find('.');
+  const std::string base = metric.substr(0, dot);
+  const std::string rest = dot == std::string::npos ? "" : metric.substr(dot);
+  if (base.find("__") != std::string::npos) {
+    if (rest.find(".pct_of_peak") != std::string::npos) return "%";
+    if (rest == ".ratio" && base.find("_per_") != std::string::npos) {
+      if (!counter_unit(base)) return std::nullopt;
+      return "";
+    }
+    const bool per_second = rest.ends_with(".per_second");
+    const bool per_cycle = rest.find(".per_cycle") != std::string::npos || rest.ends_with(".peak_sustained");
+    if (per_second || per_cycle) {
+      const auto unit = counter_unit(base);
+      if (!unit) return std::nullopt;
+      return *unit + (per_second ? "/s" : "/cycle");
+    }
+  }
+  return counter_unit(base);
+}
 
 std::string ncu_number(double value) {
   if (!std::isfinite(value)) return "n/a";

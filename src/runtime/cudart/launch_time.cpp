@@ -89,8 +89,8 @@ nlohmann::json predict_launch_time(const arch::Profile& profile, const std::vect
     const char* sm_env = std::getenv("WARPSCOPE_SHARED_MISSES");  // "off": the experiment's baseline
     const bool shared_misses = sm_env == nullptr || std::string_view(sm_env) != "off";
     // The warps an SM holds at once (a burst of broadcast loads comes from them all).
-    const std::uint64_t ctas_on_sm =
-        std::min<std::uint64_t>(shape.ctas_per_sm, (shape.ctas + std::max(1u, shape.sm_count) - 1) / std::max(1u, shape.sm_count));
+    const std::uint64_t sms = std::max(1u, shape.sm_count);
+    const std::uint64_t ctas_on_sm = std::min<std::uint64_t>(shape.ctas_per_sm, (shape.ctas + sms - 1) / sms);
     const double warps_per_sm = std::min<double>(static_cast<double>(ctas_on_sm * shape.warps_per_cta),
                                                  static_cast<double>(shape.max_warps_per_sm));
     // Per instruction: the latency its write scoreboard stands for, and the stall its control word
