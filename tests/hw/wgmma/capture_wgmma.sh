@@ -4,6 +4,7 @@
 # Outputs (committed under tests/hw/data/h100/wgmma, README there):
 #   versions.txt          GPU, driver, nvcc, ncu
 #   wgmma_probe.txt       wgmma_probe: raw D of every test of every configuration, self-checks
+#   wgmma_fp8.txt         `wgmma_probe fp8`: the same for the .e4m3/.e5m2 configurations
 #   wgmma_gemm.txt        wgmma_gemm against its CPU reference
 #   wgmma_traffic.csv     ncu --csv --page raw: `wgmma_probe traffic` (one launch per configuration)
 #   wgmma_gemm_ncu.csv    ncu --csv --page raw: wgmma_gemm
@@ -19,6 +20,7 @@ done
 wait
 bash "$here/../gpu_versions.sh" > "$out/versions.txt"
 "$bin/wgmma_probe" > "$out/wgmma_probe.txt" 2>&1
+"$bin/wgmma_probe" fp8 > "$out/wgmma_fp8.txt" 2>&1
 "$bin/wgmma_gemm" > "$out/wgmma_gemm.txt" 2>&1
 grep -E '^check|error|done' "$out/wgmma_probe.txt"
 cat "$out/wgmma_gemm.txt"

@@ -10,7 +10,8 @@
 //   check <config>: <failures>/<elements>
 // `alt` configurations lay MN-major operands out with the descriptor's LBO and SBO roles
 // exchanged: of a configuration and its alt, the one whose check passes is the H100's reading.
-// Usage: wgmma_probe [traffic]   (traffic: each configuration once, for ncu)
+// Usage: wgmma_probe [traffic|fp8]   (traffic: each configuration once, for ncu; fp8: only the
+// .e4m3/.e5m2 configurations, which the other two modes leave out)
 // tests/tensor replays the committed H100 output (tests/hw/data/h100/wgmma) under warpscope.
 #include <cmath>
 #include <cstdint>
@@ -96,6 +97,13 @@ static std::vector<Probe> probes() {
       // K-major, no swizzle, with LBO and SBO exchanged (checks which is which).
       {80, 8, 16, T::kF32, T::kF16, T::kF16, false, {false, 0, 256, 128, 0, true}, {false, 0, 256, 128, 0, true}, 1, 1, 1, false, 12},
       {81, 8, 16, T::kF16, T::kF16, T::kF16, true, {}, swz(64, 0), 1, 1, 1, false, 12},
+      // .e4m3/.e5m2, K-major (the only layout the PTX ISA allows for 8-bit floats): `wgmma_probe fp8`.
+      {82, 8, 32, T::kF32, T::kE4M3, T::kE4M3, false, swz(128, 0), swz(128, 0), 1, 1, 1, false, 24},
+      {83, 16, 32, T::kF32, T::kE5M2, T::kE4M3, false, none_a, none_b, 1, 1, 1, false, 24},
+      {84, 8, 32, T::kF16, T::kE4M3, T::kE5M2, false, swz(64, 0), swz(64, 0), 1, 1, 1, false, 24},
+      {85, 32, 32, T::kF32, T::kE4M3, T::kE4M3, true, {}, swz(128, 0), 1, 1, 1, false, 12},
+      {86, 8, 32, T::kF16, T::kE5M2, T::kE5M2, false, swz(32, 0), swz(32, 0), 1, 1, 1, false, 24},
+      {87, 8, 32, T::kF32, T::kE4M3, T::kE5M2, false, none_a, none_b, 0, -1, 1, false, 12},
   };
 }
 
@@ -163,12 +171,14 @@ static double ref_value(const Probe& p, const Inputs& in, int row, int col, doub
 
 int main(int argc, char** argv) {
   const bool traffic = argc > 1 && std::string(argv[1]) == "traffic";
+  const bool fp8 = argc > 1 && std::string(argv[1]) == "fp8";
   std::uint32_t *dimg, *dareg, *dcin, *dout;
   CHECK(cudaMalloc(&dimg, kSmem));
   CHECK(cudaMalloc(&dareg, 128 * 4 * 4));
   CHECK(cudaMalloc(&dcin, 128 * 64 * 4));
   CHECK(cudaMalloc(&dout, 128 * 64 * 4));
   for (const Probe& p : probes()) {
+    if (fp8 != (p.a == T::kE4M3 || p.a == T::kE5M2)) continue;
     decltype(&wgmma_60) fn = nullptr;
     for (const KernelEntry& e : kKernels)
       if (e.id == p.id) fn = e.fn;
