@@ -16,6 +16,7 @@
 // Lanes act in lane order: a warp's 32 arrive-on operations on one mbarrier are 32 atomic
 // operations in that order (one of the orders the hardware may choose).
 #include "exec/async.hpp"
+#include "exec/dsmem_bulk.hpp"
 #include "exec/mbarrier.hpp"
 #include "exec/memaccess.hpp"
 #include "exec/ops_common.hpp"
@@ -490,8 +491,9 @@ bool decode_async(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out) {
       if (ins.bulk_group) return false;  // the store to global memory: ops_tma.cpp
       if (ins.space != ptx::StateSpace::kSharedCluster && ins.space != ptx::StateSpace::kShared)
         dc.unsupported("cp.async.bulk with an mbarrier into a space other than shared memory");
-      if (ins.src_space != ptx::StateSpace::kGlobal)
-        dc.unsupported("cp.async.bulk from shared memory to a cluster's shared memory (distributed shared memory)");
+      if (ins.src_space == ptx::StateSpace::kShared && ins.space == ptx::StateSpace::kSharedCluster)
+        return decode_dsmem_bulk(dc, ins, out);
+      if (ins.src_space != ptx::StateSpace::kGlobal) dc.unsupported("cp.async.bulk from this state space into shared memory");
       const AddrOperand d = dc.address(ops[0], ptx::StateSpace::kShared);
       const AddrOperand s = dc.address(ops[1], ptx::StateSpace::kGlobal);
       const AddrOperand b = dc.address(ops[3], ptx::StateSpace::kShared);

@@ -13,6 +13,7 @@
 
 #include "exec/async.hpp"
 #include "exec/bulk_reduce.hpp"
+#include "exec/dsmem_bulk.hpp"
 #include "exec/memaccess.hpp"
 #include "exec/ops_common.hpp"
 #include "exec/tensormap.hpp"
@@ -384,9 +385,9 @@ void nop(const Inst&, Ctx&, std::uint32_t) {}
 /// cp.reduce.async.bulk(.tensor) from shared::cta to global memory with bulk-group completion.
 bool decode_reduce(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out) {
   const auto& ops = ins.operands;
-  if (ins.space != ptx::StateSpace::kGlobal)
-    dc.unsupported("cp.reduce.async.bulk into shared::cluster (a reduction into a CTA's shared memory with mbarrier "
-                   "completion is not modelled)");
+  if (ins.space == ptx::StateSpace::kSharedCluster && ins.src_space == ptx::StateSpace::kShared && !ins.tensor)
+    return decode_dsmem_bulk(dc, ins, out);
+  if (ins.space != ptx::StateSpace::kGlobal) dc.unsupported("cp.reduce.async.bulk into this state space");
   if (ins.src_space != ptx::StateSpace::kShared && !ins.tensor)
     dc.unsupported("cp.reduce.async.bulk from a space other than shared::cta");
   if (ins.reduce == ptx::ReduceOp::kNone) dc.unsupported("cp.reduce.async.bulk without a reduction operation");

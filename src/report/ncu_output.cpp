@@ -400,7 +400,12 @@ std::optional<std::string> counter_unit(const std::string& m) {
 }
 }  // namespace
 
-std::optional<std::string> ncu_unit(const std::string& metric) {
+std::optional<std::string> ncu_unit(const std::string& name) {
+  // A name qualified by a metric group, as `ncu --query-metrics` lists some
+  // ("SM_B.TriageCompute.l1tex__..."), has the unit of the metric it qualifies.
+  const std::size_t family = name.find("__");
+  const std::size_t qualifier = family == std::string::npos ? std::string::npos : name.rfind('.', family);
+  const std::string metric = qualifier == std::string::npos ? name : name.substr(qualifier + 1);
   // A counter's rollup and submetric (ncu's "Metrics Structure"): `.sum.per_second` is the unit
   // per second, `.avg.per_cycle_elapsed` and `.peak_sustained` per cycle, `.pct_of_peak_*` a
   // percentage; `X_per_Y.ratio` has none.

@@ -100,6 +100,8 @@ void LaunchCollector::merge(std::uint32_t, std::unique_ptr<CtaPart> part_base) {
     }
     for (unsigned k = 0; k < 3; ++k)
       for (unsigned f = 0; f < 5; ++f) r.dsmem[k][f] += p.dsmem[k][f];
+    for (unsigned k = 0; k < 2; ++k)
+      for (unsigned f = 0; f < 2; ++f) r.dsmem_bulk[k][f] += p.dsmem_bulk[k][f];
     for (unsigned k = 0; k < 2; ++k) {
       r.matrix_instructions[k] += p.matrix_instructions[k];
       r.matrix_wavefronts[k] += p.matrix_wavefronts[k];

@@ -147,6 +147,10 @@ struct ModelResult {
   // reductions, which the H100 counts as atomics): [instructions, requests, sectors, T-stage output
   // wavefronts, bytes over the crossbar each way] (docs/mem.md, "Distributed shared memory").
   std::uint64_t dsmem[3][5] = {};
+  // Bulk copies (0) and bulk reductions (1) from shared::cta into a cluster CTA's shared memory
+  // (the TMA's UBLKCP.S.S / UBLKRED.S.S): [instructions, distinct 32-byte destination sectors]
+  // (docs/mem.md, "Distributed shared memory").
+  std::uint64_t dsmem_bulk[2][2] = {};
   // wgmma's operand reads (Op::kGmma): bytes read through the descriptors, their wavefronts
   // (apart from shared_wavefronts: ncu's op_gmma) and conflicts. Its warp instructions are
   // instructions[kShared][kGmma].

@@ -49,6 +49,7 @@ struct ModelPart {
   std::uint64_t ldgsts_wavefronts = 0, ldgsts_ideal = 0, ldgsts_conflicts = 0;
   std::uint64_t matrix_instructions[2] = {}, matrix_wavefronts[2] = {}, matrix_conflicts[2] = {};
   std::uint64_t dsmem[3][5] = {};
+  std::uint64_t dsmem_bulk[2][2] = {};
   std::uint64_t gmma_bytes = 0, gmma_wavefronts = 0, gmma_ideal = 0, gmma_conflicts = 0;
   std::uint64_t model_errors = 0;
   std::string first_model_error;
@@ -417,6 +418,20 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
     /// sectors, 8 wavefronts, 1024 bytes), 16-byte loads (16 sectors, 1 wavefront, 512 bytes),
     /// atomics and reductions (4 sectors, 256 bytes; one word: 1 sector, 64 bytes).
     void dsmem_access(const WarpAccess& a) {
+      if (a.op == Op::kBulkCopy || a.op == Op::kBulkRed) {  // ops_dsmem_bulk.cpp: 16-byte pieces
+        std::uint64_t* b = part.dsmem_bulk[a.op == Op::kBulkRed ? 1 : 0];
+        if (a.part == 0) {
+          b[0] += 1;
+          part.instructions[static_cast<unsigned>(a.space)][static_cast<unsigned>(a.op)] += 1;
+        }
+        std::uint64_t last = ~std::uint64_t{0};
+        for (unsigned l = 0; l < kMaxWarpSize; ++l) {  // ascending offsets: count each sector once
+          if (!a.active.test(l) || a.addr[l] / 32 == last) continue;
+          last = a.addr[l] / 32;
+          b[1] += 1;
+        }
+        return;
+      }
       const unsigned k = a.op == Op::kLoad ? 0 : a.op == Op::kStore ? 1 : 2;
       std::uint64_t sectors[kMaxWarpSize * 2];
       std::uint64_t line_ids[kMaxWarpSize * 2];

@@ -117,7 +117,7 @@ void async_copy_metric_values(const ModelResult& m, std::vector<std::pair<std::s
 /// Whether the launch ran bulk copies (cp.async.bulk*, the TMA): their metrics appear only then.
 bool uses_bulk_copies(const ModelResult& m) {
   return instruction_count(m, Space::kGlobal, Op::kBulkCopy) + instruction_count(m, Space::kGlobal, Op::kBulkStore) +
-             instruction_count(m, Space::kGlobal, Op::kBulkRed) !=
+             instruction_count(m, Space::kGlobal, Op::kBulkRed) + m.dsmem_bulk[0][0] + m.dsmem_bulk[1][0] !=
          0;
 }
 
@@ -131,7 +131,11 @@ bool uses_bulk_copies(const ModelResult& m) {
 /// (cp.reduce.async.bulk: UBLKRED, .tensor: UTMAREDG; tests/hw/data/h100/tma_more) count as
 /// smsp__inst_executed_op_tma_st and smsp__sass_inst_executed_op_tma_red, two l1tex__tmain
 /// requests each, and the distinct sectors of each record (a 128-byte chunk of a bulk reduction,
-/// the in-bounds part of a box row) as ..._write_sectors_mem_global_op_tma_red.
+/// the in-bounds part of a box row) as ..._write_sectors_mem_global_op_tma_red. Bulk copies and
+/// reductions from shared::cta into a peer CTA's shared memory (UBLKCP.S.S, UBLKRED.S.S;
+/// tests/hw/data/h100/dsmem_bulk) are each one TMA instruction counted as op_tma_st and one
+/// l1tex__tmain request, with their destination's distinct 32-byte sectors, 32 bytes each, under
+/// ..._mem_dshared_op_tma_st / _op_tma_red in both crossbar directions.
 void tma_metric_values(const ModelResult& m, std::vector<std::pair<std::string, std::uint64_t>>& out) {
   std::uint64_t ld = 0, st = 0, bulk = 0, ld_sec = 0, st_sec = 0, red = 0, red_sec = 0;
   for (const InstructionStats& s : m.per_pc) {
@@ -149,18 +153,29 @@ void tma_metric_values(const ModelResult& m, std::vector<std::pair<std::string, 
       st_sec += s.sectors;
     }
   }
+  const std::uint64_t dcopy = m.dsmem_bulk[0][0], dred = m.dsmem_bulk[1][0];
   out.emplace_back("smsp__inst_executed_op_tma_ld.sum", ld);
-  out.emplace_back("smsp__inst_executed_op_tma_st.sum", st + red);
-  out.emplace_back("smsp__sass_inst_executed_op_tma.sum", ld + st + bulk + red);
+  out.emplace_back("smsp__inst_executed_op_tma_st.sum", st + red + dcopy + dred);
+  out.emplace_back("smsp__sass_inst_executed_op_tma.sum", ld + st + bulk + red + dcopy + dred);
   out.emplace_back("smsp__sass_inst_executed_op_tma_ld.sum", ld);
   out.emplace_back("smsp__sass_inst_executed_op_tma_red.sum", red);
-  out.emplace_back("l1tex__tmain_requests.sum", ld + 2 * st + 2 * red);
+  out.emplace_back("l1tex__tmain_requests.sum", ld + 2 * st + 2 * red + dcopy + dred);
   out.emplace_back("l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld.sum", ld_sec);
   out.emplace_back("l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum", ld_sec * 32);
   out.emplace_back("l1tex__m_l1tex2xbar_write_sectors_mem_global_op_tma_st.sum", st_sec);
   out.emplace_back("l1tex__m_l1tex2xbar_write_bytes_mem_global_op_tma_st.sum", st_sec * 32);
   out.emplace_back("l1tex__m_l1tex2xbar_write_sectors_mem_global_op_tma_red.sum", red_sec);
   out.emplace_back("l1tex__m_l1tex2xbar_write_bytes_mem_global_op_tma_red.sum", red_sec * 32);
+  if (dcopy + dred == 0) return;
+  static constexpr const char* kKinds[2] = {"tma_st", "tma_red"};
+  for (unsigned k = 0; k < 2; ++k) {
+    const std::uint64_t n = m.dsmem_bulk[k][0], sec = m.dsmem_bulk[k][1];
+    out.emplace_back(fmt::format("smsp__sass_inst_executed_op_dshared_{}.sum", kKinds[k]), n);
+    out.emplace_back(fmt::format("l1tex__m_l1tex2xbar_write_sectors_mem_dshared_op_{}.sum", kKinds[k]), sec);
+    out.emplace_back(fmt::format("l1tex__m_l1tex2xbar_write_bytes_mem_dshared_op_{}.sum", kKinds[k]), sec * 32);
+    out.emplace_back(fmt::format("l1tex__m_xbar2l1tex_read_sectors_mem_dshared_op_{}.sum", kKinds[k]), sec);
+    out.emplace_back(fmt::format("l1tex__m_xbar2l1tex_read_bytes_mem_dshared_op_{}.sum", kKinds[k]), sec * 32);
+  }
 }
 
 void texture_metrics(nlohmann::json& j, const ModelResult& m) {

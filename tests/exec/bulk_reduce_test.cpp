@@ -104,10 +104,16 @@ std::string load_error(const std::string& inst) {
 TEST(BulkReduce, WhatIsNotModelledIsRefusedAtLoad) {
   EXPECT_EQ(load_error("cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%rd1], [%r1], 64;"), "");
   EXPECT_EQ(load_error("cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%rd1, {%r2, %r3}], [%r1];"), "");
-  const std::string cluster = load_error(
-      "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.u32 [%r1], [%r2], 64, [%r3];");
-  EXPECT_NE(cluster.find("into shared::cluster"), std::string::npos) << cluster;
-  EXPECT_NE(cluster.find("reduce.ptx:12"), std::string::npos) << cluster;
+  // Into a peer's shared memory (ops_dsmem_bulk.cpp): the PTX ISA's pairs load, others are refused.
+  EXPECT_EQ(load_error("cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.u32 [%r1], [%r2], 64, [%r3];"), "");
+  EXPECT_EQ(load_error("cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.xor.b32 [%r1], [%r2], 64, [%r3];"), "");
+  EXPECT_EQ(load_error("cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [%r1], [%r2], 64, [%r3];"), "");
+  for (const char* bad : {"min.u64", "and.b64", "add.f32", "inc.s32"}) {
+    const std::string cluster = load_error(
+        std::string("cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.") + bad + " [%r1], [%r2], 64, [%r3];");
+    EXPECT_NE(cluster.find("not a combination the PTX ISA lists for a shared::cluster destination"), std::string::npos) << cluster;
+    EXPECT_NE(cluster.find("reduce.ptx:12"), std::string::npos) << cluster;
+  }
   const std::string im2col =
       load_error("cp.reduce.async.bulk.tensor.3d.global.shared::cta.add.im2col_no_offs.bulk_group [%rd1, {%r1, %r2, %r3}], [%r1];");
   EXPECT_NE(im2col.find("im2col_no_offs"), std::string::npos) << im2col;
