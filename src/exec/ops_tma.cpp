@@ -29,7 +29,8 @@ using ptx::Opcode;
 enum : std::uint32_t { kStore = 8, kReduce = 16, kBarAddr32 = 32, kClusterDst = 64, kMulticast = 128, kIm2col = 256 };
 // Slots: a = shared address (+imm), b = tensor map address, c = mbarrier address, e = its offset
 // (a constant slot), v[0..3] and d2 = coordinates 0..4, d = the tensor map offset (a constant).
-// An .im2col load keeps its offsets' slots (rank - 2 of them) in KernelImage::operand_lists at aux2.
+// A load keeps its .im2col offsets' slots (rank - 2 of them), then its .multicast::cluster
+// ctaMask's slot, in KernelImage::operand_lists at aux2.
 
 /// The tensor map a lane names: in the kernel's parameters (a __grid_constant__ parameter made
 /// generic by cvta.param) or in global/constant memory.
@@ -160,10 +161,12 @@ bulkred::Elem reduce_elem(const Ctx& x, const Inst& in, unsigned l, const tma::E
 /// The rows of an im2col load (tests/hw/data/h100/tma_im2col): pixel p's channelsPerPixel
 /// elements at shared row p (row pitch and swizzle as in tile mode); elements outside the tensor
 /// (a pixel out of it, or channels past its end) read as the fill. Every row is read from global
-/// memory as a whole, out-of-bounds pixels too (ncu case 1: 64 sectors for 32 pixels of 64 bytes).
+/// memory as a whole, out-of-bounds pixels too (ncu case 1: 64 sectors for 32 pixels of 64 bytes),
+/// once for all `count` destinations (a peer's, or a ctaMask's CTAs: tests/hw/data/h100/tma_more,
+/// peer_more cases 1, 2).
 void im2col_rows(Ctx& x, const Inst& in, unsigned l, const tma::EncodedMap& m, const std::vector<tma::Pixel>& pixels,
                  std::uint64_t sh, std::uint64_t pitch, unsigned span, const std::uint8_t* fill, std::vector<std::uint8_t>& buf,
-                 unsigned& part) {
+                 unsigned& part, const BulkDest* to, unsigned count, bool remote) {
   const unsigned es = tma::element_bytes(m.data_type);
   const tma::Swizzle sw = static_cast<tma::Swizzle>(m.swizzle);
   const std::uint64_t row_bytes = buf.size();
@@ -185,8 +188,12 @@ void im2col_rows(Ctx& x, const Inst& in, unsigned l, const tma::EncodedMap& m, c
       std::memcpy(buf.data() + j * es, q, es);
     }
     const std::uint64_t base = sh + p * pitch;
-    for (std::uint64_t k = 0; k < row_bytes; k += 16) std::memcpy(x.shared + tma::swizzle(base + k, sw), buf.data() + k, 16);
-    if (x.sink != nullptr) emit_row(x, in, Op::kBulkCopy, ga, row_bytes, part, true, base, span);
+    for (unsigned t = 0; t < count; ++t)
+      for (std::uint64_t k = 0; k < row_bytes; k += 16) std::memcpy(to[t].shared + tma::swizzle(base + k, sw), buf.data() + k, 16);
+    if (x.sink != nullptr) {
+      emit_row(x, in, Op::kBulkCopy, ga, row_bytes, part, true, base, span, count);
+      if (remote) emit_row(x, in, Op::kBulkCopy, ga, 16, part, true, base, span, count);
+    }
   }
 }
 
@@ -226,10 +233,17 @@ void tensor_copy(const Inst& in, Ctx& x, std::uint32_t mask) {
     if (!store) {
       std::uint64_t bar_addr = x.reg(in.c)[l] + x.reg(in.e)[l];
       if (in.aux & kBarAddr32) bar_addr &= 0xffffffffu;
-      const std::uint64_t* cta_mask = (in.aux & kMulticast) ? x.reg(in.d2) + l : nullptr;
+      // The ctaMask's slot follows the im2col offsets' in the operand list (decode_tma).
+      const std::uint64_t* cta_mask =
+          (in.aux & kMulticast) ? x.reg(x.kernel->operand_lists[in.aux2 + ((in.aux & kIm2col) ? dims - 2 : 0)]) + l : nullptr;
       const std::uint64_t shown = sh;
       count = bulk_destinations(x, in, l, shown, bar_addr, (in.aux & kClusterDst) != 0, cta_mask, sh, to);
     }
+    // A load into another CTA's shared memory, or multicast, reads one more sector per box row
+    // (the row's first, again) than the same load into the CTA's own: 5 for a 128-byte row 32 bytes
+    // into a line, 2 for a 32-byte row, tile and im2col, peer and ctaMask with or without the
+    // issuing CTA (tests/hw/data/h100/tma_more: peer_probe cases 1, 3; peer_more cases 0-2).
+    const bool remote = !store && ((in.aux & kMulticast) != 0 || to[0].shared != x.shared);
     if (sh % 128 != 0) memory_fault(x, in, ErrorKind::kMisaligned, l, sh, 128, Space::kShared, store ? Op::kLoad : Op::kStore, false, " (a tensor copy's shared memory is 128-byte aligned)");
     const tma::Swizzle sw = static_cast<tma::Swizzle>(m.swizzle);
     const std::uint64_t row_bytes = std::uint64_t{im2col ? m.channels : m.box[0]} * es, pitch = tma::row_pitch(row_bytes, sw);
@@ -257,12 +271,8 @@ void tensor_copy(const Inst& in, Ctx& x, std::uint32_t mask) {
     std::vector<std::uint8_t> buf(row_bytes);
     unsigned part = 0;
     if (im2col) {
-      // .multicast::cluster is refused at decode; a peer's shared memory was not measured.
-      if (to[0].shared != x.shared)
-        lane_fault(x, x.pc_of(in), ErrorKind::kUnsupported, l,
-                   "an .im2col tensor load into another CTA's shared memory (not measured on the H100)");
-      im2col_rows(x, in, l, m, pixels, sh, pitch, span, fill, buf, part);
-      bulk_complete_tx(x, in, l, to[0].bar, static_cast<std::uint32_t>(tma::box_bytes(m)));
+      im2col_rows(x, in, l, m, pixels, sh, pitch, span, fill, buf, part, to, count, remote);
+      for (unsigned t = 0; t < count; ++t) bulk_complete_tx(x, in, l, to[t].bar, static_cast<std::uint32_t>(tma::box_bytes(m)));
       return;
     }
     for_rows(m, c, [&](const BoxRow& r) {
@@ -287,7 +297,10 @@ void tensor_copy(const Inst& in, Ctx& x, std::uint32_t mask) {
         // destinations (tma_more, peer_probe case 3), in 128-byte pieces from the row's start, the
         // sectors of each piece once (tests/hw/data/h100/tma/sectors_*: a 256-byte row 16 bytes
         // into a line reads 10 sectors, 5 + 5, where 9 hold it; 96 of 96 configurations).
-        if (x.sink != nullptr) emit_row(x, in, Op::kBulkCopy, ga, row_bytes, part, true, base, span, count, 128);
+        if (x.sink != nullptr) {
+          emit_row(x, in, Op::kBulkCopy, ga, row_bytes, part, true, base, span, count, 128);
+          if (remote) emit_row(x, in, Op::kBulkCopy, ga, 16, part, true, base, span, count, 128);
+        }
       } else {
         for (std::uint64_t k = 0; k < row_bytes; k += 16) std::memcpy(buf.data() + k, x.shared + tma::swizzle(base + k, sw), 16);
         const Op op = reduce ? Op::kBulkRed : Op::kBulkStore;
@@ -439,10 +452,9 @@ bool decode_tma(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out) {
       // .im2col_no_offs, whose layout was not measured.
       if (ins.tensor_mode != ptx::TensorMode::kTile && !(im2col && !store))
         dc.unsupported("tensor copies in a mode other than .tile and the .im2col load (.im2col_no_offs and the other modes were not measured)");
-      if (im2col && ins.multicast) dc.unsupported(".multicast::cluster with an .im2col load (not measured)");
       if (ins.cta_group) dc.unsupported(".cta_group");
       const ptx::Operand& map = ops[store ? 0 : 1];
-      const std::size_t used = store ? 2 : im2col ? 4 : 3 + (ins.multicast ? 1 : 0);
+      const std::size_t used = store ? 2 : (im2col ? 4 : 3) + (ins.multicast ? 1 : 0);
       if (im2col) {
         if (ins.tensor_dims < 3) dc.unsupported(".im2col with fewer than 3 dimensions (the PTX ISA allows 3 to 5)");
         if (ops[1].elements.size() != ins.tensor_dims)
@@ -450,10 +462,16 @@ bool decode_tma(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out) {
         if (ops.size() < 4 || ops[3].kind != ptx::OperandKind::kVector || ops[3].elements.size() != ins.tensor_dims - 2u)
           dc.unsupported(fmt::format("an .im2col load without its {} im2col offsets ({{o0, ...}} after the mbarrier)",
                                      ins.tensor_dims - 2u));
-        std::vector<std::uint32_t> offs;
-        for (const ptx::Operand& o : ops[3].elements) offs.push_back(dc.src(o, ptx::Type::kU16));
-        out.aux2 = dc.add_operand_list(offs);
       }
+      // The operand list at aux2: an .im2col load's offsets, then a .multicast::cluster ctaMask.
+      std::vector<std::uint32_t> list;
+      if (im2col)
+        for (const ptx::Operand& o : ops[3].elements) list.push_back(dc.src(o, ptx::Type::kU16));
+      if (ins.multicast && !store) {
+        if (ops.size() < used) dc.unsupported(".multicast::cluster without a ctaMask operand");
+        list.push_back(dc.src(ops[used - 1], ptx::Type::kU16));
+      }
+      if (!list.empty()) out.aux2 = dc.add_operand_list(list);
       if (ops.size() > used + (ins.l2_cache_hint ? 1 : 0)) dc.unsupported("extra operands of a tensor copy");
       decode_tensor_operand(dc, map, out);
       const AddrOperand sh = dc.address(ops[store ? 1 : 0], ptx::StateSpace::kShared);
@@ -471,13 +489,7 @@ bool decode_tma(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out) {
         out.e = dc.constant(static_cast<std::uint64_t>(b.imm));
         if (b.reg32) out.aux |= kBarAddr32;
         if (ins.space == ptx::StateSpace::kSharedCluster) out.aux |= kClusterDst;
-        if (ins.multicast) {
-          // The ctaMask follows the mbarrier; its slot is d2, the fifth coordinate's.
-          if (ins.tensor_dims == 5) dc.unsupported("a 5-D tensor copy with .multicast::cluster");
-          if (ops.size() < 4) dc.unsupported(".multicast::cluster without a ctaMask operand");
-          out.d2 = dc.src(ops[3], ptx::Type::kU16);
-          out.aux |= kMulticast;
-        }
+        if (ins.multicast) out.aux |= kMulticast;
       } else if (ins.space != ptx::StateSpace::kGlobal) {
         dc.unsupported("a tensor store into a space other than global memory");
       }
