@@ -29,7 +29,7 @@ struct MmaDesc {
   std::uint8_t bitop = 0;
   bool satfinite = false;
   bool wide = false;           // 64-bit fragment registers
-  bool fp8 = false;            // .e4m3/.e5m2: refused when executed
+  bool fp8 = false;            // .e4m3/.e5m2 (mma.sync only; mma_math::fp8_dot)
   ptx::Rounding rnd = ptx::Rounding::kNone;
   MemSpace space = MemSpace::kGeneric;
   std::uint32_t stride_slot = kNoSlot;  // wmma.load/store stride operand (kNoSlot: the default)

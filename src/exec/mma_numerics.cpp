@@ -24,6 +24,8 @@ Format format_of(MmaType t) {
     case MmaType::kBF16: return {8, 7, 127};
     case MmaType::kTF32: case MmaType::kF32: return {8, 23, 127};
     case MmaType::kF64: return {11, 52, 1023};
+    case MmaType::kE4M3: return {4, 3, 7};   // no infinity; S.1111.111 is NaN
+    case MmaType::kE5M2: return {5, 2, 15};  // infinities and NaNs as .f16
     default: return {0, 0, 0};
   }
 }
@@ -44,7 +46,12 @@ Num decode(MmaType t, std::uint64_t bits) {
   const std::uint64_t man = bits & ((std::uint64_t{1} << f.man_bits) - 1);
   const std::uint64_t be = (bits >> f.man_bits) & ((std::uint64_t{1} << f.exp_bits) - 1);
   n.neg = ((bits >> (f.exp_bits + f.man_bits)) & 1) != 0;
-  if (be == (std::uint64_t{1} << f.exp_bits) - 1) {
+  const bool top = be == (std::uint64_t{1} << f.exp_bits) - 1;
+  if (top && t == MmaType::kE4M3 && man == 7) {
+    n.cls = Num::kNaN;
+    return n;
+  }
+  if (top && t != MmaType::kE4M3) {
     n.cls = man == 0 ? Num::kInf : Num::kNaN;
     return n;
   }
@@ -178,6 +185,65 @@ std::uint32_t fused_dot(MmaType ab, const std::uint32_t* a, const std::uint32_t*
     acc = decode(td, out);
   }
   return static_cast<std::uint32_t>(out);
+}
+
+namespace {
+
+/// An .e4m3/.e5m2 element as .f16 bits (exact: both fit in .f16), as F2FP unpacks it.
+std::uint32_t fp8_to_f16(MmaType t, std::uint32_t bits) {
+  const Num x = decode(t, bits & 0xffu);
+  switch (x.cls) {
+    case Num::kZero: return x.neg ? 0x8000u : 0u;
+    case Num::kInf: return static_cast<std::uint32_t>(infinity(MmaType::kF16, x.neg));
+    case Num::kNaN: return 0x7fffu;
+    case Num::kFinite: break;
+  }
+  return static_cast<std::uint32_t>(round_to(MmaType::kF16, x.neg, x.sig, x.exp, true));
+}
+
+/// x + y rounded to nearest even, as FADD (.f32) or HADD2 (.f16) give it: a NaN is the canonical
+/// NaN, an exact zero sum is +0 unless both are -0, overflow is infinity.
+std::uint32_t add_rn(MmaType t, std::uint32_t x, std::uint32_t y) {
+  if (t == MmaType::kF32) {
+    float fx, fy;
+    std::memcpy(&fx, &x, 4);
+    std::memcpy(&fy, &y, 4);
+    const float s = fx + fy;  // the host's default rounding: to nearest even, subnormals kept
+    std::uint32_t bits;
+    std::memcpy(&bits, &s, 4);
+    return (bits & 0x7fffffffu) > 0x7f800000u ? 0x7fffffffu : bits;
+  }
+  const Num a = decode(MmaType::kF16, x), b = decode(MmaType::kF16, y);
+  if (a.cls == Num::kNaN || b.cls == Num::kNaN || (a.cls == Num::kInf && b.cls == Num::kInf && a.neg != b.neg))
+    return 0x7fffu;
+  if (a.cls == Num::kInf || b.cls == Num::kInf)
+    return static_cast<std::uint32_t>(infinity(MmaType::kF16, a.cls == Num::kInf ? a.neg : b.neg));
+  // Both finite: multiples of 2^-24 below 2^16, so the sum is exact in 64 bits.
+  std::int64_t sum = 0;
+  for (const Num* v : {&a, &b})
+    if (v->cls == Num::kFinite) sum += (v->neg ? -1 : 1) * static_cast<std::int64_t>(v->sig << (v->exp + 24));
+  if (sum == 0) return a.neg && b.neg && a.cls == Num::kZero && b.cls == Num::kZero ? 0x8000u : 0u;
+  const bool neg = sum < 0;
+  return static_cast<std::uint32_t>(round_to(MmaType::kF16, neg, static_cast<u128>(neg ? -sum : sum), -24, true));
+}
+
+}  // namespace
+
+std::uint32_t fp8_dot(MmaType ta, MmaType tb, const std::uint32_t* a, const std::uint32_t* b, unsigned k,
+                      std::uint32_t c, MmaType td) {
+  // ptxas's sm_90 code for mma.sync .e4m3/.e5m2: F2FP unpacks each register's low and high
+  // element pairs to .f16x2; one HMMA (C = 0) takes the low pairs (k % 4 = 0, 1), a second HMMA
+  // the high pairs (k % 4 = 2, 3) with the first's result as C; then FADD/HADD2 adds C.
+  std::uint32_t a16[2][16], b16[2][16];
+  unsigned n[2] = {0, 0};
+  for (unsigned i = 0; i < k && i < 32; ++i) {
+    const unsigned h = (i % 4) >= 2 ? 1 : 0;
+    a16[h][n[h]] = fp8_to_f16(ta, a[i]);
+    b16[h][n[h]++] = fp8_to_f16(tb, b[i]);
+  }
+  std::uint32_t p = fused_dot(MmaType::kF16, a16[0], b16[0], n[0], n[0], td, 0u, td);
+  p = fused_dot(MmaType::kF16, a16[1], b16[1], n[1], n[1], td, p, td);
+  return add_rn(td, p, c);
 }
 
 std::uint32_t chain_884(const std::uint32_t* a, const std::uint32_t* b, MmaType tc, std::uint32_t c, MmaType td) {

@@ -103,6 +103,8 @@ void compute(const MmaDesc& d, unsigned m, unsigned n, unsigned k, const std::ve
         r = mma_math::fma_chain_f64(row64.data(), col64.data(), k, cv, d.rnd);
       } else if (q884) {
         r = mma_math::chain_884(row.data(), col.data(), d.c, static_cast<std::uint32_t>(cv), d.d);
+      } else if (d.fp8) {
+        r = mma_math::fp8_dot(d.a, d.b, row.data(), col.data(), k, static_cast<std::uint32_t>(cv), d.d);
       } else if (is_float) {
         r = mma_math::fused_dot(d.a, row.data(), col.data(), k, group, d.c, static_cast<std::uint32_t>(cv), d.d);
       } else {
@@ -115,11 +117,6 @@ void compute(const MmaDesc& d, unsigned m, unsigned n, unsigned k, const std::ve
 void exec_mma(const Inst& in, Ctx& x, std::uint32_t mask) {
   const MmaDesc d = mma_desc(x, in);
   require_full_warp(x, in, mask, d.kind == MmaDesc::Kind::kMma ? "mma" : "wmma.mma");
-  if (d.fp8) {
-    lane_fault(x, x.pc_of(in), ErrorKind::kUnsupported, 0,
-               "mma with .e4m3/.e5m2 operands: the H100's rounding of 8-bit float products was measured "
-               "(tests/hw/data/h100/tensor) but no rule reproduces it, so warpscope does not guess");
-  }
   const bool q884 = d.kind == MmaDesc::Kind::kMma && d.m == 8 && d.n == 8 && d.k == 4 && d.a == MmaType::kF16;
   std::vector<std::uint64_t> a, b, c, out;
   if (!q884) {

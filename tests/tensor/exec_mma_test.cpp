@@ -1,8 +1,9 @@
 // The matrix instructions in the interpreter, with hand-written PTX: ldmatrix/stmatrix/movmatrix
 // data movement and records, and the errors of warps that do not execute them together, of bad
-// addresses and of the refused .e4m3/.e5m2 products.
+// addresses; .e4m3/.e5m2 products.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -164,10 +165,30 @@ TEST(ExecMma, PartialWarpIsUndefined) {
   expect_error(mma_kernel("", kMma), ErrorKind::kUndefined, {"do not exist in this partial warp"}, 48);
 }
 
-TEST(ExecMma, Fp8IsRefusedWhenExecuted) {
-  expect_error(mma_kernel("", "mma.sync.aligned.m16n8k16.row.col.f32.e4m3.e4m3.f32 {%f4, %f5, %f6, %f7}, {%r2, %r2}, "
-                              "{%r2}, {%f1, %f1, %f1, %f1};"),
-               ErrorKind::kUnsupported, {".e4m3/.e5m2", "does not guess"});
+float run_mma(const std::string& setup, const std::string& inst) {
+  Device dev;
+  const Module m = dev.load_ptx(mma_kernel(setup, inst), "t.ptx");
+  const DevicePtr out = dev.malloc(4 * 32);
+  dev.launch(m, "k", Dim3{1, 1, 1}, Dim3{32, 1, 1}, std::vector<KernelArg>{arg(out)});
+  std::vector<float> v(32);
+  dev.copy_to_host(v.data(), out, 128);
+  for (float x : v) EXPECT_EQ(x, v[0]);
+  return v[0];
+}
+
+TEST(ExecMma, Fp8ProductsAsTheH100) {
+  // %r2 = 0x3c003c00: e4m3 elements 0, 1.5, 0, 1.5 (k % 4 = 0..3); 8 of the 16 products are 2.25.
+  EXPECT_EQ(run_mma("", "mma.sync.aligned.m16n8k16.row.col.f32.e4m3.e4m3.f32 {%f4, %f5, %f6, %f7}, {%r2, %r2}, "
+                        "{%r2}, {%f1, %f1, %f1, %f1};"),
+            18.0f);
+  // Elements 16 (0x58) at k % 4 = 0 only: four products of 256, and C = 0.75 ulp of 1024. The
+  // HMMA steps (truncating, toward zero) never see C: FADD adds it, to nearest: 1024 + 2^-13.
+  const float d = run_mma("  mov.b32 %r3, 0x00000058;\n  mov.f32 %f1, 0f38c00000;",
+                          "mma.sync.aligned.m16n8k16.row.col.f32.e4m3.e4m3.f32 {%f4, %f5, %f6, %f7}, {%r3, %r3}, "
+                          "{%r3}, {%f1, %f1, %f1, %f1};");
+  std::uint32_t bits;
+  std::memcpy(&bits, &d, 4);
+  EXPECT_EQ(bits, 0x44800001u);
 }
 
 TEST(ExecLdmatrix, MisalignedRowAddressFaults) {

@@ -61,6 +61,7 @@ std::vector<std::uint64_t> model(const mma_gen::Config& c, int test) {
   const bool q884 = c.kind == 0 && c.m == 8 && c.n == 8 && c.k == 4 && c.a == mma_gen::T::kF16;
   const MmaType ta = to_mma(c.a), tb = to_mma(c.b), tc = to_mma(c.c), td = to_mma(c.d);
   const bool is_float = ta == MmaType::kF16 || ta == MmaType::kBF16 || ta == MmaType::kTF32;
+  const bool fp8 = ta == MmaType::kE4M3 || ta == MmaType::kE5M2;
   // wmma m16n16k8 .tf32 is two HMMA of K = 4 (README); every other HMMA sums all of K at once.
   const unsigned group = c.kind == 1 && ta == MmaType::kTF32 ? 4 : static_cast<unsigned>(c.k);
   const warpscope::ptx::Rounding rnd[] = {warpscope::ptx::Rounding::kRn, warpscope::ptx::Rounding::kRz,
@@ -80,6 +81,7 @@ std::vector<std::uint64_t> model(const mma_gen::Config& c, int test) {
         }
         const std::uint64_t cv = in.c[i * c.n + j];
         if (ta == MmaType::kF64) out.push_back(mm::fma_chain_f64(a64.data(), b64.data(), c.k, cv, rnd[c.rnd]));
+        else if (fp8) out.push_back(mm::fp8_dot(ta, tb, a.data(), b.data(), c.k, static_cast<std::uint32_t>(cv), td));
         else if (q884) out.push_back(mm::chain_884(a.data(), b.data(), tc, static_cast<std::uint32_t>(cv), td));
         else if (is_float) out.push_back(mm::fused_dot(ta, a.data(), b.data(), c.k, group, tc, static_cast<std::uint32_t>(cv), td));
         else out.push_back(mm::int_dot(ta, tb, a.data(), b.data(), c.k, static_cast<std::uint32_t>(cv), c.satfinite, c.bitop ? 2 : 1));
@@ -109,14 +111,7 @@ TEST_P(H100Numerics, EveryElementOfEveryTestAsTheH100) {
   }
 }
 
-std::vector<mma_gen::Config> modelled() {
-  std::vector<mma_gen::Config> v;
-  for (const auto& c : mma_gen::configs())
-    if (c.a != mma_gen::T::kE4M3 && c.a != mma_gen::T::kE5M2) v.push_back(c);
-  return v;
-}
-
-INSTANTIATE_TEST_SUITE_P(Configs, H100Numerics, ::testing::ValuesIn(modelled()),
+INSTANTIATE_TEST_SUITE_P(Configs, H100Numerics, ::testing::ValuesIn(mma_gen::configs()),
                          [](const ::testing::TestParamInfo<mma_gen::Config>& i) { return "config" + std::to_string(i.param.id); });
 
 // Hand-checked cases of the fused-dot rule (README, tests/hw/data/h100/tensor).
