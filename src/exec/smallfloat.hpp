@@ -3,6 +3,7 @@
 // mode. A float input converts exactly to double first, so each conversion rounds once.
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -107,6 +108,55 @@ inline float f32_to_tf32(float v, Round r) {
   if (std::isnan(v)) return std::bit_cast<float>(0x7fffffffu);
   const std::uint32_t b = encode_small(v, FloatFormat{8, 10, 0x7ffffu}, r);
   return std::bit_cast<float>(b << 13);
+}
+
+/// The 8-bit floats of cvt .e4m3x2 / .e5m2x2 (PTX ISA 9.0, section 5.2.5.3): e4m3 = 1.4.3, bias
+/// 7, no infinity, S.1111.111 NaN, largest 448; e5m2 = 1.5.2, bias 15, IEEE-like, largest 57344.
+/// `v` (a float or half, exactly representable in double) rounded to nearest even, as the H100's
+/// F2FP.SATFINITE gives it on every input measured (tests/hw/data/h100/fp8): NaN -> 0x7f (no
+/// sign), a finite value past the largest (after rounding) and infinity -> the signed largest,
+/// subnormals kept; `relu`: NaN stays 0x7f, any other negative (-0 and -infinity too) -> +0.
+inline std::uint8_t encode_fp8(double v, bool e4m3, bool relu) {
+  if (std::isnan(v)) return 0x7f;
+  const bool neg = std::signbit(v);
+  if (relu && neg) return 0;
+  const std::uint8_t sign = neg ? 0x80 : 0;
+  const int mant_bits = e4m3 ? 3 : 2, bias = e4m3 ? 7 : 15, emin = 1 - bias;
+  const double largest = e4m3 ? 448.0 : 57344.0;
+  const std::uint8_t largest_bits = e4m3 ? 0x7e : 0x7b;
+  const double a = std::fabs(v);
+  if (std::isinf(a)) return sign | largest_bits;
+  if (a == 0) return sign;
+  const int e = std::max(std::ilogb(a), emin);
+  const double scaled = std::ldexp(a, mant_bits - e);  // exact
+  double ip = std::floor(scaled);
+  const double frac = scaled - ip;
+  if (frac > 0.5 || (frac == 0.5 && std::fmod(ip, 2.0) != 0)) ip += 1;
+  const double r = std::ldexp(ip, e - mant_bits);
+  if (r > largest) return sign | largest_bits;
+  if (r < std::ldexp(1.0, emin))  // subnormal (or rounded up to the smallest normal below)
+    return sign | static_cast<std::uint8_t>(std::ldexp(r, mant_bits - emin));
+  const int re = std::ilogb(r);
+  const auto m = static_cast<std::uint8_t>(std::ldexp(r, mant_bits - re)) & ((1u << mant_bits) - 1);
+  return sign | static_cast<std::uint8_t>((re + bias) << mant_bits) | m;
+}
+
+/// An 8-bit float as .f16 bits (exact for both formats), as F2FP.F16.E4M3/E5M2.UNPACK_B gives it
+/// (tests/hw/data/h100/fp8): NaN -> 0x7fff, e5m2 infinities -> .f16 infinities; `relu`: NaN stays
+/// 0x7fff, any other negative -> +0.
+inline std::uint16_t fp8_to_f16(std::uint8_t b, bool e4m3, bool relu) {
+  const bool neg = (b & 0x80) != 0;
+  const unsigned mant_bits = e4m3 ? 3 : 2, exp_all = e4m3 ? 15 : 31;
+  const unsigned e = (b >> mant_bits) & exp_all, m = b & ((1u << mant_bits) - 1);
+  const bool nan = e4m3 ? (e == exp_all && m == 7) : (e == exp_all && m != 0);
+  if (nan) return 0x7fff;
+  if (relu && neg) return 0;
+  const std::uint16_t sign = neg ? 0x8000 : 0;
+  if (!e4m3 && e == exp_all) return sign | 0x7c00;
+  const int bias = e4m3 ? 7 : 15;
+  const double v = e == 0 ? std::ldexp(double(m), 1 - bias - int(mant_bits))
+                          : std::ldexp(double(m | (1u << mant_bits)), int(e) - bias - int(mant_bits));
+  return sign | static_cast<std::uint16_t>(encode_small(v, kF16, Round::kNearestEven));
 }
 
 }  // namespace warpscope::exec
