@@ -16,8 +16,12 @@
 //
 // Arithmetic (mma_numerics): .f16/.bf16/.tf32 as one HMMA group over all K of the instruction,
 // integers exact (.satfinite saturating), .b1 .and.popc; the H100 gives these bits on every
-// element of the probe's tests (tests/hw/data/h100/wgmma). .e4m3/.e5m2 are refused, as for
-// mma.sync. imm-scale-a/b = -1 negate A/B; scale-d false drops C.
+// element of the probe's tests (tests/hw/data/h100/wgmma). .e4m3/.e5m2 (QGMMA, wgmma_fp8.hpp):
+// C and the 32 products aligned to the largest exponent e, each truncated toward zero to
+// 2^(e-13), summed exactly, the sum truncated to 13 fraction bits for .f32 D or rounded to nearest
+// even .f16; this too gives every element of the probe's .e4m3/.e5m2 tests (mma.sync .e4m3/.e5m2
+// keeps all 23 fraction bits: it is ptxas's emulation with .f16 HMMAs, mma_numerics fp8_dot).
+// imm-scale-a/b = -1 negate A/B (flip the sign bit); scale-d false drops C (C = +0).
 #include <array>
 #include <cstring>
 #include <vector>
@@ -26,6 +30,7 @@
 #include "exec/mma_desc.hpp"
 #include "exec/mma_numerics.hpp"
 #include "exec/ops_common.hpp"
+#include "exec/wgmma_fp8.hpp"
 #include "exec/wgmma_layout.hpp"
 #include "ptx/mma.hpp"
 
@@ -96,6 +101,7 @@ std::uint32_t negate(MmaType t, std::uint32_t v) {
   switch (t) {
     case MmaType::kF16: case MmaType::kBF16: return v ^ 0x8000u;
     case MmaType::kTF32: return v ^ 0x80000000u;
+    case MmaType::kE4M3: case MmaType::kE5M2: return v ^ 0x80u;
     default: return v;
   }
 }
@@ -153,10 +159,6 @@ void exec_wgmma(const Inst& in, Ctx& x, std::uint32_t mask) {
   const WgmmaDesc d = wgmma_desc(x, in);
   require_full_warp(x, in, mask, "wgmma.mma_async");
   require_warpgroup(x, in, "wgmma.mma_async");
-  if (d.a == MmaType::kE4M3 || d.a == MmaType::kE5M2)
-    lane_fault(x, x.pc_of(in), ErrorKind::kUnsupported, 0,
-               "wgmma.mma_async with .e4m3/.e5m2 operands: the H100's rounding of 8-bit float products is not "
-               "established (tests/hw/data/h100/tensor), so warpscope does not guess");
   const unsigned n = d.n, k = d.k, abits = ptx::mma_type_bits(d.a), bbits = ptx::mma_type_bits(d.b);
   const unsigned row0 = 16 * (x.warp_index % 4);
   std::vector<std::uint32_t> A(16 * k), B(std::size_t(k) * n);
@@ -225,6 +227,8 @@ void exec_wgmma(const Inst& in, Ctx& x, std::uint32_t mask) {
         std::uint32_t v;
         if (d.a == MmaType::kF16 || d.a == MmaType::kBF16 || d.a == MmaType::kTF32)
           v = mma_math::fused_dot(d.a, arow, col.data(), k, k, d.d, c, d.d);
+        else if (d.a == MmaType::kE4M3 || d.a == MmaType::kE5M2)
+          v = mma_math::qgmma_dot(d.a, d.b, arow, col.data(), k, c, d.d);
         else
           v = mma_math::int_dot(d.a, d.b, arow, col.data(), k, c, d.satfinite, d.a == MmaType::kB1 ? 2 : 0);
         w |= std::uint64_t{v} << (e * ebits);

@@ -1,6 +1,6 @@
 // wgmma in the interpreter, with hand-written PTX: a product from shared-memory descriptors, the
-// errors of warpgroups that are not whole, of descriptors outside shared memory, of refused
-// forms (.e4m3 products, a non-zero matrix base offset, shapes sm_90a does not have).
+// .e4m3/.e5m2 products, the errors of warpgroups that are not whole, of descriptors outside
+// shared memory, of refused forms (a non-zero matrix base offset, shapes sm_90a does not have).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -111,10 +111,23 @@ TEST(ExecWgmma, NonZeroBaseOffsetIsRefused) {
   expect_error(wgmma_kernel(kWgmma, "0x0002001000080080"), ErrorKind::kUnsupported, {"base offset is 1", "only 0"});
 }
 
-TEST(ExecWgmma, Fp8IsRefusedWhenExecuted) {
-  expect_error(wgmma_kernel("wgmma.mma_async.sync.aligned.m64n8k32.f32.e4m3.e4m3 {%f4, %f5, %f6, %f7}, %rd5, %rd6, "
-                            "%p1, 1, 1;"),
-               ErrorKind::kUnsupported, {".e4m3/.e5m2", "does not guess"});
+// The shared bytes alternate 0x00, 0x3c: as .e4m3 0 and 1.5, as .e5m2 0 and 1. Along K = 32
+// every odd element is non-zero: 16 products.
+TEST(ExecWgmma, Fp8ProductsSumWithC) {
+  auto run = [](const std::string& inst) {
+    Device dev;
+    const Module m = dev.load_ptx(wgmma_kernel(inst), "t.ptx");
+    const DevicePtr out = dev.malloc(16 * 128);
+    dev.launch(m, "k", Dim3{1, 1, 1}, Dim3{128, 1, 1}, std::vector<KernelArg>{arg(out)});
+    std::vector<float> v(4 * 128);
+    dev.copy_to_host(v.data(), out, 16 * 128);
+    return v;
+  };
+  for (float x : run("wgmma.mma_async.sync.aligned.m64n8k32.f32.e4m3.e5m2 {%f4, %f5, %f6, %f7}, %rd5, %rd6, %p1, 1, 1;"))
+    EXPECT_EQ(x, 25.0f);  // 16 x 1.5 x 1 + C = 1
+  // scale-d false drops C, imm-scale-a -1 negates A (the e4m3 sign bit).
+  for (float x : run("wgmma.mma_async.sync.aligned.m64n8k32.f32.e4m3.e4m3 {%f4, %f5, %f6, %f7}, %rd5, %rd6, 0, -1, 1;"))
+    EXPECT_EQ(x, -36.0f);  // -16 x 1.5 x 1.5
 }
 
 TEST(PtxWgmma, ShapesAndOperandsSm90aDoesNotHaveAreRefused) {

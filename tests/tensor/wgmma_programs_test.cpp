@@ -58,6 +58,28 @@ TEST(WgmmaProbe, EveryElementAsTheH100) {
   EXPECT_EQ(diffs, 0);
 }
 
+// `wgmma_probe fp8`: the .e4m3/.e5m2 configurations 82-87 (f32 and f16 accumulators, A from
+// shared memory and from registers, no/32/64/128-byte swizzle, imm-scale-a -1 with scale-d
+// false), every element and the self-check lines, with no exception (wgmma_fp8.hpp's rule).
+TEST(WgmmaProbe, Fp8EveryElementAsTheH100) {
+  const auto r = run_under_warpscope(prog("wgmma_probe") + " fp8", "", "WARPSCOPE_QUIET=1");
+  ASSERT_EQ(r.exit_code, 0) << r.out.substr(0, 2000) << r.err;
+  const auto got = lines_of(r.out), want = lines_of(rt_test::run_shell("gzip -dc " + data("wgmma_fp8.txt.gz")).out);
+  ASSERT_EQ(got.size(), want.size());
+  ASSERT_EQ(want.size(), 24u + 24 + 24 + 12 + 24 + 12 + 6 + 1);  // D lines, check lines, done
+  int diffs = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    if (got[i] == want[i]) continue;
+    const auto g = words_of(got[i]), w = words_of(want[i]);
+    ASSERT_EQ(g.size(), w.size()) << got[i].substr(0, 200);
+    for (std::size_t j = 0; j < g.size(); ++j)
+      if (g[j] != w[j] && ++diffs <= 5)
+        ADD_FAILURE() << "line " << i + 1 << " (" << want[i].substr(0, 10) << ") word " << j << ": warpscope " << g[j]
+                      << ", H100 " << w[j];
+  }
+  EXPECT_EQ(diffs, 0);
+}
+
 TEST(WgmmaGemm, MatchesTheCpuReferenceAsOnTheH100) {
   const auto r = run_under_warpscope(prog("wgmma_gemm"), "", "WARPSCOPE_QUIET=1");
   ASSERT_EQ(r.exit_code, 0) << r.out.substr(0, 2000) << r.err;
