@@ -197,6 +197,64 @@ void im2col_rows(Ctx& x, const Inst& in, unsigned l, const tma::EncodedMap& m, c
   }
 }
 
+/// What the H100 does not run of .im2col_no_offs stores and reductions
+/// (tests/hw/data/h100/tma_im2col/store_probe.txt): a map whose pixel box has a lower corner other
+/// than 0 stops it with an illegal instruction (3 of 3 tried); a swizzled map stopped it with an
+/// illegal address (3 of 3, 128-byte swizzle), and upper corners other than 0 were not tried.
+void im2col_store_checks(const Ctx& x, const Inst& in, unsigned l, const tma::EncodedMap& m) {
+  for (unsigned d = 0; d + 2 < m.rank; ++d) {
+    if (m.lower[d] != 0)
+      lane_fault(x, x.pc_of(in), ErrorKind::kUndefined, l,
+                 fmt::format("an .im2col_no_offs tensor store or reduction with a pixel box lower corner of {}: the H100 "
+                             "stops with an illegal instruction unless the corners are 0 ({})",
+                             m.lower[d], tma::describe(m)));
+    if (m.upper[d] != 0)
+      lane_fault(x, x.pc_of(in), ErrorKind::kUnsupported, l,
+                 fmt::format("an .im2col_no_offs tensor store or reduction with a pixel box upper corner of {} (only "
+                             "corners of 0 were measured on the H100) ({})",
+                             m.upper[d], tma::describe(m)));
+  }
+  if (m.swizzle != 0)
+    lane_fault(x, x.pc_of(in), ErrorKind::kUnsupported, l,
+               fmt::format("a swizzled .im2col_no_offs tensor store or reduction (the one swizzle tried, 128 bytes, stopped "
+                           "the H100 with an illegal address) ({})",
+                           tma::describe(m)));
+}
+
+/// The rows of an .im2col_no_offs store or reduction: shared row p (row pitch and swizzle as in
+/// tile mode) goes to pixel p's channelsPerPixel elements; pixels outside the tensor (the walk
+/// past its last image) and channels past its end are not written (store_probe cases 2, 4).
+/// Records: the written part of each row, as tile stores (kBulkStore / kBulkRed).
+void im2col_store_rows(Ctx& x, const Inst& in, unsigned l, const tma::EncodedMap& m, const std::vector<tma::Pixel>& pixels,
+                       std::uint64_t sh, std::uint64_t pitch, unsigned span, bool reduce, ptx::ReduceOp red_op,
+                       bulkred::Elem elem, std::vector<std::uint8_t>& buf, unsigned& part) {
+  const unsigned es = tma::element_bytes(m.data_type);
+  const tma::Swizzle sw = static_cast<tma::Swizzle>(m.swizzle);
+  const std::int64_t dim0 = std::int64_t{m.dims[0]} + 1;
+  const Op op = reduce ? Op::kBulkRed : Op::kBulkStore;
+  for (std::size_t p = 0; p < pixels.size(); ++p) {
+    const tma::Pixel& px = pixels[p];
+    bool in_tensor = px[0] >= 0;
+    std::uint64_t ga = m.global_address + static_cast<std::uint64_t>(px[0] * es);
+    for (unsigned d = 1; d < m.rank; ++d) {
+      if (px[d] < 0 || px[d] > std::int64_t{m.dims[d]}) in_tensor = false;
+      ga += static_cast<std::uint64_t>(px[d]) * m.strides[d - 1];
+    }
+    const std::int64_t j1 = in_tensor ? std::clamp<std::int64_t>(dim0 - px[0], 0, m.channels) : 0;
+    if (j1 == 0) continue;
+    const std::uint64_t base = sh + p * pitch;
+    for (std::uint64_t k = 0; k < buf.size(); k += 16) std::memcpy(buf.data() + k, x.shared + tma::swizzle(base + k, sw), 16);
+    for (std::int64_t j = 0; j < j1; ++j) {
+      Space sp;
+      std::uint64_t sa;
+      std::uint8_t* q = translate<MemSpace::kGlobal>(x, in, l, ga + static_cast<std::uint64_t>(j) * es, es, op, sp, sa);
+      if (reduce) bulkred::reduce(red_op, elem, q, buf.data() + j * es, es, x.atomic_global);
+      else std::memcpy(q, buf.data() + j * es, es);
+    }
+    if (x.sink != nullptr) emit_row(x, in, op, ga, static_cast<std::uint64_t>(j1) * es, part, true, base, span);
+  }
+}
+
 void tensor_copy(const Inst& in, Ctx& x, std::uint32_t mask) {
   const bool store = (in.aux & kStore) != 0, reduce = (in.aux & kReduce) != 0;
   const auto red_op = static_cast<ptx::ReduceOp>(in.aux2);
@@ -252,9 +310,10 @@ void tensor_copy(const Inst& in, Ctx& x, std::uint32_t mask) {
     for (unsigned d = 1; d < m.rank && !im2col; ++d) rows *= tma::box_elements(m, d);
     std::vector<tma::Pixel> pixels;
     if (im2col) {
-      std::uint16_t offs[3] = {};
-      for (unsigned k = 0; k + 2 < dims; ++k)
+      std::uint16_t offs[3] = {};  // .im2col_no_offs stores: none
+      for (unsigned k = 0; k + 2 < dims && !store; ++k)
         offs[k] = static_cast<std::uint16_t>(x.reg(x.kernel->operand_lists[in.aux2 + k])[l]);
+      if (store) im2col_store_checks(x, in, l, m);
       if (const auto why = tma::im2col_pixels(m, c, offs, pixels))
         lane_fault(x, x.pc_of(in), why->unsupported ? ErrorKind::kUnsupported : ErrorKind::kUndefined, l,
                    fmt::format("{} ({})", why->what, tma::describe(m)));
@@ -270,6 +329,10 @@ void tensor_copy(const Inst& in, Ctx& x, std::uint32_t mask) {
     }
     std::vector<std::uint8_t> buf(row_bytes);
     unsigned part = 0;
+    if (im2col && store) {
+      im2col_store_rows(x, in, l, m, pixels, sh, pitch, span, reduce, red_op, elem, buf, part);
+      return;
+    }
     if (im2col) {
       im2col_rows(x, in, l, m, pixels, sh, pitch, span, fill, buf, part, to, count, remote);
       for (unsigned t = 0; t < count; ++t) bulk_complete_tx(x, in, l, to[t].bar, static_cast<std::uint32_t>(tma::box_bytes(m)));
@@ -405,7 +468,10 @@ bool decode_reduce(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out) {
     dc.unsupported("cp.reduce.async.bulk from a space other than shared::cta");
   if (ins.reduce == ptx::ReduceOp::kNone) dc.unsupported("cp.reduce.async.bulk without a reduction operation");
   if (ins.tensor) {
-    if (ins.tensor_mode != ptx::TensorMode::kTile) dc.unsupported("cp.reduce.async.bulk.tensor in a mode other than .tile (.im2col_no_offs)");
+    const bool no_offs = ins.tensor_mode == ptx::TensorMode::kIm2colNoOffs;
+    if (ins.tensor_mode != ptx::TensorMode::kTile && !no_offs)
+      dc.unsupported("cp.reduce.async.bulk.tensor in a mode other than .tile and .im2col_no_offs");
+    if (no_offs && ins.tensor_dims < 3) dc.unsupported(".im2col_no_offs with fewer than 3 dimensions (the PTX ISA allows 3 to 5)");
     const ptx::Operand& map = ops[0];
     if (ops.size() > 2 + (ins.l2_cache_hint ? 1 : 0)) dc.unsupported("extra operands of a tensor reduction");
     decode_tensor_operand(dc, map, out);
@@ -414,7 +480,7 @@ bool decode_reduce(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out) {
     out.a = sh.slot;
     out.imm = sh.imm;
     if (sh.reg32) out.flags |= kFlagAddr32;
-    out.aux = ins.tensor_dims | kStore | kReduce;
+    out.aux = ins.tensor_dims | kStore | kReduce | (no_offs ? kIm2col : 0u);
     out.aux2 = static_cast<std::uint32_t>(ins.reduce);
     out.fn = &tensor_copy;
     return true;
@@ -447,15 +513,17 @@ bool decode_tma(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out) {
   switch (ins.op) {
     case Opcode::kCpAsyncBulkTensor: {
       const bool store = ins.bulk_group;
-      const bool im2col = ins.tensor_mode == ptx::TensorMode::kIm2col;
-      // .im2col loads are modelled (tests/hw/data/h100/tma_im2col); stores take .tile or
-      // .im2col_no_offs, whose layout was not measured.
-      if (ins.tensor_mode != ptx::TensorMode::kTile && !(im2col && !store))
-        dc.unsupported("tensor copies in a mode other than .tile and the .im2col load (.im2col_no_offs and the other modes were not measured)");
+      // .im2col loads and .im2col_no_offs stores are modelled (tests/hw/data/h100/tma_im2col).
+      const bool no_offs = ins.tensor_mode == ptx::TensorMode::kIm2colNoOffs;
+      const bool im2col = (ins.tensor_mode == ptx::TensorMode::kIm2col && !store) || (no_offs && store);
+      if (ins.tensor_mode != ptx::TensorMode::kTile && !im2col)
+        dc.unsupported(store ? "a tensor store in a mode other than .tile and .im2col_no_offs"
+                             : "a tensor load in a mode other than .tile and .im2col");
+      if (im2col && store && ins.tensor_dims < 3) dc.unsupported(".im2col_no_offs with fewer than 3 dimensions (the PTX ISA allows 3 to 5)");
       if (ins.cta_group) dc.unsupported(".cta_group");
       const ptx::Operand& map = ops[store ? 0 : 1];
       const std::size_t used = store ? 2 : (im2col ? 4 : 3) + (ins.multicast ? 1 : 0);
-      if (im2col) {
+      if (im2col && !store) {
         if (ins.tensor_dims < 3) dc.unsupported(".im2col with fewer than 3 dimensions (the PTX ISA allows 3 to 5)");
         if (ops[1].elements.size() != ins.tensor_dims)
           dc.unsupported(fmt::format("an .im2col load with {} coordinates for .{}d", ops[1].elements.size(), ins.tensor_dims));
@@ -465,7 +533,7 @@ bool decode_tma(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out) {
       }
       // The operand list at aux2: an .im2col load's offsets, then a .multicast::cluster ctaMask.
       std::vector<std::uint32_t> list;
-      if (im2col)
+      if (im2col && !store)
         for (const ptx::Operand& o : ops[3].elements) list.push_back(dc.src(o, ptx::Type::kU16));
       if (ins.multicast && !store) {
         if (ops.size() < used) dc.unsupported(".multicast::cluster without a ctaMask operand");

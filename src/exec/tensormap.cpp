@@ -173,10 +173,10 @@ std::optional<Im2colRefusal> im2col_pixels(const EncodedMap& m, const std::int32
   const unsigned r = m.rank, last = r - 1;
   auto refuse = [](bool unsupported, std::string what) { return Im2colRefusal{unsupported, std::move(what)}; };
   if (m.element_strides[0] != 1 || m.element_strides[last] != 1)
-    return refuse(true, fmt::format("an im2col load with elementStrides[0] = {} or elementStrides[{}] = {} (not measured on the H100)",
+    return refuse(true, fmt::format("an im2col copy with elementStrides[0] = {} or elementStrides[{}] = {} (not measured on the H100)",
                                     m.element_strides[0], last, m.element_strides[last]));
   if (start[last] < 0 || std::int64_t{start[last]} > std::int64_t{m.dims[last]})
-    return refuse(true, fmt::format("an im2col load starting at n = {} outside the tensor's {} images (not measured on the H100)",
+    return refuse(true, fmt::format("an im2col copy starting at n = {} outside the tensor's {} images (not measured on the H100)",
                                     start[last], std::int64_t{m.dims[last]} + 1));
   std::int64_t lo[kMaxRank] = {}, hi[kMaxRank] = {};
   for (unsigned d = 1; d < last; ++d) {
@@ -190,13 +190,13 @@ std::optional<Im2colRefusal> im2col_pixels(const EncodedMap& m, const std::int32
       return refuse(true, fmt::format("an im2col offset of {} (0x{:x}; offsets of 2^15 and above were not measured on the H100)",
                                       offsets[d - 1], offsets[d - 1]));
     if (start[d] > hi[d])
-      return refuse(false, fmt::format("an im2col load starting at coordinate {} = {} past its bounding box [{}, {}]: the "
+      return refuse(false, fmt::format("an im2col copy starting at coordinate {} = {} past its bounding box [{}, {}]: the "
                                        "H100 stops with an illegal instruction", d, start[d], lo[d], hi[d]));
     if (start[d] < lo[d])
-      return refuse(true, fmt::format("an im2col load starting at coordinate {} = {} before its bounding box [{}, {}] (not "
+      return refuse(true, fmt::format("an im2col copy starting at coordinate {} = {} before its bounding box [{}, {}] (not "
                                       "measured on the H100)", d, start[d], lo[d], hi[d]));
     if ((start[d] - lo[d]) % m.element_strides[d] != 0)
-      return refuse(true, fmt::format("an im2col load starting at coordinate {} = {}, off the element-stride grid {} + k * {} "
+      return refuse(true, fmt::format("an im2col copy starting at coordinate {} = {}, off the element-stride grid {} + k * {} "
                                       "(not measured on the H100)", d, start[d], lo[d], m.element_strides[d]));
   }
   std::int64_t cur[kMaxRank] = {};

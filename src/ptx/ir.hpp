@@ -470,7 +470,7 @@ enum class OperandKind : std::uint8_t {
 };
 
 /// The load mode of a tensor copy: .tile, .im2col and the other forms (refused by src/exec).
-enum class TensorMode : std::uint8_t { kNone, kTile, kIm2col, kOther };
+enum class TensorMode : std::uint8_t { kNone, kTile, kIm2col, kIm2colNoOffs, kOther };
 
 enum class AddressBase : std::uint8_t { kNone, kReg, kSymbol };
 

@@ -632,6 +632,10 @@ class Decoder {
       set_once(inst_.tensor_mode, TensorMode::kIm2col, m);
       return true;
     }
+    if (m == "im2col_no_offs") {
+      set_once(inst_.tensor_mode, TensorMode::kIm2colNoOffs, m);
+      return true;
+    }
     if (m.starts_with("im2col") || m.starts_with("tile::")) {
       set_once(inst_.tensor_mode, TensorMode::kOther, m);
       return true;

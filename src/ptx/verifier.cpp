@@ -516,7 +516,8 @@ class Verifier {
       const std::size_t k = (in.op == Opcode::kCpAsyncBulkTensor && in.complete_tx) ? 1 : 0;
       if (ops.size() <= k || ops[k].kind != OperandKind::kAddress || ops[k].elements.empty())
         error(in.ptx, "a tensor copy names its tensor map and coordinates as [tmap, {{c0, ...}}]");
-      if (in.tensor_mode == TensorMode::kTile && ops[k].elements.size() != in.tensor_dims)
+      if ((in.tensor_mode == TensorMode::kTile || in.tensor_mode == TensorMode::kIm2colNoOffs) &&
+          ops[k].elements.size() != in.tensor_dims)
         error(ops[k].pos, ".{}d takes {} coordinates, found {}", in.tensor_dims, in.tensor_dims, ops[k].elements.size());
     } else {
       for (const auto& o : ops)
