@@ -1,5 +1,6 @@
 #include "timing/inputs.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <string_view>
 #include <utility>
@@ -101,6 +102,17 @@ void add_machine_instruction(InstructionMix& m, std::string_view mnemonic, std::
     m.stores += n;
   else if (cls == "global_atom" || cls == "shared_atom") m.atomics += n;
   // control, barrier, nop, other: issue slots only.
+}
+
+void add_wgmma(InstructionMix& m, std::string_view text, double warp_executions) {
+  const std::string_view op = opcode_of(text);
+  if (!starts(op, "wgmma.mma_async")) return;
+  const std::size_t at = op.find(".m64n");
+  if (at == std::string_view::npos) return;
+  double n = 0;
+  for (std::size_t i = at + 5; i < op.size() && std::isdigit(static_cast<unsigned char>(op[i])) != 0; ++i)
+    n = n * 10 + (op[i] - '0');
+  m.gmma_cycles += warp_executions / 4.0 * std::max(n / 2.0, 24.0);
 }
 
 double machine_latency(const TimeConstants& c, const MemoryCounts& mem, std::string_view mnemonic, std::string_view cls) {
@@ -231,7 +243,7 @@ nlohmann::json add_prediction(const Prediction& p, const TimeConstants& c, const
               {"mufu", mix.mufu},             {"integer", mix.integer}, {"global_loads", mix.global_loads},
               {"local_loads", mix.local_loads}, {"shared_loads", mix.shared_loads}, {"stores", mix.stores},
               {"atomics", mix.atomics},       {"constant_loads", mix.constant_loads},
-              {"uniform", mix.uniform},       {"tensor", mix.tensor}, {"tensor_fp64", mix.tensor_fp64},   {"from_machine_code", mix.from_machine_code}};
+              {"uniform", mix.uniform},       {"tensor", mix.tensor}, {"tensor_fp64", mix.tensor_fp64}, {"gmma_cycles", mix.gmma_cycles},   {"from_machine_code", mix.from_machine_code}};
   t["components"] = p.components;
   t["constants"] = c.source;
   t["estimated"] = true;

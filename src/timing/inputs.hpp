@@ -31,6 +31,10 @@ InstructionMix mix_from_ptx(const std::vector<std::string>& texts, const std::ve
 /// ("FFMA", "LDC") and its class as src/analysis/sass_counts names it ("fp32", "move", ...;
 /// InstClass's to_string). docs/time.md, "Machine-code classes", gives each one's pipe.
 void add_machine_instruction(InstructionMix& mix, std::string_view mnemonic, std::string_view cls, double executions);
+/// A wgmma.mma_async PTX instruction executed `warp_executions` times (4 per warpgroup
+/// instruction): its tensor-pipe cycles, max(N / 2, 24) per warpgroup instruction, measured for
+/// N = 32 ... 256 and every type (tests/hw/data/h100/timing/wgmma_rate.txt). Other text: nothing.
+void add_wgmma(InstructionMix& mix, std::string_view text, double warp_executions);
 
 /// Latency the model gives a machine instruction that releases a scoreboard (a write barrier of
 /// its control word) when its result is ready: loads by space (global loads by the launch's L1

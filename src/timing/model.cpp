@@ -84,10 +84,10 @@ constexpr std::array<const char*, kStations> kStationNames = {"issue", "fp32",  
 constexpr std::size_t kL2 = 8, kDram = 9;  // device-wide: each SM's share of the bandwidth
 
 /// Tensor-core instructions in units of the pipe's rate (rate_tensor): a DMMA counts
-/// rate_tensor / rate_tensor_fp64 of them.
+/// rate_tensor / rate_tensor_fp64 of them, a wgmma cycle of the SM's tensor pipe rate_tensor.
 double tensor_units(const TimeConstants& c, const InstructionMix& mix) {
   const double fp64 = c.rate_tensor_fp64 > 0 ? mix.tensor_fp64 * c.rate_tensor / c.rate_tensor_fp64 : mix.tensor_fp64;
-  return mix.tensor - mix.tensor_fp64 + fp64;
+  return mix.tensor - mix.tensor_fp64 + fp64 + mix.gmma_cycles * c.rate_tensor;
 }
 
 struct WarpDemands {

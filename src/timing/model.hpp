@@ -34,6 +34,10 @@ struct InstructionMix {
   // tensor pipe where the profile has its rate.
   double constant_loads = 0, uniform = 0, tensor = 0;
   double tensor_fp64 = 0;  // of `tensor`, the FP64 ones (DMMA): the tensor pipe's slower rate
+  // wgmma.mma_async (HGMMA, QGMMA, IGMMA: warpgroup instructions): the SM tensor-pipe cycles they
+  // take, max(N / 2, 24) each whatever the type (tests/hw/data/h100/timing/wgmma_rate.txt);
+  // added to the tensor pipe as `gmma_cycles x rate_tensor` of its units (add_wgmma).
+  double gmma_cycles = 0;
   // The warps' own time through their instructions, summed over the launch's warps, from the
   // machine code's control words (src/analysis/sass_latency); < 0: not known, the model takes
   // the in-order dependent chain of the classes above (ILP 1).

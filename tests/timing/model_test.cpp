@@ -331,3 +331,37 @@ TEST(Predict, OverlappedLoadsWaitOnce) {
 
 }  // namespace
 }  // namespace warpscope::timing
+
+namespace warpscope::timing {
+namespace {
+
+// wgmma (tests/hw/timing/wgmma_rate.cu, tests/hw/data/h100/timing/wgmma_rate.txt): with two
+// warpgroups per SM each wgmma takes the SM's tensor pipe max(N / 2, 24) cycles, whatever the type:
+// 128.13 for N = 256 (f16, bf16, tf32, e4m3, s8), 64.10 for 128, 32.09 for 64, 24.08 for 32.
+TEST(Mix, WgmmaTakesTheTensorPipeByItsN) {
+  InstructionMix m;
+  add_wgmma(m, "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {%f1, %f2}, %rd1, %rd2, p, 1, 1, 0, 0;", 8);
+  EXPECT_DOUBLE_EQ(m.gmma_cycles, 2 * 128.0);  // 8 warp executions = 2 warpgroup instructions
+  add_wgmma(m, "wgmma.mma_async.sync.aligned.m64n32k32.f32.e4m3.e4m3 {%f1}, %rd1, %rd2, p, 1, 1;", 4);
+  EXPECT_DOUBLE_EQ(m.gmma_cycles, 2 * 128.0 + 24.0);
+  add_wgmma(m, "wgmma.fence.sync.aligned;", 4);
+  add_wgmma(m, "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1}, {%r1}, {%r2}, {%f1};", 4);
+  EXPECT_DOUBLE_EQ(m.gmma_cycles, 2 * 128.0 + 24.0);
+}
+
+TEST(Predict, WgmmaThroughputAsMeasured) {
+  // wgmma_rate.cu's first kernel with W = 2: 264 CTAs of one warpgroup, two per SM, each issuing
+  // 2048 wgmma.m64n256k16 (512 iterations of 4): the H100 took 128.13 cycles per wgmma per SM,
+  // 524,820 cycles for the SM's 4096. The model's tensor pipe: 4096 x 128 = 524,288 cycles.
+  InstructionMix mix;
+  const double warps = 264 * 4, per_warp = 2048 + 512 * 4;  // the wgmma and the fence/commit/wait around them
+  mix.total = warps * per_warp;
+  mix.integer = warps * 512 * 3;
+  mix.gmma_cycles = 264 * 2048 * 128.0;
+  const Prediction p = predict(h100(), shape(264, 4, 2), mix, MemoryCounts{});
+  EXPECT_EQ(p.limiter, "tensor");
+  EXPECT_NEAR(p.sm_cycles, 524820.0, 0.01 * 524820.0);
+}
+
+}  // namespace
+}  // namespace warpscope::timing

@@ -63,6 +63,11 @@ nlohmann::json predict_launch_time(const arch::Profile& profile, const std::vect
       (code[pc].text.rfind("st", 0) == 0 || code[pc].text.find("STL") != std::string::npos ? mix.stores : mix.local_loads) += n;
     }
   }
+  // wgmma's tensor-pipe cycles, from the PTX shapes (the machine code's HGMMA/QGMMA/IGMMA carry
+  // their shape in bits the SASS decoder does not read).
+  for (std::size_t pc = 0; pc < code.size() && pc < stats.pc_instructions.size(); ++pc)
+    if (!code[pc].compiled && stats.pc_instructions[pc] != 0)
+      timing::add_wgmma(mix, code[pc].text, static_cast<double>(stats.pc_instructions[pc]));
   timing::LaunchShape shape;
   shape.ctas = std::uint64_t{grid.x} * grid.y * grid.z;
   const std::uint64_t threads = std::uint64_t{block.x} * block.y * block.z;
