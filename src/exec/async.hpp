@@ -29,8 +29,9 @@ struct BulkDest {
 ///    `cluster`, which may carry another rank's tag: ops_cluster.cpp, mapa);
 ///  - `mask`: the ctaMask of .multicast::cluster, or nullptr: every CTA of the mask gets the bytes at
 ///    the same offset and a complete-tx on its mbarrier at the same offset as `bar_addr`'s.
-/// Without multicast the mbarrier must be in the destination's CTA (the case the H100 was measured
-/// in; another is refused, kUnsupported). Every mbarrier is checked to be initialized.
+/// Without multicast the mbarrier must be in the destination's CTA: the H100 does not complete an
+/// mbarrier of another CTA (its wait never ends), a kUndefined fault here. Every mbarrier is checked
+/// to be initialized.
 unsigned bulk_destinations(const Ctx& x, const Inst& in, unsigned lane, std::uint64_t dst, std::uint64_t bar_addr,
                            bool cluster, const std::uint64_t* mask, std::uint64_t& off, BulkDest (&out)[16]);
 /// complete-tx of `bytes` on the initialized mbarrier at shared offset `bar`.

@@ -405,9 +405,10 @@ unsigned bulk_destinations(const Ctx& x, const Inst& in, unsigned lane, std::uin
     const std::uint64_t key = bar_offset(x, in, lane, bar_addr, false, false, cluster);
     const std::uint64_t bar_rank = (key >> kClusterRankShift) == 0 ? x.cluster_rank : (key >> kClusterRankShift) - 1;
     if (bar_rank != rank)
-      lane_fault(x, x.pc_of(in), ErrorKind::kUnsupported, lane,
-                 fmt::format("a bulk copy into the shared memory of cluster rank {} that signals the mbarrier of rank {} "
-                             "(not modelled: the H100 was measured with the destination and its mbarrier in one block)",
+      lane_fault(x, x.pc_of(in), ErrorKind::kUndefined, lane,
+                 fmt::format("a bulk copy into the shared memory of cluster rank {} that names the mbarrier of rank {}: the "
+                             "mbarrier must be in the destination's block; the H100 writes the bytes but never completes "
+                             "that mbarrier, so a wait on it does not end (tests/hw/data/h100/tma_more/bar_elsewhere.txt)",
                              rank, bar_rank));
     live_state(x, in, lane, key);
     out[0] = BulkDest{shared_of_rank(rank), key};

@@ -152,3 +152,36 @@ TEST(TmaPeerAccuracy, FiveDimensionalAndIm2colLoadsIntoOtherCtasAsOnTheH100) {
 }
 
 }  // namespace
+
+namespace {
+
+// tests/hw/tma_more/bar_elsewhere.cu: a copy into rank 1 naming rank 1's mbarrier completes as on
+// the H100; naming the issuing CTA's own mbarrier (plain or tensor copy) the H100 writes the bytes
+// and never completes it (its wait times out): warpscope stops the launch with an error naming it.
+TEST(TmaPeerAccuracy, AnMbarrierOutsideTheDestinationNeverCompletes) {
+  std::map<int, std::string> want;
+  {
+    std::istringstream in(rt_test::slurp(kData + "bar_elsewhere.txt"));
+    int cur = -1;
+    for (std::string line; std::getline(in, line);) {
+      int id = 0;
+      if (std::sscanf(line.c_str(), "bar case %d", &id) == 1) cur = id;
+      if (cur >= 0 && !line.starts_with("rc ")) want[cur] += line + "\n";
+    }
+  }
+  ASSERT_EQ(want.size(), 3u);
+  EXPECT_NE(want[0].find("cta 0 done 0"), std::string::npos);
+  EXPECT_NE(want[2].find("cta 0 done 0"), std::string::npos);
+  const std::string exe = rt_test::prog("bar_elsewhere");
+  const rt_test::Result ok = rt_test::run_under_warpscope(exe + " 1", "", "WARPSCOPE_QUIET=1");
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
+  EXPECT_EQ(ok.out, want[1]) << ok.err;
+  for (int k : {0, 2}) {
+    SCOPED_TRACE("bar case " + std::to_string(k));
+    const rt_test::Result r = rt_test::run_under_warpscope(exe + " " + std::to_string(k), "", "WARPSCOPE_QUIET=1");
+    EXPECT_NE(r.err.find("names the mbarrier of rank 0: the mbarrier must be in the destination's block"), std::string::npos) << r.err;
+    EXPECT_NE(r.out.find("bar case " + std::to_string(k) + " run 719"), std::string::npos) << r.out;
+  }
+}
+
+}  // namespace
