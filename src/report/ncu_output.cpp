@@ -31,7 +31,54 @@ const nlohmann::json& metrics_of(const nlohmann::json& launch) {
 bool absent_means_zero(const std::string& m) {
   return m.find("_pipe_tex_mem_") != std::string::npos || m.rfind("smsp__sass_inst_executed_op_texture", 0) == 0 ||
          m.rfind("smsp__sass_inst_executed_op_surface_", 0) == 0 ||
-         m == "smsp__sass_inst_executed_op_shared_atom.sum" || m == "smsp__sass_inst_executed_op_shared_red.sum";
+         m == "smsp__sass_inst_executed_op_shared_atom.sum" || m == "smsp__sass_inst_executed_op_shared_red.sum" ||
+         m.find("ldgsts") != std::string::npos || m.find("tma") != std::string::npos || m.find("dshared") != std::string::npos ||
+         m.find("gmma") != std::string::npos || m.find("_ldsm") != std::string::npos || m.find("_stsm") != std::string::npos;
+}
+
+/// The names of the launch metrics that appear only when such instructions ran (report_json.cpp:
+/// cp.async, the TMA and bulk copies, distributed shared memory, ldmatrix/stmatrix, wgmma).
+void conditional_metrics(std::vector<std::string>& n) {
+  for (const char* m :
+       {"smsp__sass_inst_executed_op_ldgsts.sum", "smsp__sass_inst_executed_op_ldgsts_cache_access.sum",
+        "smsp__sass_inst_executed_op_ldgsts_cache_bypass.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts_cache_access.sum",
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access.sum",
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access_lookup_hit.sum",
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access_lookup_miss.sum",
+        "smsp__sass_l1tex_t_requests_pipe_lsu_mem_global_op_ldgsts.sum",
+        "smsp__sass_l1tex_t_requests_pipe_lsu_mem_global_op_ldgsts_cache_access.sum",
+        "smsp__sass_l1tex_t_requests_pipe_lsu_mem_global_op_ldgsts_cache_bypass.sum",
+        "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts.sum",
+        "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access.sum",
+        "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_bypass.sum",
+        "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum",
+        "smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum",
+        "smsp__inst_executed_op_tma_ld.sum", "smsp__inst_executed_op_tma_st.sum", "smsp__sass_inst_executed_op_tma.sum",
+        "smsp__sass_inst_executed_op_tma_ld.sum", "smsp__sass_inst_executed_op_tma_red.sum", "l1tex__tmain_requests.sum",
+        "l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld.sum", "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum",
+        "l1tex__m_l1tex2xbar_write_sectors_mem_global_op_tma_st.sum", "l1tex__m_l1tex2xbar_write_bytes_mem_global_op_tma_st.sum",
+        "l1tex__m_l1tex2xbar_write_sectors_mem_global_op_tma_red.sum", "l1tex__m_l1tex2xbar_write_bytes_mem_global_op_tma_red.sum",
+        "sm__sass_inst_executed_op_ldsm.sum", "sm__sass_inst_executed_op_shared_stsm.sum",
+        "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum",
+        "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum",
+        "sm__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum",
+        "sm__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_stsm.sum", "sm__sass_inst_executed_op_shared_gmma.sum",
+        "sm__inst_executed_pipe_tensor_op_gmma.sum", "l1tex__lsuin_requests_op_gmma.sum", "sm__sass_data_bytes_mem_shared_op_gmma.sum",
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_gmma.sum", "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_gmma.sum",
+        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_gmma.sum"})
+    n.push_back(m);
+  for (const char* op : {"ld", "st", "atom"}) {
+    n.push_back(fmt::format("smsp__sass_inst_executed_op_dshared_{}.sum", op));
+    for (const char* k : {"l1tex__t_requests_pipe_lsu_mem_dshared_op_", "l1tex__t_sectors_pipe_lsu_mem_dshared_op_",
+                          "l1tex__t_output_wavefronts_pipe_lsu_mem_dshared_op_", "l1tex__m_xbar2l1tex_read_bytes_mem_dshared_op_",
+                          "l1tex__m_l1tex2xbar_write_bytes_mem_dshared_op_"})
+      n.push_back(fmt::format("{}{}.sum", k, op));
+  }
+  for (const char* k : {"tma_st", "tma_red"}) {
+    n.push_back(fmt::format("smsp__sass_inst_executed_op_dshared_{}.sum", k));
+    for (const char* d : {"l1tex__m_l1tex2xbar_write_", "l1tex__m_xbar2l1tex_read_"})
+      for (const char* u : {"sectors", "bytes"}) n.push_back(fmt::format("{}{}_mem_dshared_op_{}.sum", d, u, k));
+  }
 }
 
 /// The launch__ facts every launch has (from its grid, block and dynamic shared memory).
@@ -286,6 +333,7 @@ const std::vector<std::string>& known_metrics() {
     n.push_back("lts__t_sectors_srcunit_tex_op_red.sum");
     n.push_back("smsp__inst_executed.sum");
     n.push_back("smsp__thread_inst_executed.sum");
+    conditional_metrics(n);
     // The TEX pipe (texture fetches, surface instructions).
     n.push_back("smsp__sass_inst_executed_op_texture.sum");
     n.push_back("l1tex__t_requests_pipe_tex_mem_texture.sum");
@@ -391,6 +439,15 @@ std::optional<std::string> counter_unit(const std::string& m) {
   if (m == "launch__thread_count") return "thread";
   if (starts("launch__shared_mem_per_block")) return "byte/block";
   if (m == "sm__maximum_warps_per_active_cycle_pct") return "%";
+  // The families that appear with cp.async, the TMA, clusters, ldmatrix and wgmma (the units rows of
+  // tests/hw/data/h100/{async,tma,tma_more,dsmem_bulk,cluster,tensor,wgmma}).
+  if (starts("l1tex__m_") && m.find("_sectors_") != std::string::npos) return "sector";
+  if (starts("l1tex__m_") && m.find("_bytes_") != std::string::npos) return "byte";
+  if (starts("l1tex__t_output_wavefronts_") || starts("l1tex__lsuin_requests_")) return "";
+  if (m == "l1tex__tmain_requests" || starts("sm__inst_executed_pipe_tensor") || starts("sm__sass_inst_executed")) return "inst";
+  if (starts("sm__sass_data_bytes_")) return "byte";
+  if (starts("sm__sass_l1tex_data_") || starts("smsp__sass_l1tex_data_") || starts("smsp__sass_l1tex_t_requests_")) return "";
+  if (starts("smsp__sass_l1tex_t_sectors_")) return "sector";
   if (m.find("__") != std::string::npos) return std::nullopt;
   // warpscope's own figures have no ncu unit; say what they count where it is plain.
   if (m.ends_with("_pct")) return "%";

@@ -11,7 +11,9 @@
 #include "../runtime/harness.hpp"
 
 #include <cstdio>
+#include <fstream>
 #include <map>
+#include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -19,6 +21,36 @@
 namespace {
 
 const std::string kData = std::string(WARPSCOPE_SOURCE_DIR) + "/tests/hw/data/h100/dsmem_bulk/";
+
+const char* const kNames[] = {
+    "smsp__inst_executed_op_tma_st.sum", "smsp__inst_executed_op_tma_ld.sum", "smsp__sass_inst_executed_op_tma.sum",
+    "l1tex__tmain_requests.sum", "smsp__sass_inst_executed_op_dshared_tma_st.sum",
+    "smsp__sass_inst_executed_op_dshared_tma_red.sum", "l1tex__m_l1tex2xbar_write_sectors_mem_dshared_op_tma_st.sum",
+    "l1tex__m_l1tex2xbar_write_bytes_mem_dshared_op_tma_st.sum", "l1tex__m_xbar2l1tex_read_sectors_mem_dshared_op_tma_st.sum",
+    "l1tex__m_xbar2l1tex_read_bytes_mem_dshared_op_tma_st.sum", "l1tex__m_l1tex2xbar_write_sectors_mem_dshared_op_tma_red.sum",
+    "l1tex__m_l1tex2xbar_write_bytes_mem_dshared_op_tma_red.sum", "l1tex__m_xbar2l1tex_read_sectors_mem_dshared_op_tma_red.sum",
+    "l1tex__m_xbar2l1tex_read_bytes_mem_dshared_op_tma_red.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"};
+
+// The same counters through the command line as Nsight Compute prints them
+// (`warpscope run --csv --metrics ...`): every value and unit string equal to the H100's export.
+TEST(DsmemBulkAccuracy, TheCommandLinePrintsTheH100sCsv) {
+  std::string list;
+  for (const char* n : kNames) list += std::string(list.empty() ? "" : ",") + n;
+  const std::string csv = rt_test::prog("dsmem_bulk") + ".cli.csv";
+  const rt_test::Result r = rt_test::run_shell(std::string(WARPSCOPE_BINARY_DIR) + "/bin/warpscope run --csv --metrics " + list +
+                                               " -- " + rt_test::prog("dsmem_bulk"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string rows;  // the export's lines (the program's own output comes first)
+  std::istringstream in(r.out);
+  for (std::string line; std::getline(in, line);)
+    if (line.starts_with("\"")) rows += line + "\n";
+  std::ofstream(csv) << rows;
+  const auto got = ncu_csv::launches(csv), want = ncu_csv::launches(kData + "dsmem_ncu.csv");
+  ASSERT_EQ(got.size(), want.size());
+  for (std::size_t k = 0; k < got.size(); ++k)
+    for (const char* n : kNames) EXPECT_EQ(got[k].at(n), want[k].at(n)) << "case " << k << " " << n;
+}
 
 TEST(DsmemBulkAccuracy, PeerCopiesAndReductionsAsOnTheH100) {
   const std::string exe = rt_test::prog("dsmem_bulk");
@@ -34,15 +66,7 @@ TEST(DsmemBulkAccuracy, PeerCopiesAndReductionsAsOnTheH100) {
   for (std::size_t k = 0; k < hw.size(); ++k) {
     SCOPED_TRACE("case " + std::to_string(k));
     const auto& m = j["launches"][k]["metrics"];
-    for (const char* name :
-         {"smsp__inst_executed_op_tma_st.sum", "smsp__inst_executed_op_tma_ld.sum", "smsp__sass_inst_executed_op_tma.sum",
-          "l1tex__tmain_requests.sum", "smsp__sass_inst_executed_op_dshared_tma_st.sum",
-          "smsp__sass_inst_executed_op_dshared_tma_red.sum", "l1tex__m_l1tex2xbar_write_sectors_mem_dshared_op_tma_st.sum",
-          "l1tex__m_l1tex2xbar_write_bytes_mem_dshared_op_tma_st.sum", "l1tex__m_xbar2l1tex_read_sectors_mem_dshared_op_tma_st.sum",
-          "l1tex__m_xbar2l1tex_read_bytes_mem_dshared_op_tma_st.sum", "l1tex__m_l1tex2xbar_write_sectors_mem_dshared_op_tma_red.sum",
-          "l1tex__m_l1tex2xbar_write_bytes_mem_dshared_op_tma_red.sum", "l1tex__m_xbar2l1tex_read_sectors_mem_dshared_op_tma_red.sum",
-          "l1tex__m_xbar2l1tex_read_bytes_mem_dshared_op_tma_red.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-          "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"}) {
+    for (const char* name : kNames) {
       ASSERT_TRUE(m.contains(name)) << name;
       EXPECT_EQ(m[name].get<double>(), ncu_csv::number(hw[k].at(name))) << name;
     }
