@@ -106,5 +106,44 @@ TEST(ClusterMbarrier, ACtaMaskBeyondTheClusterIsReported) {
   }
 }
 
+
+// Bulk reductions and copies from shared memory into rank 0's (PTX ISA 9.7.9.25.4: each element of
+// the destination becomes dst + src, the .u32 sum wrapping): rank 0 holds the cluster's sum of
+// every word and the three other ranks' words.
+TEST(ClusterMbarrier, BulkReductionsIntoRankZeroSumTheCluster) {
+  constexpr unsigned kClusters = 2;
+  std::vector<unsigned> h(kClusters * 4 * 64);
+  for (std::size_t i = 0; i < h.size(); ++i) h[i] = static_cast<unsigned>(i * 2654435761u);  // wraps when summed
+  Device device;
+  Module module = load(device, "cluster_mbarrier");
+  Buffer<unsigned> in(device, h);
+  Buffer<unsigned> out(device, h.size());
+  out.fill_bytes(0xff);
+  const DevicePtr pin = in.ptr(), pout = out.ptr();
+  const warpscope::KernelArg args[] = {warpscope::arg(pin), warpscope::arg(pout)};
+  device.launch(module, "_Z20bulk_reduce_to_rank0PKjPj", Dim3{kClusters * 4, 1, 1}, Dim3{64, 1, 1}, args, {});
+  const std::vector<unsigned> got = out.download();
+  for (unsigned c = 0; c < kClusters; ++c)
+    for (unsigned t = 0; t < 64; ++t) {
+      unsigned sum = 0;
+      for (unsigned r = 0; r < 4; ++r) sum += h[(c * 4 + r) * 64 + t];
+      ASSERT_EQ(got[c * 4 * 64 + t], sum) << "cluster " << c << " word " << t;
+      for (unsigned r = 1; r < 4; ++r) ASSERT_EQ(got[(c * 4 + r) * 64 + t], h[(c * 4 + r) * 64 + t]) << "rank " << r;
+    }
+}
+
+TEST(ClusterMbarrier, ABulkCopyIntoAPeerOfAnOddSizeIsAnError) {
+  Device device;
+  Module module = load(device, "cluster_mbarrier");
+  try {
+    device.launch(module, "_Z21bulk_to_peer_odd_sizev", Dim3{2, 1, 1}, Dim3{32, 1, 1}, {}, {});
+    FAIL() << "no error";
+  } catch (const warpscope::Error& e) {
+    EXPECT_EQ(e.kind(), warpscope::ErrorKind::kUndefined) << e.what();
+    EXPECT_NE(std::string(e.what()).find("cp.async.bulk of 24 bytes (a multiple of 16 is required)"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("cluster_mbarrier.cu:"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace corpus

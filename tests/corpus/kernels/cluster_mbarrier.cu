@@ -99,3 +99,59 @@ __global__ void __cluster_dims__(4, 1, 1) bulk_to_cluster(const unsigned* src, u
   cg::this_cluster().sync();
   for (int i = threadIdx.x; i < 256; i += blockDim.x) out[blockIdx.x * 256 + i] = buf[i];
 }
+
+// A cluster reduction through distributed shared memory with bulk reductions (4 CTAs of 64
+// threads): every rank but 0 adds its 64 words (`src` at 64 * blockIdx.x) into rank 0's `acc`
+// with cp.reduce.async.bulk .add.u32, and copies them with cp.async.bulk into rank 0's `copy`
+// row of its rank; rank 0 expects 3 x 256 bytes of each on its two mbarriers, adds its own words
+// and writes `acc`, then the three copied rows.
+__global__ void __cluster_dims__(4, 1, 1) bulk_reduce_to_rank0(const unsigned* src, unsigned* out) {
+  __shared__ __align__(128) unsigned mine[64], acc[64], copy[4][64];
+  __shared__ __align__(8) unsigned long long bar_red, bar_copy;
+  const unsigned me = cta_rank();
+  const unsigned first = blockIdx.x - me;
+  for (int i = threadIdx.x; i < 64; i += blockDim.x) {
+    mine[i] = src[64 * blockIdx.x + i];
+    acc[i] = 0;
+  }
+  const unsigned br = shared_of(&bar_red), bc = shared_of(&bar_copy);
+  if (threadIdx.x == 0 && me == 0) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(br) : "memory");
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(bc) : "memory");
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], 768;" ::"r"(br) : "memory");
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], 768;" ::"r"(bc) : "memory");
+  }
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  cg::this_cluster().sync();
+  if (me != 0 && threadIdx.x == 0) {
+    asm volatile("cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.u32 [%0], [%1], 256, [%2];"
+                 ::"r"(remote(acc, 0)), "r"(shared_of(mine)), "r"(remote(&bar_red, 0)) : "memory");
+    asm volatile("cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [%0], [%1], 256, [%2];"
+                 ::"r"(remote(copy[me], 0)), "r"(shared_of(mine)), "r"(remote(&bar_copy, 0)) : "memory");
+  }
+  if (me == 0) {
+    wait_parity(br, 0);
+    wait_parity(bc, 0);
+    for (int i = threadIdx.x; i < 64; i += blockDim.x) {
+      out[first * 64 + i] = acc[i] + mine[i];
+      for (int r = 1; r < 4; ++r) out[(first + r) * 64 + i] = copy[r][i];
+    }
+  }
+  cg::this_cluster().sync();
+}
+
+// A bulk copy into a peer of 24 bytes (not a multiple of 16): undefined.
+__global__ void __cluster_dims__(2, 1, 1) bulk_to_peer_odd_size() {
+  __shared__ __align__(128) unsigned buf[64];
+  __shared__ __align__(8) unsigned long long bar;
+  if (threadIdx.x == 0) asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(shared_of(&bar)) : "memory");
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  cg::this_cluster().sync();
+  if (cta_rank() == 0 && threadIdx.x == 0) {
+    const int bytes = 24;
+    asm volatile("cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
+                 ::"r"(remote(buf, 1)), "r"(shared_of(buf)), "r"(bytes), "r"(remote(&bar, 1)) : "memory");
+  }
+  cg::this_cluster().sync();
+}
