@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "exec/mma_float.hpp"
+#include "exec/smallfloat.hpp"
 #include "ptx/mma.hpp"
 
 namespace warpscope::exec::mma_math {
@@ -63,18 +64,6 @@ std::uint32_t fused_dot(MmaType ab, const std::uint32_t* a, const std::uint32_t*
 
 namespace {
 
-/// An .e4m3/.e5m2 element as .f16 bits (exact: both fit in .f16), as F2FP unpacks it.
-std::uint32_t fp8_to_f16(MmaType t, std::uint32_t bits) {
-  const Num x = decode(t, bits & 0xffu);
-  switch (x.cls) {
-    case Num::kZero: return x.neg ? 0x8000u : 0u;
-    case Num::kInf: return static_cast<std::uint32_t>(infinity(MmaType::kF16, x.neg));
-    case Num::kNaN: return 0x7fffu;
-    case Num::kFinite: break;
-  }
-  return static_cast<std::uint32_t>(round_to(MmaType::kF16, x.neg, x.sig, x.exp, true));
-}
-
 /// x + y rounded to nearest even, as FADD (.f32) or HADD2 (.f16) give it: a NaN is the canonical
 /// NaN, an exact zero sum is +0 unless both are -0, overflow is infinity.
 std::uint32_t add_rn(MmaType t, std::uint32_t x, std::uint32_t y) {
@@ -112,8 +101,9 @@ std::uint32_t fp8_dot(MmaType ta, MmaType tb, const std::uint32_t* a, const std:
   unsigned n[2] = {0, 0};
   for (unsigned i = 0; i < k && i < 32; ++i) {
     const unsigned h = (i % 4) >= 2 ? 1 : 0;
-    a16[h][n[h]] = fp8_to_f16(ta, a[i]);
-    b16[h][n[h]++] = fp8_to_f16(tb, b[i]);
+    // F2FP's unpacking (exact), as the cvt to .f16x2 does it (smallfloat.hpp).
+    a16[h][n[h]] = exec::fp8_to_f16(static_cast<std::uint8_t>(a[i]), ta == MmaType::kE4M3, false);
+    b16[h][n[h]++] = exec::fp8_to_f16(static_cast<std::uint8_t>(b[i]), tb == MmaType::kE4M3, false);
   }
   std::uint32_t p = fused_dot(MmaType::kF16, a16[0], b16[0], n[0], n[0], td, 0u, td);
   p = fused_dot(MmaType::kF16, a16[1], b16[1], n[1], n[1], td, p, td);

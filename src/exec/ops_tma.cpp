@@ -158,6 +158,18 @@ bulkred::Elem reduce_elem(const Ctx& x, const Inst& in, unsigned l, const tma::E
   return *e;
 }
 
+/// The global address of an im2col pixel's first channel (px[0]) in `ga`; whether its spatial
+/// coordinates and image lie inside the tensor.
+bool pixel_address(const tma::EncodedMap& m, const tma::Pixel& px, unsigned es, std::uint64_t& ga) {
+  bool in_tensor = true;
+  ga = m.global_address + static_cast<std::uint64_t>(px[0] * es);
+  for (unsigned d = 1; d < m.rank; ++d) {
+    if (px[d] < 0 || px[d] > std::int64_t{m.dims[d]}) in_tensor = false;
+    ga += static_cast<std::uint64_t>(px[d]) * m.strides[d - 1];
+  }
+  return in_tensor;
+}
+
 /// The rows of an im2col load (tests/hw/data/h100/tma_im2col): pixel p's channelsPerPixel
 /// elements at shared row p (row pitch and swizzle as in tile mode); elements outside the tensor
 /// (a pixel out of it, or channels past its end) read as the fill. Every row is read from global
@@ -173,12 +185,8 @@ void im2col_rows(Ctx& x, const Inst& in, unsigned l, const tma::EncodedMap& m, c
   const std::int64_t dim0 = std::int64_t{m.dims[0]} + 1;
   for (std::size_t p = 0; p < pixels.size(); ++p) {
     const tma::Pixel& px = pixels[p];
-    bool in_tensor = true;
-    std::uint64_t ga = m.global_address + static_cast<std::uint64_t>(px[0] * es);
-    for (unsigned d = 1; d < m.rank; ++d) {
-      if (px[d] < 0 || px[d] > std::int64_t{m.dims[d]}) in_tensor = false;
-      ga += static_cast<std::uint64_t>(px[d]) * m.strides[d - 1];
-    }
+    std::uint64_t ga = 0;
+    const bool in_tensor = pixel_address(m, px, es, ga);
     const std::int64_t j1 = in_tensor ? std::clamp<std::int64_t>(dim0 - px[0], 0, m.channels) : 0;
     for (unsigned j = 0; j < m.channels; ++j) std::memcpy(buf.data() + std::size_t(j) * es, fill, es);
     for (std::int64_t j = 0; j < j1; ++j) {
@@ -234,12 +242,8 @@ void im2col_store_rows(Ctx& x, const Inst& in, unsigned l, const tma::EncodedMap
   const Op op = reduce ? Op::kBulkRed : Op::kBulkStore;
   for (std::size_t p = 0; p < pixels.size(); ++p) {
     const tma::Pixel& px = pixels[p];
-    bool in_tensor = px[0] >= 0;
-    std::uint64_t ga = m.global_address + static_cast<std::uint64_t>(px[0] * es);
-    for (unsigned d = 1; d < m.rank; ++d) {
-      if (px[d] < 0 || px[d] > std::int64_t{m.dims[d]}) in_tensor = false;
-      ga += static_cast<std::uint64_t>(px[d]) * m.strides[d - 1];
-    }
+    std::uint64_t ga = 0;
+    const bool in_tensor = pixel_address(m, px, es, ga) && px[0] >= 0;
     const std::int64_t j1 = in_tensor ? std::clamp<std::int64_t>(dim0 - px[0], 0, m.channels) : 0;
     if (j1 == 0) continue;
     const std::uint64_t base = sh + p * pitch;
