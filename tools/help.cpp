@@ -1,5 +1,7 @@
 #include "help.hpp"
 
+#include "ncu_options.hpp"
+
 #include <string_view>
 #include <vector>
 
@@ -55,9 +57,27 @@ Nsight Compute's options, as ncu spells them (ncu on the left, warpscope on the 
   ncu --csv --page raw --metrics a,b ./app     warpscope run --csv --metrics a,b -- ./app
   ncu --print-summary per-kernel --metrics smsp__inst_executed.sum ./app
                                                warpscope run --print-summary per-kernel --metrics smsp__inst_executed.sum -- ./app
+  ncu --metrics lts__t_sector_hit_rate.pct,dram__bytes.sum.per_second,smsp__inst_executed.avg ./app
+                                               warpscope run --metrics lts__t_sector_hit_rate.pct,... -- ./app
+  ncu --query-metrics                          warpscope run --query-metrics
+  ncu --section SpeedOfLight --section Occupancy ./app
+                                               warpscope run --section SpeedOfLight --section Occupancy -- ./app
+  ncu --set full ./app                         warpscope run --set full -- ./app
+  ncu --page source --print-source cuda ./app  warpscope run --page source --print-source cuda -- ./app
+  ncu --print-units base --section SpeedOfLight ./app
+                                               warpscope run --print-units base --section SpeedOfLight -- ./app
+  ncu --print-kernel-base mangled --csv ./app  warpscope run --print-kernel-base mangled --csv -- ./app
+  ncu --log-file out.csv --csv ./app           warpscope run --log-file out.csv --csv -- ./app
+  ncu --kernel-id ::regex:gemm:2 ./app         warpscope run --kernel-id ::regex:gemm:2 -- ./app
+  ncu --launch-skip-before-match 5 -k gemm ./app
+                                               warpscope run --launch-skip-before-match 5 -k gemm -- ./app
+  ncu --cache-control all ./app                warpscope run --cache-control all -- ./app   (none is refused)
+  ncu --import r.ncu-rep --csv                 warpscope run --import report.json --csv   (a report saved with --json)
 Launches the filter leaves out run without the memory model (as under --no-stats); the report
-marks them "profiled": false. With --metrics, --csv or --print-summary the results are printed
-on stdout after the program's output, in ncu's layout, instead of warpscope's summary.)";
+marks them "profiled": false; cudaEventElapsedTime still counts a left-out launch with the
+predicted time of a profiled launch of the same kernel and shape. With --metrics, --csv,
+--print-summary, --section, --set or --page the results are printed on stdout (or --log-file)
+after the program's output, in ncu's layout, instead of warpscope's summary.)";
 }
 
 const char* pattern_help_footer() {
@@ -108,6 +128,11 @@ std::string unknown_option_hint(const CLI::App& app, int argc, const char* const
     if (known != nullptr) {
       // An option with a value given separately: skip the value.
       if (known->get_type_size() != 0 && arg.find('=') == std::string_view::npos) ++i;
+      continue;
+    }
+    if (is_ncu_only_option(name)) {
+      out += "warpscope: " + name + " is an Nsight Compute option that warpscope does not have (warpscope run --help "
+             "lists the ones it has)\n";
       continue;
     }
     const auto close = nearest(name, option_names(*current), 1);

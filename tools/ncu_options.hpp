@@ -12,12 +12,14 @@
 #pragma once
 
 #include <cstdint>
+#include <iosfwd>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "arch/profile.hpp"
+#include "report/metric_eval.hpp"
 
 namespace CLI {
 class App;
@@ -33,24 +35,45 @@ struct NcuRunOptions {
   std::string metrics;             // comma-separated, as given
   bool csv = false;
   std::string print_summary = "none";
-  std::vector<std::string> resolved_metrics;  // filled by check_ncu_options
+  std::string print_units = "auto";        // --print-units auto|base
+  std::string print_kernel_base = "demangled";  // --print-kernel-base function|demangled|mangled
+  std::vector<std::string> sections;      // --section (repeatable)
+  std::string set;                        // --set basic|detailed|full|roofline
+  std::string page;                       // --page raw|details|source ("": not given)
+  std::string print_source = "cuda";      // --print-source (with --page source)
+  std::string log_file;                   // --log-file: warpscope's output goes there
+  std::uint64_t launch_skip_before_match = 0;
+  std::string kernel_id;                  // --kernel-id context:stream:[regex:]name:invocation
+  std::string cache_control = "all";      // --cache-control all|none
+  bool query_metrics = false;             // --query-metrics
+  std::vector<std::string> resolved_metrics;   // filled by check_ncu_options
+  std::vector<std::string> resolved_sections;  // filled by check_ncu_options (details page)
 
   /// Whether the results are printed in ncu's layouts instead of warpscope's summary.
-  bool ncu_output() const { return csv || !metrics.empty() || print_summary != "none"; }
+  bool ncu_output() const {
+    return csv || !metrics.empty() || print_summary != "none" || !sections.empty() || !set.empty() || !page.empty();
+  }
 };
 
 void add_ncu_options(CLI::App& run, NcuRunOptions& options);
 
 /// Checks the options before the program starts (a bad regular expression, an unknown metric:
 /// warpscope::Error naming the option) and resolves --metrics; notes go to stderr.
-void check_ncu_options(NcuRunOptions& options);
+void check_ncu_options(NcuRunOptions& options, const arch::Profile& profile);
 
 /// Sets the runtime's environment for the filter (in the child, before exec).
 void export_ncu_environment(const NcuRunOptions& options);
 
 /// Prints the results in ncu's layout on stdout, and on stderr which launches were not
 /// profiled (or that none was).
+/// ncu's results; `out` is stdout, or the --log-file.
 void print_ncu_results(const nlohmann::json& report, const NcuRunOptions& options, long pid,
-                       const std::string& executable, const arch::Profile& profile);
+                       const std::string& executable, const arch::Profile& profile, std::ostream& out);
+
+/// The profile's units and peaks for derived metrics (rollups, rates).
+report::MetricUnits metric_units(const arch::Profile& profile);
+
+/// The options of Nsight Compute that warpscope does not have (for "unknown option" messages).
+bool is_ncu_only_option(const std::string& name);
 
 }  // namespace warpscope::cli

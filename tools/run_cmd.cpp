@@ -27,6 +27,7 @@
 #include "help.hpp"
 #include "profile_option.hpp"
 #include "report/html.hpp"
+#include "report/ncu_sections.hpp"
 #include "report/text.hpp"
 #include "common/elf_file.hpp"
 #include "runtime/fatbin.hpp"
@@ -310,6 +311,9 @@ void add_run_command(CLI::App& app, RunOptions& o) {
   cmd->add_flag("--no-summary", o.no_summary, "Do not print the per-launch summary");
   cmd->add_flag("--all-launches", o.all_launches, "One summary line per launch, however many");
   cmd->add_flag("--any-ptx", o.any_ptx, "Run PTX made for a newer GPU than the profile's (with a warning)");
+  cmd->add_option("--import", o.import_path,
+                  "Read a report saved with --json and print it again (text, --csv, --metrics, --section, --page, "
+                  "--html) without running a program");
   add_ncu_options(*cmd, o.ncu);
   // Everything from the program on is the program's: `run [options] [--] ./app args...`.
   cmd->add_option("command", o.command, "The program and its arguments (after --), or a .cu file")
@@ -337,7 +341,51 @@ int run_run(const RunOptions& o) {
     start = end + 1;
   }
   NcuRunOptions ncu = o.ncu;
-  check_ncu_options(ncu);
+  check_ncu_options(ncu, profile);
+  if (ncu.query_metrics) {
+    std::cout << report::query_metrics_text() << std::flush;
+    return 0;
+  }
+  // --log-file: checked before the program runs; warpscope's output goes there.
+  std::ofstream log_stream;
+  if (!ncu.log_file.empty()) {
+    log_stream.open(ncu.log_file, std::ios::trunc);
+    if (!log_stream) fail(ErrorKind::kIo, "--log-file {}: cannot write: {}", ncu.log_file, std::strerror(errno));
+  }
+  std::ostream& ncu_out = ncu.log_file.empty() ? std::cout : log_stream;
+  std::ostream& summary_out = ncu.log_file.empty() ? std::cerr : log_stream;
+  if (!o.import_path.empty()) {
+    if (!o.command.empty()) fail(ErrorKind::kUsage, "--import {}: give no program (the report is read, not made)", o.import_path);
+    std::ifstream in(o.import_path);
+    if (!in) fail(ErrorKind::kIo, "--import {}: cannot read: {}", o.import_path, std::strerror(errno));
+    nlohmann::json j;
+    try {
+      in >> j;
+    } catch (const std::exception& e) {
+      fail(ErrorKind::kIo, "--import {}: not a warpscope JSON report: {}", o.import_path, e.what());
+    }
+    if (!j.is_object() || !j.contains("launches"))
+      fail(ErrorKind::kIo, "--import {}: not a warpscope JSON report (no \"launches\")", o.import_path);
+    // The report's own profile, unless it is not a built-in one.
+    arch::Profile reported = profile;
+    if (j.contains("arch") && j["arch"].is_string()) {
+      try {
+        reported = arch::builtin_profile(j["arch"].get<std::string>());
+      } catch (const Error&) {
+      }
+    }
+    if (ncu.ncu_output()) {
+      print_ncu_results(j, ncu, 0, fs::path(o.import_path).stem().string(), reported, ncu_out);
+    } else if (!o.no_summary) {
+      summary_out << summary_text(j, o.all_launches) << std::flush;
+    }
+    if (!o.html_dir.empty()) report::write_html_report(j, o.html_dir);
+    if (!o.json_path.empty()) {
+      std::ofstream out(o.json_path);
+      if (!(out << j.dump(2) << "\n")) fail(ErrorKind::kIo, "--json {}: cannot write", o.json_path);
+    }
+    return 0;
+  }
   std::vector<std::string> command = o.command;
   if (command.empty()) fail(ErrorKind::kUsage, "run: no program given");
   if (command[0].size() > 3 && command[0].substr(command[0].size() - 3) == ".cu") {
@@ -436,9 +484,11 @@ int run_run(const RunOptions& o) {
     return rc;
   }
   if (ncu.ncu_output()) {
-    print_ncu_results(j, ncu, static_cast<long>(pid), exe, profile);
+    // A .cu file's program is named after the file, not its cached build (name-hash).
+    const std::string shown = command[0] != o.command[0] ? o.command[0].substr(0, o.command[0].size() - 3) : exe;
+    print_ncu_results(j, ncu, static_cast<long>(pid), shown, profile, ncu_out);
   } else if (!o.no_summary) {
-    std::cerr << summary_text(j, o.all_launches) << std::flush;
+    summary_out << summary_text(j, o.all_launches) << std::flush;
   }
   if (!o.html_dir.empty()) {
     report::write_html_report(j, o.html_dir);

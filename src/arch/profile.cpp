@@ -250,6 +250,19 @@ Profile parse_profile(std::string_view json_text, std::string_view origin) {
     if (p.dram_fetch_bytes < p.l2.sector_bytes) d.bad(d.path("fetch_bytes"), "smaller than l2.sector_bytes");
     if (p.dram_fetch_bytes > p.l2.line_bytes) d.bad(d.path("fetch_bytes"), "larger than l2.line_bytes");
   }
+  {
+    // Each count is an integer, or null where it is not known (no Nsight Compute for the GPU, or
+    // not measured).
+    FieldReader u = r.object("ncu_units");
+    auto count = [&](std::string_view key) -> std::uint32_t {
+      if (u.get(key).is_null()) return 0;
+      return u.u32(key, 1);
+    };
+    p.ncu_smsp_per_sm = count("smsp_per_sm");
+    p.ncu_lts_units = count("lts");
+    p.ncu_dram_units = count("dram");
+    u.no_unknown_fields();
+  }
   p.sm_clock_mhz = r.number("sm_clock_mhz");
   p.sources = r.string("sources");
   r.no_unknown_fields();

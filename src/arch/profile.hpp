@@ -77,6 +77,12 @@ struct Profile {
 
   // Execution resources and occupancy limits.
   std::uint32_t sm_count = 0;
+  // The hardware units Nsight Compute's rollups (.avg/.min/.max) run over (0: unknown, or no
+  // Nsight Compute for this GPU): SMSPs per SM (smsp__), L2 slices (lts__), DRAM units (dram__).
+  // sm__ and l1tex__ are per SM (sm_count); gpu__ is one unit.
+  std::uint32_t ncu_smsp_per_sm = 0;
+  std::uint32_t ncu_lts_units = 0;
+  std::uint32_t ncu_dram_units = 0;
   std::uint32_t registers_per_sm = 0;         // 32-bit registers
   std::uint32_t registers_per_block = 0;
   std::uint32_t max_registers_per_thread = 0;

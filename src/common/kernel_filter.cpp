@@ -34,6 +34,12 @@ bool KernelFilter::name_matches(const std::string& symbol) const {
 
 KernelFilter::Decision KernelFilter::select(const std::string& symbol) {
   Decision d;
+  if (seen_++ < options_.launch_skip_before_match) {
+    d.profiled = false;
+    d.reason = "--launch-skip-before-match " + std::to_string(options_.launch_skip_before_match) +
+               " skips the first launches of any kernel";
+    return d;
+  }
   if (!name_matches(symbol)) {
     d.profiled = false;
     d.reason = "--kernel-name " + options_.kernel_name + " does not match the kernel's " + options_.base + " name";

@@ -8,6 +8,8 @@
 //                           common/kernel_name.hpp
 //  --launch-skip N          skip the first N launches that match the name filter
 //  --launch-count N         then profile at most N launches that match it
+//  --launch-skip-before-match N
+//                           the first N launches of any name are not profiled (and not matched)
 // Launches are offered to select() in launch order; the skip and the count only count launches
 // whose name matches. A launch that is not selected still runs: only the memory model skips it.
 #pragma once
@@ -24,8 +26,11 @@ struct KernelFilterOptions {
   std::string base = "function";    // function | demangled | mangled
   std::uint64_t launch_skip = 0;
   std::optional<std::uint64_t> launch_count;
+  std::uint64_t launch_skip_before_match = 0;
 
-  bool active() const { return !kernel_name.empty() || launch_skip != 0 || launch_count.has_value(); }
+  bool active() const {
+    return !kernel_name.empty() || launch_skip != 0 || launch_count.has_value() || launch_skip_before_match != 0;
+  }
 };
 
 class KernelFilter {
@@ -49,6 +54,7 @@ class KernelFilter {
   KernelFilterOptions options_;
   std::optional<std::regex> regex_;
   std::uint64_t matched_ = 0;  // launches that passed the name filter so far
+  std::uint64_t seen_ = 0;     // launches offered so far
 };
 
 }  // namespace warpscope

@@ -101,19 +101,12 @@ std::optional<double> launch_fact(const nlohmann::json& launch, const std::strin
 }
 
 /// The metric's value as printed for one launch.
-std::string value_of(const nlohmann::json& launch, const std::string& m) {
-  const auto& metrics = metrics_of(launch);
-  if (auto it = metrics.find(m); it != metrics.end() && it->is_number()) return ncu_number(it->get<double>());
-  if (auto f = launch_fact(launch, m)) return ncu_number(*f);
-  return absent_means_zero(m) ? "0" : "n/a";
+std::string value_of(const nlohmann::json& launch, const std::string& m, const MetricUnits& u) {
+  return metric_text(launch, m, u);
 }
 
-std::optional<double> number_of(const nlohmann::json& launch, const std::string& m) {
-  const auto& metrics = metrics_of(launch);
-  if (auto it = metrics.find(m); it != metrics.end() && it->is_number()) return it->get<double>();
-  if (auto f = launch_fact(launch, m)) return f;
-  if (absent_means_zero(m)) return 0.0;
-  return std::nullopt;
+std::optional<double> number_of(const nlohmann::json& launch, const std::string& m, const MetricUnits& u) {
+  return metric_number(launch, m, u);
 }
 
 std::string quoted(const std::string& s) {
@@ -154,13 +147,14 @@ std::vector<std::string> columns(const std::vector<const nlohmann::json*>& launc
   return {names.begin(), names.end()};
 }
 
-std::string kernel_name(const nlohmann::json& l) { return kernel_names(l.value("kernel", std::string("?"))).demangled; }
+std::string kernel_name(const nlohmann::json& l, const NcuOptions& o) { return printed_kernel_name(l, o.kernel_base); }
 
-std::string unit_of(const std::string& m) { return ncu_unit(m).value_or(""); }
+std::string unit_of(const std::string& m) { return metric_unit(m); }
 
 /// A text table as ncu draws one: a dashed rule, the header, a rule, rows, a rule. The first
 /// column is left-aligned, the others right-aligned; each as wide as its widest cell.
-std::string text_table(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows) {
+std::string text_table(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows,
+                       std::size_t left_columns = 1) {
   std::vector<std::size_t> w(header.size());
   for (std::size_t c = 0; c < header.size(); ++c) {
     w[c] = header[c].size();
@@ -170,7 +164,7 @@ std::string text_table(const std::vector<std::string>& header, const std::vector
     std::string s = "    ";
     for (std::size_t c = 0; c < cells.size(); ++c) {
       if (c) s += ' ';
-      s += c == 0 ? fmt::format("{:<{}}", cells[c], w[c]) : fmt::format("{:>{}}", cells[c], w[c]);
+      s += c < left_columns ? fmt::format("{:<{}}", cells[c], w[c]) : fmt::format("{:>{}}", cells[c], w[c]);
     }
     while (!s.empty() && s.back() == ' ') s.pop_back();
     return s + "\n";
@@ -180,6 +174,16 @@ std::string text_table(const std::vector<std::string>& header, const std::vector
   std::string out = line(dashes) + line(header) + line(dashes);
   for (const auto& r : rows) out += line(r);
   return out + line(dashes);
+}
+
+/// A metric's unit and value in a text table: scaled as ncu's --print-units auto does unless
+/// --print-units base.
+std::vector<std::string> text_cells(const nlohmann::json& l, const std::string& m, const NcuOptions& o) {
+  const std::string unit = unit_of(m);
+  const auto v = number_of(l, m, o.units);
+  if (!v || o.print_units_base) return {m, unit, value_of(l, m, o.units)};
+  const auto [scaled, scaled_unit] = auto_scale(*v, unit);
+  return {m, scaled_unit, ncu_number(scaled)};
 }
 
 std::string raw_csv(const nlohmann::json& report, const NcuContext& ctx, const NcuOptions& o) {
@@ -200,14 +204,14 @@ std::string raw_csv(const nlohmann::json& report, const NcuContext& ctx, const N
                                     std::to_string(ctx.pid),
                                     ctx.process,
                                     ctx.host,
-                                    kernel_name(*l),
+                                    kernel_name(*l, o),
                                     "1",
                                     std::to_string(ncu_stream(l->value("stream", std::uint64_t{0}))),
                                     shape(l->value("block", nlohmann::json())),
                                     shape(l->value("grid", nlohmann::json())),
                                     "0",
                                     ctx.cc};
-    for (const auto& m : names) row.push_back(value_of(*l, m));
+    for (const auto& m : names) row.push_back(value_of(*l, m, o.units));
     out += csv_row(row);
   }
   return out;
@@ -219,12 +223,10 @@ std::string raw_text(const nlohmann::json& report, const NcuContext& ctx, const 
   const auto names = columns(launches, o);
   std::string out = fmt::format("[{}] {}@{}\n", ctx.pid, ctx.process, ctx.host);
   for (const auto* l : launches) {
-    out += fmt::format("  {} {}x{}, Context 1, Stream {}, Device 0, CC {}\n", kernel_name(*l),
-                       shape(l->value("grid", nlohmann::json())), shape(l->value("block", nlohmann::json())),
-                       ncu_stream(l->value("stream", std::uint64_t{0})), ctx.cc);
+    out += launch_heading(*l, ctx, o);
     out += fmt::format("    Section: {}\n", kSection);
     std::vector<std::vector<std::string>> rows;
-    for (const auto& m : names) rows.push_back({m, unit_of(m), value_of(*l, m)});
+    for (const auto& m : names) rows.push_back(text_cells(*l, m, o));
     out += text_table({"Metric Name", "Metric Unit", "Metric Value"}, rows) + "\n";
   }
   return out;
@@ -250,10 +252,10 @@ std::vector<Group> groups(const std::vector<const nlohmann::json*>& launches) {
 }
 
 /// Minimum, maximum and average of a metric over a group ("n/a" when a launch lacks it).
-std::array<std::string, 3> min_max_avg(const Group& g, const std::string& m) {
+std::array<std::string, 3> min_max_avg(const Group& g, const std::string& m, const MetricUnits& units) {
   double lo = 0, hi = 0, sum = 0;
   for (std::size_t i = 0; i < g.launches.size(); ++i) {
-    const auto v = number_of(*g.launches[i], m);
+    const auto v = number_of(*g.launches[i], m, units);
     if (!v) return {"n/a", "n/a", "n/a"};
     lo = i == 0 ? *v : std::min(lo, *v);
     hi = i == 0 ? *v : std::max(hi, *v);
@@ -271,8 +273,8 @@ std::string summary_csv(const nlohmann::json& report, const NcuContext& ctx, con
                              "Average"});
   for (const Group& g : groups(launches)) {
     for (const auto& m : names) {
-      const auto v = min_max_avg(g, m);
-      out += csv_row({std::to_string(ctx.pid), ctx.process, ctx.host, kernel_name(*g.first),
+      const auto v = min_max_avg(g, m, o.units);
+      out += csv_row({std::to_string(ctx.pid), ctx.process, ctx.host, kernel_name(*g.first, o),
                       shape(g.first->value("block", nlohmann::json())), shape(g.first->value("grid", nlohmann::json())),
                       "0", ctx.cc, std::to_string(g.launches.size()), kSection, m, unit_of(m), v[0], v[1], v[2]});
     }
@@ -286,13 +288,13 @@ std::string summary_text(const nlohmann::json& report, const NcuContext& ctx, co
   const auto names = columns(launches, o);
   std::string out = fmt::format("[{}] {}@{}\n", ctx.pid, ctx.process, ctx.host);
   for (const Group& g : groups(launches)) {
-    out += fmt::format("  {} {}x{}, Device 0, CC {}, Invocations {}\n", kernel_name(*g.first),
+    out += fmt::format("  {} {}x{}, Device 0, CC {}, Invocations {}\n", kernel_name(*g.first, o),
                        shape(g.first->value("grid", nlohmann::json())), shape(g.first->value("block", nlohmann::json())),
                        ctx.cc, g.launches.size());
     out += fmt::format("    Section: {}\n", kSection);
     std::vector<std::vector<std::string>> rows;
     for (const auto& m : names) {
-      const auto v = min_max_avg(g, m);
+      const auto v = min_max_avg(g, m, o.units);
       rows.push_back({m, unit_of(m), v[0], v[1], v[2]});
     }
     out += text_table({"Metric Name", "Metric Unit", "Minimum", "Maximum", "Average"}, rows) + "\n";
@@ -368,7 +370,8 @@ const std::vector<std::string>& known_metrics() {
   return names;
 }
 
-std::vector<std::string> resolve_metrics(const std::vector<std::string>& requested, std::vector<std::string>* notes) {
+std::vector<std::string> resolve_metrics(const std::vector<std::string>& requested, std::vector<std::string>* notes,
+                                         const MetricUnits& units) {
   const auto& known = known_metrics();
   auto is_known = [&](const std::string& m) { return std::binary_search(known.begin(), known.end(), m); };
   std::vector<std::string> out;
@@ -385,11 +388,12 @@ std::vector<std::string> resolve_metrics(const std::vector<std::string>& request
         fail(ErrorKind::kUsage, "--metrics {}: not a regular expression: {}", r, e.what());
       }
       std::size_t matched = 0;
-      for (const auto& m : known)
-        if (std::regex_search(m, re)) {
-          add(m);
-          ++matched;
-        }
+      for (const auto* list : {&known, &derived_metrics()})
+        for (const auto& m : *list)
+          if (std::regex_search(m, re)) {
+            add(m);
+            ++matched;
+          }
       if (matched == 0) fail(ErrorKind::kUsage, "--metrics {}: matches none of the metrics warpscope reports", r);
       continue;
     }
@@ -397,30 +401,62 @@ std::vector<std::string> resolve_metrics(const std::vector<std::string>& request
       add(r);
       continue;
     }
-    for (const char* rollup : {".avg", ".min", ".max"}) {
-      const std::string_view rv(rollup);
-      if (r.size() > rv.size() && r.compare(r.size() - rv.size(), rv.size(), rv) == 0 &&
-          is_known(r.substr(0, r.size() - rv.size()) + ".sum")) {
-        fail(ErrorKind::kUsage,
-             "--metrics {}: warpscope models totals over the whole GPU ({}.sum); ncu's {} is over hardware units "
-             "(SMs, L2 slices, ...) that the model does not have",
-             r, r.substr(0, r.size() - rv.size()), rollup);
+    // A name without a rollup: a counter's .sum, a ratio's .pct (as ncu's --query-metrics suffixes them).
+    if (r.find('.') == std::string::npos) {
+      bool done = false;
+      for (const char* suffix : {".sum", ".pct"}) {
+        if (done || !(is_known(r + suffix) || !metric_refusal(r + suffix, known, units))) continue;
+        add(r + suffix);
+        if (notes != nullptr)
+          notes->push_back(fmt::format("--metrics {}: reported as {}{} (ncu needs the suffix: {}.sum, .avg, ... for "
+                                       "a counter, .pct or .ratio for a ratio)", r, r, suffix, r));
+        done = true;
       }
+      if (done) continue;
     }
-    if (is_known(r + ".sum")) {
-      add(r + ".sum");
-      if (notes != nullptr)
-        notes->push_back(fmt::format("--metrics {}: reported as {}.sum (ncu would also list .avg, .min and .max over "
-                                     "hardware units, which the model does not have)", r, r));
+    const auto why = metric_refusal(r, known, units);
+    if (!why) {
+      add(r);
       continue;
     }
-    const auto close = nearest(r, known);
-    std::string hint;
-    for (const auto& c : close) hint += (hint.empty() ? "" : ", ") + c;
-    fail(ErrorKind::kUsage, "--metrics {}: not a metric warpscope reports{}{} (docs/report.md lists them)", r,
-         hint.empty() ? "" : "; did you mean ", hint);
+    if (!why->empty()) fail(ErrorKind::kUsage, "--metrics {}", *why);
+    {
+      std::vector<std::string> all = known;
+      all.insert(all.end(), derived_metrics().begin(), derived_metrics().end());
+      const auto close = nearest(r, all);
+      std::string hint;
+      for (const auto& c : close) hint += (hint.empty() ? "" : ", ") + c;
+      fail(ErrorKind::kUsage,
+           "--metrics {}: not a metric warpscope reports{}{} (warpscope --query-metrics lists them)", r,
+           hint.empty() ? "" : "; did you mean ", hint);
+    }
   }
   return out;
+}
+
+std::string printed_kernel_name(const nlohmann::json& launch, const std::string& base) {
+  const std::string mangled = launch.value("kernel", std::string("?"));
+  const auto names = kernel_names(mangled);
+  if (base == "mangled") return mangled;
+  if (base == "function") return names.function;
+  return names.demangled;
+}
+
+std::optional<double> metric_number(const nlohmann::json& launch, const std::string& m, const MetricUnits& units) {
+  const auto& metrics = metrics_of(launch);
+  if (auto it = metrics.find(m); it != metrics.end() && it->is_number()) return it->get<double>();
+  if (auto f = launch_fact(launch, m)) return f;
+  return metric_value(launch, m, units, &absent_means_zero);
+}
+
+std::string metric_text(const nlohmann::json& launch, const std::string& m, const MetricUnits& units) {
+  const auto v = metric_number(launch, m, units);
+  return v ? ncu_number(*v) : "n/a";
+}
+
+std::string metric_unit(const std::string& m) {
+  if (auto d = derived_unit(m)) return *d;
+  return ncu_unit(m).value_or("");
 }
 
 namespace {
@@ -503,6 +539,42 @@ std::string ncu_number(double value) {
 
 long ncu_stream(std::uint64_t warpscope_stream) {
   return warpscope_stream == 0 ? 7 : 12 + static_cast<long>(warpscope_stream);
+}
+
+std::string ncu_text_table(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows,
+                           std::size_t left_columns) {
+  return text_table(header, rows, left_columns);
+}
+
+std::string ncu_csv_row(const std::vector<std::string>& fields) { return csv_row(fields); }
+
+std::vector<const nlohmann::json*> profiled_launches(const nlohmann::json& report) { return profiled(report); }
+
+std::string launch_heading(const nlohmann::json& l, const NcuContext& ctx, const NcuOptions& o) {
+  return fmt::format("  {} {}x{}, Context 1, Stream {}, Device 0, CC {}\n", kernel_name(l, o),
+                     shape(l.value("grid", nlohmann::json())), shape(l.value("block", nlohmann::json())),
+                     ncu_stream(l.value("stream", std::uint64_t{0})), ctx.cc);
+}
+
+const std::vector<std::string>& launch_csv_header() {
+  static const std::vector<std::string> h = {"ID",     "Process ID", "Process Name", "Host Name", "Kernel Name", "Context",
+                                             "Stream", "Block Size", "Grid Size",    "Device",    "CC"};
+  return h;
+}
+
+std::vector<std::string> launch_csv_fields(std::size_t id, const nlohmann::json& l, const NcuContext& ctx,
+                                           const NcuOptions& o) {
+  return {std::to_string(id),
+          std::to_string(ctx.pid),
+          ctx.process,
+          ctx.host,
+          kernel_name(l, o),
+          "1",
+          std::to_string(ncu_stream(l.value("stream", std::uint64_t{0}))),
+          shape(l.value("block", nlohmann::json())),
+          shape(l.value("grid", nlohmann::json())),
+          "0",
+          ctx.cc};
 }
 
 std::string ncu_output(const nlohmann::json& report, const NcuContext& context, const NcuOptions& options) {

@@ -18,6 +18,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/metric_eval.hpp"
+
 namespace warpscope::report {
 
 /// What a result row says about where it ran.
@@ -32,6 +34,9 @@ struct NcuOptions {
   std::vector<std::string> metrics;    // --metrics (resolved by resolve_metrics); empty: all
   bool csv = false;                    // --csv
   std::string print_summary = "none";  // --print-summary: none | per-kernel
+  MetricUnits units;                   // the profile's units, for rollups and rates
+  bool print_units_base = false;       // --print-units base: no auto-scaling in text output
+  std::string kernel_base = "demangled";  // --print-kernel-base: function | demangled | mangled
 };
 
 /// Every metric `warpscope run` can report under an Nsight Compute name, plus its own derived
@@ -40,9 +45,21 @@ const std::vector<std::string>& known_metrics();
 
 /// Resolves --metrics: names as given, "X" without a rollup as "X.sum", "regex:EXPR" as every
 /// known name EXPR is found in. Throws Error (kUsage) for a name warpscope does not report,
-/// naming the nearest known ones, and for ncu's .avg/.min/.max rollups, which are over hardware
-/// units (SMs, L2 slices) the model does not have. `notes` gets one line per rewritten name.
-std::vector<std::string> resolve_metrics(const std::vector<std::string>& requested, std::vector<std::string>* notes);
+/// naming the nearest known ones, and for forms the model cannot answer (metric_refusal: .min/.max
+/// over units, a rollup over units the profile does not count, a peak the model lacks). Derived
+/// forms (metric_eval.hpp) are accepted. `notes` gets one line per rewritten name.
+std::vector<std::string> resolve_metrics(const std::vector<std::string>& requested, std::vector<std::string>* notes,
+                                         const MetricUnits& units = {});
+
+/// The kernel's name as --print-kernel-base asks for it (function, demangled, mangled).
+std::string printed_kernel_name(const nlohmann::json& launch, const std::string& base);
+
+/// A metric's value for one launch as ncu prints it ("n/a" when unknown), and its number.
+std::string metric_text(const nlohmann::json& launch, const std::string& metric, const MetricUnits& units);
+std::optional<double> metric_number(const nlohmann::json& launch, const std::string& metric, const MetricUnits& units);
+
+/// A metric's unit as the units row gives it ("" when it has none).
+std::string metric_unit(const std::string& metric);
 
 /// The units row's entry for a metric (Nsight Compute 2025.3: "sector", "byte", "inst", "" for
 /// L1 requests, ...); nullopt for a name outside the families warpscope reports.
@@ -55,6 +72,20 @@ std::string ncu_number(double value);
 /// ncu's stream number: 7 for the legacy default stream, 13, 14, ... for the streams the
 /// program created, in creation order (as the H100 numbered them in ../shared/acceptance/h100).
 long ncu_stream(std::uint64_t warpscope_stream);
+
+/// Pieces of ncu's layouts, shared with the sections and pages (ncu_sections.hpp).
+/// A dashed table as ncu draws one; the first `left_columns` columns are left-aligned, the others
+/// right-aligned.
+std::string ncu_text_table(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows,
+                           std::size_t left_columns = 1);
+std::string ncu_csv_row(const std::vector<std::string>& fields);
+std::vector<const nlohmann::json*> profiled_launches(const nlohmann::json& report);
+/// "  name (grid)x(block), Context 1, Stream 7, Device 0, CC 9.0\n"
+std::string launch_heading(const nlohmann::json& launch, const NcuContext& context, const NcuOptions& options);
+/// The 11 fields every CSV row of a launch starts with (ID ... CC), and their header.
+std::vector<std::string> launch_csv_fields(std::size_t id, const nlohmann::json& launch, const NcuContext& context,
+                                           const NcuOptions& options);
+const std::vector<std::string>& launch_csv_header();
 
 /// The results of the report's profiled launches in the layout `options` asks for.
 std::string ncu_output(const nlohmann::json& report, const NcuContext& context, const NcuOptions& options);

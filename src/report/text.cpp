@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <set>
 #include <tuple>
 #include <vector>
 
@@ -27,6 +28,17 @@ double num(const nlohmann::json& m, const char* key) {
 std::string shorten(std::string s, std::size_t n) {
   if (s.size() <= n) return s;
   return s.substr(0, n - 3) + "...";
+}
+
+/// Names shortened to `n` characters, except where two different names would then read the same
+/// (two instantiations of one template): those are printed whole.
+std::map<std::string, std::string> distinct_short_names(const std::vector<std::string>& names, std::size_t n) {
+  std::map<std::string, std::set<std::string>> by_short;
+  for (const auto& name : names) by_short[shorten(name, n)].insert(name);
+  std::map<std::string, std::string> out;
+  for (const auto& [short_name, full] : by_short)
+    for (const auto& f : full) out[f] = full.size() == 1 ? short_name : f;
+  return out;
 }
 
 
@@ -85,14 +97,17 @@ std::string launch_table(const nlohmann::json& report, bool all_launches) {
       rows.back().name = incomplete_marker(l) + rows.back().name;
     }
   }
+  std::vector<std::string> names;
+  for (const auto& r : rows) names.push_back(r.name);
+  const auto shown = distinct_short_names(names, 40);
   if (model) {
     out += fmt::format("{:>5}  {:<40} {:>12} {:>11} {:>11} {:>9} {:>8} {:>7} {:>7} {:>7} {:>10} {:>12}\n", "#",
-                       "kernel", "grid", "block", "warp inst", "gmem req", "sect/req", "bus %", "L1 hit%",
-                       "L2 hit%", "local B", "smem wf/cf");
+                       "kernel", "grid", "block", "warp inst", "gmem req", "sect/req", "bus %", "L1 ld%",
+                       "L2 rd%", "local B", "smem wf/cf");
     for (const auto& r : rows) {
       const auto& m = r.m;
       out += fmt::format("{:>5}  {:<40} {:>12} {:>11} {:>11} {:>9} {:>8.2f} {:>7.1f} {:>7.1f} {:>7.1f} {:>10} {:>12}\n",
-                         r.label, shorten(r.name, 40), r.grid, r.block,
+                         r.label, shown.at(r.name), r.grid, r.block,
                          static_cast<std::uint64_t>(num(m, "smsp__inst_executed.sum")),
                          static_cast<std::uint64_t>(num(m, "global_requests")), num(m, "global_sectors_per_request"),
                          num(m, "global_bus_utilization_pct"), num(m, "l1_hit_rate_global_ld_pct"),
@@ -101,8 +116,10 @@ std::string launch_table(const nlohmann::json& report, bool all_launches) {
                                      static_cast<std::uint64_t>(num(m, "shared_bank_conflicts"))));
     }
     out += "   gmem req: global load/store/atomic requests; sect/req: 32-byte sectors per request; bus %: bytes\n"
-           "   requested / bytes moved; L1 hit%: global load sectors; L2 hit%: L2 read sectors; local B: local\n"
-           "   memory sectors x 32; smem wf/cf: shared-memory wavefronts / bank conflicts.\n";
+           "   requested / bytes moved; L1 ld%: L1 hit rate of global load sectors (ncu's\n"
+           "   l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate); L2 rd%: L2 hit rate of read sectors (ncu's\n"
+           "   lts__t_sector_op_read_hit_rate; its \"L2 Hit Rate\" counts all sectors); local B: local memory sectors\n"
+           "   x 32; smem wf/cf: shared-memory wavefronts / bank conflicts.\n";
   } else {
     out += fmt::format("{:>5}  {:<40} {:>12} {:>11} {:>12} {:>9} {:>9} {:>9} {:>9}\n", "#", "kernel", "grid", "block",
                        "warp inst", "gld inst", "gst inst", "lcl inst", "shm inst");
@@ -113,7 +130,7 @@ std::string launch_table(const nlohmann::json& report, bool all_launches) {
     };
     for (const auto& r : rows) {
       const auto& m = r.m;
-      out += fmt::format("{:>5}  {:<40} {:>12} {:>11} {:>12} {:>9} {:>9} {:>9} {:>9}\n", r.label, shorten(r.name, 40),
+      out += fmt::format("{:>5}  {:<40} {:>12} {:>11} {:>12} {:>9} {:>9} {:>9} {:>9}\n", r.label, shown.at(r.name),
                          r.grid, r.block, count(m, "smsp__inst_executed.sum"),
                          count(m, "smsp__sass_inst_executed_op_global_ld.sum"),
                          count(m, "smsp__sass_inst_executed_op_global_st.sum"),

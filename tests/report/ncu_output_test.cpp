@@ -163,7 +163,7 @@ TEST(NcuOutput, RawPageText) {
             "    ---------------------------- --------------- ------------\n"
             "    Metric Name                      Metric Unit Metric Value\n"
             "    ---------------------------- --------------- ------------\n"
-            "    dram__bytes_read.sum                    byte        1,024\n"
+            "    dram__bytes_read.sum                   Kbyte         1.02\n"  // ncu scales text: 1,024 bytes
             "    launch__registers_per_thread register/thread          n/a\n"
             "    ---------------------------- --------------- ------------\n"
             "\n");
@@ -199,8 +199,10 @@ TEST(NcuMetrics, ResolveNamesRollupsAndRegex) {
             (std::vector<std::string>{"dram__bytes_read.sum", "dram__bytes_write.sum"}));
   ASSERT_EQ(notes.size(), 1u);
   EXPECT_NE(notes[0].find("dram__bytes_write: reported as dram__bytes_write.sum"), std::string::npos) << notes[0];
+  // regex: selects among the launches' own metrics and the derived forms.
   EXPECT_EQ(resolve_metrics({"regex:^dram__"}, nullptr),
-            (std::vector<std::string>{"dram__bytes_read.sum", "dram__bytes_write.sum"}));
+            (std::vector<std::string>{"dram__bytes_read.sum", "dram__bytes_write.sum", "dram__bytes.sum",
+                                      "dram__throughput.avg.pct_of_peak_sustained_elapsed"}));
   auto message = [](const std::vector<std::string>& m) {
     try {
       resolve_metrics(m, nullptr);
@@ -210,11 +212,20 @@ TEST(NcuMetrics, ResolveNamesRollupsAndRegex) {
     }
     return std::string("no error");
   };
-  EXPECT_NE(message({"dram__bytes_read.avg"}).find("over hardware units"), std::string::npos);
+  // .avg needs the profile's unit count; .min/.max are per unit, which the model does not count.
+  EXPECT_NE(message({"dram__bytes_read.avg"}).find("does not say over how many DRAM units"), std::string::npos)
+      << message({"dram__bytes_read.avg"});
+  EXPECT_NE(message({"dram__bytes_read.max"}).find("the model counts the whole GPU, not each unit"), std::string::npos);
   EXPECT_NE(message({"lts__t_sector_srcunit_tex_op_read.sum"}).find("did you mean lts__t_sectors_srcunit_tex_op_read.sum"),
             std::string::npos)
       << message({"lts__t_sector_srcunit_tex_op_read.sum"});
-  EXPECT_NE(message({"sm__throughput.avg.pct_of_peak_sustained_elapsed"}).find("not a metric warpscope reports"),
+  // The time model's throughputs and the derived forms are metrics like the others.
+  EXPECT_EQ(resolve_metrics({"sm__throughput.avg.pct_of_peak_sustained_elapsed", "lts__t_sector_hit_rate.pct",
+                             "gpu__time_duration.sum", "dram__bytes.sum.per_second"},
+                            nullptr),
+            (std::vector<std::string>{"sm__throughput.avg.pct_of_peak_sustained_elapsed", "lts__t_sector_hit_rate.pct",
+                                      "gpu__time_duration.sum", "dram__bytes.sum.per_second"}));
+  EXPECT_NE(message({"lts__t_sector_hit_rate.sum"}).find("is a ratio; ask for lts__t_sector_hit_rate.pct"),
             std::string::npos);
   EXPECT_NE(message({"regex:(("}).find("not a regular expression"), std::string::npos);
 }

@@ -6,6 +6,7 @@
 // request of 4 sectors each.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -80,7 +81,8 @@ TEST_F(NcuCli, KernelNameMatchesTheFunctionNameExactly) {
     EXPECT_EQ(l["not_profiled"], "--kernel-name copy_f does not match the kernel's function name") << i;
   }
   EXPECT_EQ(j["launch_filter"], (nlohmann::json{{"kernel_name", "copy_f"}, {"kernel_name_base", "function"},
-                                                {"launch_skip", 0}, {"launch_count", nullptr}}));
+                                                {"launch_skip", 0}, {"launch_count", nullptr},
+                                                {"launch_skip_before_match", 0}}));
   // Exact, not a substring: "copy" names no kernel.
   EXPECT_EQ(profiled(run("-k copy")), V{});
 }
@@ -252,6 +254,136 @@ TEST_F(NcuCli, HelpHasAnExampleForEveryOption) {
   const auto top = rt_test::run_shell(exe_ + " --help");
   EXPECT_NE(top.out.find("warpscope --version"), std::string::npos) << top.out;
   EXPECT_NE(top.out.find("warpscope run -- ./app"), std::string::npos) << top.out;
+}
+
+// Nsight Compute's other filter options, with the meanings an H200's ncu 2025.3 showed on
+// tests/hw/ncu_cli/ncu_cli_probe.cu (tests/hw/data/h200/ncu_cli: kernel_id.txt, skip_before_match.txt).
+TEST_F(NcuCli, LaunchSkipBeforeMatchSkipsLaunchesOfAnyName) {
+  // Launches 0 and 1 are skipped whatever their name; copy_f then matches launches 3 and 5.
+  const auto j = run("--launch-skip-before-match 2 -k copy_f");
+  EXPECT_EQ(profiled(j), (V{3, 5}));
+  EXPECT_EQ(j["launches"][0]["not_profiled"], "--launch-skip-before-match 2 skips the first launches of any kernel");
+}
+
+TEST_F(NcuCli, KernelIdSelectsTheNthMatchingLaunch) {
+  // ::regex:^s:2 is the second launch whose name matches ^s (scale #1, strided #2, scale #4).
+  EXPECT_EQ(profiled(run("--kernel-id ::regex:^s:2")), V{2});
+  EXPECT_EQ(profiled(run("--kernel-id 1::copy_f:3")), V{5});
+  EXPECT_EQ(profiled(run("--kernel-id ::scale:")), (V{1, 4}));
+  for (const char* bad : {"--kernel-id 2::copy_f:1", "--kernel-id ::copy_f:0", "--kernel-id copy_f",
+                          "--kernel-id ::copy_f:1 -k copy_f", "--kernel-id 1:7:copy_f:1"}) {
+    const auto r = rt_test::run_shell(exe_ + " run --quiet " + bad + " -- " + prog("selection"));
+    EXPECT_EQ(r.exit_code, 1) << bad;
+    EXPECT_NE(r.err.find("--kernel-id"), std::string::npos) << bad << ": " << r.err;
+  }
+}
+
+TEST_F(NcuCli, LogFileTakesTheResultsAndLeavesTheProgramsOutput) {
+  const std::string log = prog("selection_log.csv");
+  rt_test::Result r;
+  run("--csv --metrics smsp__inst_executed.sum --log-file " + log, &r);
+  const std::string text = rt_test::slurp(log);
+  EXPECT_EQ(text.rfind("\"ID\",\"Process ID\"", 0), 0u) << text;
+  EXPECT_EQ(r.out.find("\"ID\""), std::string::npos) << r.out;  // the program's stdout has its own lines only
+  // A log file that cannot be written stops the run before the program starts.
+  const auto bad = rt_test::run_shell(exe_ + " run --log-file /nonexistent/dir/x.csv --csv -- " + prog("selection"));
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find("--log-file /nonexistent/dir/x.csv: cannot write"), std::string::npos) << bad.err;
+  EXPECT_EQ(bad.out.find("failures"), std::string::npos) << bad.out;
+}
+
+TEST_F(NcuCli, DerivedMetricsFromTheLaunchesCounters) {
+  // Each launch: 128 warps each read and write 32 aligned floats (4 sectors per request).
+  const std::string log = prog("selection_derived.csv");
+  run("-k copy_f -c 1 --csv --log-file " + log +
+      " --metrics l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio,"
+      "l1tex__t_sectors_pipe_lsu_mem_global.sum,smsp__inst_executed.sum,smsp__inst_executed.avg,lts__t_sector_hit_rate.pct,"
+      "gpu__time_duration.sum,gpu__time_duration.max,sm__throughput.avg.pct_of_peak_sustained_elapsed");
+  const auto rows = ncu_csv::launches(log);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].at("l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio"), "4");
+  EXPECT_EQ(rows[0].at("l1tex__t_sectors_pipe_lsu_mem_global.sum"), "1,024");  // 512 loaded + 512 stored
+  EXPECT_EQ(rows[0].at("gpu__time_duration.max"), rows[0].at("gpu__time_duration.sum"));  // one unit
+  EXPECT_NE(rows[0].at("sm__throughput.avg.pct_of_peak_sustained_elapsed"), "n/a");
+  // smsp__inst_executed over the H100's 528 SMSPs (hopper profile, ncu_units), to ncu's two decimals.
+  EXPECT_NEAR(ncu_csv::number(rows[0].at("smsp__inst_executed.avg")),
+              ncu_csv::number(rows[0].at("smsp__inst_executed.sum")) / 528, 0.005);
+  const auto refused = rt_test::run_shell(exe_ + " run --metrics lts__t_sectors.max -- " + prog("selection"));
+  EXPECT_EQ(refused.exit_code, 1);
+  EXPECT_NE(refused.err.find("the model counts the whole GPU, not each unit"), std::string::npos) << refused.err;
+}
+
+TEST_F(NcuCli, SectionsPrintNcusDetailsLayout) {
+  rt_test::Result r;
+  run("-k copy_f -c 1 --section SpeedOfLight --section Occupancy --print-units base", &r);
+  EXPECT_NE(r.out.find("    Section: GPU Speed Of Light Throughput\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("    Section: Occupancy\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Duration                         ns"), std::string::npos) << r.out;
+  // ncu's order: Speed Of Light before Occupancy, whatever the order asked.
+  EXPECT_LT(r.out.find("Speed Of Light"), r.out.find("Section: Occupancy"));
+  const auto unknown = rt_test::run_shell(exe_ + " run --section NoSuchSection -- " + prog("selection"));
+  EXPECT_EQ(unknown.exit_code, 1);
+  EXPECT_NE(unknown.err.find("--section NoSuchSection: not a section of Nsight Compute"), std::string::npos)
+      << unknown.err;
+}
+
+TEST_F(NcuCli, ImportPrintsASavedReportAgain) {
+  const std::string json = prog("selection_import.json");
+  const auto first = rt_test::run_shell(exe_ + " run --quiet --json " + json +
+                                        " --csv --metrics smsp__inst_executed.sum -- " + prog("selection"));
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  const auto again = rt_test::run_shell(exe_ + " run --import " + json + " --csv --metrics smsp__inst_executed.sum");
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  auto strip_pid = [](const std::string& csv) {
+    std::vector<std::string> rows;
+    std::istringstream in(csv);
+    for (std::string line; std::getline(in, line);) {
+      if (line.rfind("\"", 0) != 0) continue;
+      auto f = ncu_csv::fields(line);
+      f[1] = f[2] = "";  // the process
+      std::string joined;
+      for (const auto& x : f) joined += x + "|";
+      rows.push_back(joined);
+    }
+    return rows;
+  };
+  EXPECT_EQ(strip_pid(again.out), strip_pid(first.out));
+  EXPECT_EQ(strip_pid(again.out).size(), 8u);  // header, units, 6 launches
+  const auto missing = rt_test::run_shell(exe_ + " run --import /nonexistent.json --csv");
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_NE(missing.err.find("--import /nonexistent.json: cannot read"), std::string::npos) << missing.err;
+}
+
+TEST_F(NcuCli, OptionsOfNcuThatWarpscopeLacksAreNamedAsSuch) {
+  const auto r = rt_test::run_shell(exe_ + " run --nvtx-include foo -- " + prog("selection"));
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("--nvtx-include is an Nsight Compute option that warpscope does not have"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("did you mean"), std::string::npos) << r.err;
+  const auto none = rt_test::run_shell(exe_ + " run --cache-control none -- " + prog("selection"));
+  EXPECT_EQ(none.exit_code, 1);
+  EXPECT_NE(none.err.find("--cache-control none: not modelled"), std::string::npos) << none.err;
+  const auto q = rt_test::run_shell(exe_ + " run --query-metrics");
+  EXPECT_EQ(q.exit_code, 0);
+  EXPECT_NE(q.out.find("lts__t_sector_hit_rate.pct"), std::string::npos);
+  EXPECT_NE(q.out.find("gpu__time_duration.sum"), std::string::npos);
+}
+
+TEST_F(NcuCli, EventsAroundLaunchesLeftOutKeepTheirPredictedTime) {
+  // -s 1 -c 1 profiles the first of the ten launches between the events; the other nine are left
+  // out but have the same kernel and shape: each advances the predicted clock by its duration.
+  const std::string json = prog("event_repeat_s1c1.json");
+  const auto r = rt_test::run_shell(exe_ + " run --quiet --json " + json + " -s 1 -c 1 -- " + prog("event_repeat"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(rt_test::slurp(json));
+  const double one = j["launches"][1]["time"]["duration_ns"].get<double>();
+  ASSERT_GT(one, 0);
+  for (int i = 2; i <= 10; ++i) EXPECT_EQ(j["launches"][i]["event_time_from_launch"], 1) << i;
+  EXPECT_FALSE(j["launches"][0].contains("event_time_ns"));  // before any profiled twin
+  const auto at = r.out.find("elapsed_ns ");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  // cudaEventElapsedTime returns float milliseconds: compare to its precision.
+  EXPECT_NEAR(std::stod(r.out.substr(at + 11)), 10 * one, 10 * one * 1e-6 + 1);
 }
 
 }  // namespace

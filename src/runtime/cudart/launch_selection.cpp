@@ -34,6 +34,7 @@ std::optional<KernelFilter> launch_filter_from_environment() {
   if (const std::string b = env("WARPSCOPE_KERNEL_NAME_BASE"); !b.empty()) o.base = b;
   o.launch_skip = count("WARPSCOPE_LAUNCH_SKIP").value_or(0);
   o.launch_count = count("WARPSCOPE_LAUNCH_COUNT");
+  o.launch_skip_before_match = count("WARPSCOPE_LAUNCH_SKIP_BEFORE_MATCH").value_or(0);
   if (!o.active()) return std::nullopt;
   try {
     return KernelFilter(o);
@@ -49,7 +50,8 @@ nlohmann::json launch_filter_json(const KernelFilterOptions& o) {
   return {{"kernel_name", o.kernel_name},
           {"kernel_name_base", o.base},
           {"launch_skip", o.launch_skip},
-          {"launch_count", o.launch_count ? nlohmann::json(*o.launch_count) : nlohmann::json(nullptr)}};
+          {"launch_count", o.launch_count ? nlohmann::json(*o.launch_count) : nlohmann::json(nullptr)},
+          {"launch_skip_before_match", o.launch_skip_before_match}};
 }
 
 }  // namespace warpscope::cudart

@@ -37,6 +37,13 @@ namespace warpscope::cudart {
 namespace fatbin = warpscope::runtime::fatbin;
 namespace {
 
+/// A launch's kernel and shape, for the predicted duration of launches the filter leaves out.
+std::string shape_key(const LaunchRecord& r) {
+  return fmt::format("{}|{},{},{}|{},{},{}|{}", r.kernel, r.grid.x, r.grid.y, r.grid.z, r.block.x, r.block.y, r.block.z,
+                     r.dynamic_shared);
+}
+
+
 std::string env(const char* name) {
   const char* v = std::getenv(name);
   return v == nullptr ? std::string() : std::string(v);
@@ -472,7 +479,17 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
     rec.advice = nlohmann::json::array();
     rec.extra = nlohmann::json::object();
     rec.compare = nlohmann::json::array();
-    ++unpredicted_launches;  // no memory model: the time model has nothing to read
+    // A launch the filter left out takes the predicted duration of a profiled launch of the same
+    // kernel and shape (the common -s/-c case: one profiled launch, its repeats not); without one
+    // it has no prediction, as under --no-stats.
+    const auto twin = no_stats ? predicted_shapes.end() : predicted_shapes.find(shape_key(rec));
+    if (twin != predicted_shapes.end() && rec.incomplete.is_null() && rec.error.empty()) {
+      gpu_ns += twin->second.first;
+      rec.extra["event_time_ns"] = twin->second.first;
+      rec.extra["event_time_from_launch"] = twin->second.second;
+    } else {
+      ++unpredicted_launches;  // no memory model: the time model has nothing to read
+    }
     launches.push_back(std::move(rec));
     if (interrupted || monitor.stop_code() != 0) finish_stopped(monitor.stop_code());
     return sticky != kSuccess ? kSuccess : result;
@@ -546,6 +563,7 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
   }
   if (primary_ns >= 0 && rec.incomplete.is_null()) {
     gpu_ns += primary_ns;
+    predicted_shapes.emplace(shape_key(rec), std::make_pair(primary_ns, launches.size()));
   } else {
     ++unpredicted_launches;
   }

@@ -188,6 +188,10 @@ class Runtime {
   // wall time (WARPSCOPE_EVENT_TIME=wall, `--event-time wall`). docs/time.md.
   bool event_time_wall = false;
   double gpu_ns = 0;  // predicted GPU time of every launch so far (the time model, primary profile)
+  // The predicted duration of each profiled kernel and shape (name, grid, block, dynamic shared
+  // memory) and its launch index: a launch the filter leaves out advances the predicted clock by
+  // its twin's duration (cudaEventElapsedTime around it), docs/time.md.
+  std::map<std::string, std::pair<double, std::size_t>> predicted_shapes;
   std::uint64_t unpredicted_launches = 0;  // launches the time model could not predict (add 0 ns)
   // WARPSCOPE_MEMCHECK: global accesses outside every allocation. "report" (default): where the
   // GPU maps the address they proceed, each instruction's first one is printed and all are counted
