@@ -218,7 +218,7 @@ std::string worst_lines(const nlohmann::json& report, unsigned limit) {
   for (std::size_t i = 0; i < rows.size() && i < limit; ++i) {
     const Agg& a = *rows[i];
     const std::string where = a.line != 0       ? fmt::format("{}:{}", basename(a.file), a.line)
-                              : a.file.empty() ? "(no line: build with -lineinfo)"
+                              : a.file.empty() ? "(no line: -lineinfo)"
                                                : "(line 0: compiler-made)";
     std::string text = a.text;
     text.erase(0, std::min(text.find_first_not_of(" \t"), text.size()));
