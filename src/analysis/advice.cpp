@@ -1,11 +1,16 @@
 #include "analysis/advice.hpp"
 
+#include "analysis/advice_aos.hpp"
+#include "analysis/advice_atomic.hpp"
 #include "analysis/advice_copy.hpp"
+#include "analysis/advice_fma.hpp"
 #include "analysis/advice_text.hpp"
 #include "analysis/advice_tma.hpp"
 
 #include <algorithm>
 #include <cstdlib>
+#include <map>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -28,8 +33,10 @@ nlohmann::json base(const char* rule, std::uint32_t pc, const InstructionInfo* i
   return j;
 }
 
-void global_advice(const stats::InstructionStats& s, std::uint32_t pc, const InstructionInfo* info,
-                   const arch::Profile& profile, std::vector<Item>& out) {
+void global_advice(const stats::ModelResult& model, std::uint32_t pc, const InstructionInfo* info,
+                   std::vector<Item>& out) {
+  const stats::InstructionStats& s = model.per_pc[pc];
+  const arch::Profile& profile = *model.profile;
   const std::uint64_t excess = s.excessive_sectors();
   const double used = per(s.bytes_requested, s.bytes_moved);
   if (s.executions == 0 || (excess == 0 && used >= 0.5)) return;
@@ -43,16 +50,24 @@ void global_advice(const stats::InstructionStats& s, std::uint32_t pc, const Ins
   ev["sectors_per_request"] = per(s.sectors, s.requests);
   ev["bus_utilization_pct"] = 100.0 * used;
   ev["average_active_lanes"] = avg_lanes;
+  ev["active_lanes"] = s.active_lanes;
+  ev["bytes_requested"] = s.bytes_requested;
+  ev["bytes_moved"] = s.bytes_moved;
   const std::string what = fmt::format("{} global {} of {}-byte words ({:.1f} sectors per request, {:.0f} % of "
                                        "the bytes moved are used)",
                                        where(info), describe(s.op), s.width, per(s.sectors, s.requests), 100.0 * used);
   auto majority = [&](std::uint64_t n) { return n * 2 >= s.executions; };
   nlohmann::json j;
+  const bool atomic = s.op == Op::kAtomic || s.op == Op::kReduction;
   if (majority(s.uniform_executions)) {
     j = base("same_word", pc, info);
-    j["message"] = fmt::format("{}: all active lanes of a warp access the same word; load it once (one lane, or "
-                               "__ldg/constant memory) and share it",
-                               what);
+    j["message"] = atomic ? fmt::format("{}: all active lanes of a warp update the same word: combine the warp's "
+                                        "values first (__reduce_add_sync, or shuffles) and let one lane do the "
+                                        "atomic",
+                                        what)
+                          : fmt::format("{}: all active lanes of a warp access the same word; load it once (one lane, "
+                                        "or __ldg/constant memory) and share it",
+                                        what);
   } else if (s.partial_executions * 4 >= s.executions && avg_lanes < 0.75 * profile.warp_size) {
     j = base("divergence", pc, info);
     j["message"] = fmt::format("{}: on average only {:.1f} of {} lanes take part: a branch splits the warp's access; "
@@ -76,11 +91,9 @@ void global_advice(const stats::InstructionStats& s, std::uint32_t pc, const Ins
   } else if (majority(s.strided_executions) && !s.stride_varies && std::llabs(s.stride) > s.width) {
     const std::int64_t stride = std::llabs(s.stride);
     ev["stride_bytes"] = s.stride;
-    if (stride <= 128 && stride % s.width == 0) {
-      j = base("aos", pc, info);
-      j["message"] = fmt::format("{}: lanes are {} bytes apart, one field of a {}-byte structure each: array of "
-                                 "structures: consider a structure of arrays",
-                                 what, stride, stride);
+    if (is_aos(s)) {
+      out.push_back(Item{std::max<std::uint64_t>(excess, 1), aos_item(model, pc, info, what, std::move(ev))});
+      return;
     } else {
       j = base("stride", pc, info);
       j["message"] = fmt::format("{}: lanes are a constant {} bytes apart: make consecutive lanes access consecutive "
@@ -99,6 +112,10 @@ void shared_advice(const stats::InstructionStats& s, std::uint32_t pc, const Ins
                    const arch::Profile& profile, std::vector<Item>& out) {
   const std::uint64_t excess = s.excess_wavefronts();
   if (excess == 0) return;
+  if (auto atomic = shared_atomic_advice(s, pc, info, profile)) {
+    out.push_back(Item{excess, std::move(*atomic)});
+    return;
+  }
   nlohmann::json ev;
   ev["executions"] = s.executions;
   ev["wavefronts"] = s.wavefronts;
@@ -179,6 +196,80 @@ void local_advice(const stats::InstructionStats& s, std::uint32_t pc, const Inst
   out.push_back(Item{s.sectors, std::move(j)});
 }
 
+/// Evidence keys that add up over the instructions of one line (the others are per instruction).
+constexpr const char* kAdditive[] = {"executions",         "requests",      "sectors",          "ideal_sectors",
+                                     "excessive_sectors",  "active_lanes",  "bytes_requested",  "bytes_moved",
+                                     "wavefronts",         "ideal_wavefronts", "excess_wavefronts",
+                                     "widenable_executions", "misaligned_executions", "uniform_executions",
+                                     "lane_operations"};
+
+/// One item per (rule, file, line) for the per-instruction items of a line with a source line
+/// (issue 35: an unrolled loop or a structure's fields made one item per machine instruction):
+/// `pcs` lists the instructions, additive evidence is summed (ratios recomputed), the other
+/// evidence is the heaviest instruction's, `instructions` holds each one's pc, PTX and evidence,
+/// and the message is the heaviest's with the line's totals. Items without a line stay apart.
+std::vector<Item> merge_by_line(std::vector<Item> items, const std::vector<InstructionInfo>& code) {
+  std::vector<std::vector<Item>> groups;
+  std::map<std::tuple<std::string, std::string, std::uint32_t>, std::size_t> index;
+  for (Item& it : items) {
+    const std::uint32_t line = it.j.value("line", 0u);
+    if (line == 0 || !it.j["pc"].is_number()) {
+      groups.push_back({});
+      groups.back().push_back(std::move(it));
+      continue;
+    }
+    const auto key = std::make_tuple(it.j["rule"].get<std::string>(), it.j.value("file", ""), line);
+    const auto [at, fresh] = index.emplace(key, groups.size());
+    if (fresh) groups.push_back({});
+    groups[at->second].push_back(std::move(it));
+  }
+  std::vector<Item> out;
+  for (std::vector<Item>& g : groups) {
+    std::stable_sort(g.begin(), g.end(), [](const Item& a, const Item& b) { return a.weight > b.weight; });
+    Item merged = g.front();
+    std::vector<std::uint32_t> pcs;
+    for (const Item& it : g) pcs.push_back(it.j["pc"].is_number() ? it.j["pc"].get<std::uint32_t>() : 0u);
+    std::sort(pcs.begin(), pcs.end());
+    if (merged.j["pc"].is_number()) {
+      merged.j["pc"] = pcs.front();
+      merged.j["pcs"] = pcs;
+    }
+    if (g.size() > 1) {
+      nlohmann::json& ev = merged.j["evidence"];
+      nlohmann::json list = nlohmann::json::array();
+      merged.weight = 0;
+      for (const char* k : kAdditive)
+        if (ev.contains(k)) ev[k] = std::uint64_t{0};
+      for (const Item& it : g) {
+        merged.weight += it.weight;
+        for (const char* k : kAdditive)
+          if (ev.contains(k) && it.j["evidence"].contains(k)) ev[k] = ev[k].get<std::uint64_t>() + it.j["evidence"][k].get<std::uint64_t>();
+        const std::uint32_t pc = it.j["pc"].get<std::uint32_t>();
+        list.push_back({{"pc", pc}, {"ptx", pc < code.size() ? code[pc].text : ""}, {"evidence", it.j["evidence"]}});
+      }
+      std::sort(list.begin(), list.end(), [](const nlohmann::json& a, const nlohmann::json& b) { return a["pc"] < b["pc"]; });
+      const auto u = [&](const char* k) { return ev.value(k, std::uint64_t{0}); };
+      if (ev.contains("sectors_per_request")) ev["sectors_per_request"] = per(u("sectors"), u("requests"));
+      if (ev.contains("bus_utilization_pct")) ev["bus_utilization_pct"] = 100.0 * per(u("bytes_requested"), u("bytes_moved"));
+      if (ev.contains("average_active_lanes")) ev["average_active_lanes"] = per(u("active_lanes"), u("executions"));
+      if (ev.contains("conflict_degree")) ev["conflict_degree"] = per(u("wavefronts"), u("ideal_wavefronts"));
+      ev["instructions"] = std::move(list);
+      std::string ptx_lines;
+      for (const std::uint32_t pc : pcs)
+        ptx_lines += fmt::format("{}{}", ptx_lines.empty() ? "" : ", ", pc < code.size() ? code[pc].ptx_line : pc);
+      std::string total;
+      if (ev.contains("excessive_sectors"))
+        total = fmt::format(": together {} excessive sectors of {}", u("excessive_sectors"), u("sectors"));
+      else if (ev.contains("excess_wavefronts"))
+        total = fmt::format(": together {} excess wavefronts of {}", u("excess_wavefronts"), u("wavefronts"));
+      merged.j["message"] = fmt::format("{} [{} instructions of this line, PTX lines {}{}]", merged.j["message"].get<std::string>(),
+                                        g.size(), ptx_lines, total);
+    }
+    out.push_back(std::move(merged));
+  }
+  return out;
+}
+
 bool is_memory(const stats::ModelResult& m, std::size_t pc) {
   return pc < m.per_pc.size() && m.per_pc[pc].seen &&
          (m.per_pc[pc].space == Space::kGlobal || m.per_pc[pc].space == Space::kLocal);
@@ -242,33 +333,57 @@ nlohmann::json math_to_memory(const stats::ModelResult& model, const LaunchStats
 }
 
 nlohmann::json advise(const stats::ModelResult& model, const LaunchStats& exec, const std::vector<InstructionInfo>& code,
-                      const nlohmann::json& lines) {
+                      const nlohmann::json& lines, std::uint64_t ctas) {
   (void)lines;
   std::vector<Item> items;
   const arch::Profile& profile = *model.profile;
   std::vector<std::uint32_t> tma_covered;  // shared loads the tma_swizzle rule explains
   for (auto& [weight, j] : tma_swizzle_advice(model, code, tma_covered)) items.push_back(Item{weight, std::move(j)});
+  std::vector<std::uint32_t> atomic_covered;  // global atomics the contention rule explains
+  for (auto& [weight, j] : global_atomic_advice(model, code, ctas, atomic_covered)) items.push_back(Item{weight, std::move(j)});
+  const auto covered = [](const std::vector<std::uint32_t>& v, std::uint32_t p) {
+    return std::find(v.begin(), v.end(), p) != v.end();
+  };
   for (std::size_t pc = 0; pc < model.per_pc.size(); ++pc) {
     const stats::InstructionStats& s = model.per_pc[pc];
     if (!s.seen) continue;
     const InstructionInfo* info = pc < code.size() ? &code[pc] : nullptr;
     const auto p = static_cast<std::uint32_t>(pc);
-    if (s.space == Space::kGlobal) global_advice(s, p, info, profile, items);
+    if (s.space == Space::kGlobal && !covered(atomic_covered, p)) global_advice(model, p, info, items);
     if (s.op == Op::kLdgsts) async_copy_advice(s, p, info, items);
-    if (s.space == Space::kShared && std::find(tma_covered.begin(), tma_covered.end(), p) == tma_covered.end())
-      shared_advice(s, p, info, profile, items);
+    if (s.space == Space::kShared && !covered(tma_covered, p)) shared_advice(s, p, info, profile, items);
     // Spill accesses (compiled, not PTX) are the kernel-wide `spill` advice's evidence instead.
     if (s.space == Space::kLocal && !(info != nullptr && info->compiled)) local_advice(s, p, info, items);
   }
   for (auto& [weight, j] : staging_copy_advice(model, code)) items.push_back(Item{weight, std::move(j)});
+  items = merge_by_line(std::move(items), code);
   std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.weight > b.weight; });
 
-  // Math to memory (seed 000): other instructions per global/local memory instruction.
+  nlohmann::json out = nlohmann::json::array();
+  // Built without -lineinfo: no instruction has a source line (said once, first).
+  const bool any_line = std::any_of(code.begin(), code.end(), [](const InstructionInfo& i) { return !i.compiled && i.line != 0; });
+  if (!code.empty() && !any_line) {
+    nlohmann::json j;
+    j["rule"] = "no_lineinfo";
+    j["file"] = "";
+    j["line"] = 0;
+    j["pc"] = nullptr;
+    j["message"] = "the kernel was built without line information (its PTX has no .loc): the items and lines of this "
+                   "report can only name PTX lines; rebuild with nvcc -lineinfo (it adds the line table and leaves "
+                   "the optimised code as it is) to see CUDA source lines";
+    j["evidence"] = {{"instructions", code.size()}, {"instructions_with_lines", 0}};
+    out.push_back(std::move(j));
+  }
+  // Shared loads per FMA (the kernel's limit when it holds; before the per-instruction items).
+  if (auto fma = shared_fma_advice(model, exec, code)) out.push_back(std::move(*fma));
+
+  // Math to memory (seed 000): other instructions per global/local memory instruction. A kernel
+  // that only moves data (a copy, a transpose) has no math to add: none.
   std::uint64_t mem_insts = 0;
   for (Space sp : {Space::kGlobal, Space::kLocal})
     for (Op o : {Op::kLoad, Op::kStore, Op::kAtomic, Op::kReduction, Op::kLdgsts}) mem_insts += stats::instruction_count(model, sp, o);
-  nlohmann::json out = nlohmann::json::array();
-  if (mem_insts > 0) {
+  const bool copy_only = moves_data_only(model, code);
+  if (mem_insts > 0 && !copy_only) {
     const std::uint64_t other = exec.warp_instructions > mem_insts ? exec.warp_instructions - mem_insts : 0;
     const double r = per(other, mem_insts);
     if (r < 4.0) {
@@ -288,7 +403,7 @@ nlohmann::json advise(const stats::ModelResult& model, const LaunchStats& exec, 
   // The same per loop that does most of the kernel's work (at least a tenth of its instructions).
   const nlohmann::json mm = math_to_memory(model, exec, code);
   for (const auto& l : mm["loops"]) {
-    if (l["ratio"].is_null() || l["ratio"].get<double>() >= 4.0) continue;
+    if (copy_only || l["ratio"].is_null() || l["ratio"].get<double>() >= 4.0) continue;
     if (l["instructions"].get<std::uint64_t>() * 10 < exec.warp_instructions) continue;
     nlohmann::json j;
     j["rule"] = "low_math_ratio";

@@ -234,7 +234,9 @@ std::string worst_lines(const nlohmann::json& report, unsigned limit) {
   out += fmt::format("   {:>12} {:>12} {:>9}  {:<28} {}\n", "excess sect", "excess wf", "sect/req", "where", "source");
   for (std::size_t i = 0; i < rows.size() && i < limit; ++i) {
     const Agg& a = *rows[i];
-    const std::string where = a.line == 0 ? "(line 0: compiler-made)" : fmt::format("{}:{}", basename(a.file), a.line);
+    const std::string where = a.line != 0       ? fmt::format("{}:{}", basename(a.file), a.line)
+                              : a.file.empty() ? "(no line: -lineinfo)"
+                                               : "(line 0: compiler-made)";
     std::string text = a.text;
     text.erase(0, std::min(text.find_first_not_of(" \t"), text.size()));
     out += fmt::format("   {:>12} {:>12} {:>9.2f}  {:<28} {}\n", a.excessive, a.excess_wf,
@@ -253,11 +255,15 @@ std::string advice_list(const nlohmann::json& report, unsigned limit) {
     const std::string kernel = l.value("name", "?");
     for (const auto& a : l.value("advice", nlohmann::json::array())) {
       const std::string rule = a.value("rule", "");
-      const auto key = std::make_tuple(kernel, rule, a.value("file", ""), a.contains("line") && a["line"].is_number()
+      // A missing -lineinfo is said once for the program, not once per kernel.
+      const auto key = std::make_tuple(rule == "no_lineinfo" ? std::string() : kernel, rule, a.value("file", ""),
+                                       a.contains("line") && a["line"].is_number()
                                                                                ? a["line"].get<std::uint64_t>()
                                                                                : std::uint64_t{0});
       if (!seen.emplace(key, true).second) continue;
-      items.push_back(fmt::format("   - [{}] {}\n       in {}\n", rule, a.value("message", ""), shorten(kernel, 70)));
+      items.push_back(rule == "no_lineinfo"
+                          ? fmt::format("   - [{}] {}\n", rule, a.value("message", ""))
+                          : fmt::format("   - [{}] {}\n       in {}\n", rule, a.value("message", ""), shorten(kernel, 70)));
     }
   }
   if (items.empty()) return "";

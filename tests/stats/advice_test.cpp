@@ -2,46 +2,10 @@
 
 #include <gtest/gtest.h>
 
-#include "arch/profile.hpp"
+#include "advice_harness.hpp"
 
 namespace warpscope::analysis {
 namespace {
-
-WarpAccess access(std::uint32_t pc, Space space, std::uint8_t width, std::uint64_t base, std::int64_t stride,
-                  std::uint32_t active = 0xffffffffu) {
-  WarpAccess a;
-  a.pc = pc;
-  a.space = space;
-  a.width = width;
-  a.active = LaneMask(active);
-  for (unsigned l = 0; l < 32; ++l) a.addr[l] = base + static_cast<std::uint64_t>(stride * static_cast<std::int64_t>(l));
-  return a;
-}
-
-struct Launch {
-  stats::LaunchCollector collector{{&arch::builtin_profile("hopper")}};
-  LaunchStats exec;
-  std::vector<InstructionInfo> code;
-  std::vector<std::string> texts;  // PTX text of pc 0, 1, ...
-
-  nlohmann::json advice(std::uint64_t warp_instructions) {
-    exec.warp_instructions = warp_instructions;
-    const auto r = collector.finish();
-    code.resize(r[0].per_pc.size());
-    for (std::size_t i = 0; i < code.size(); ++i) {
-      code[i].file = "/src/k.cu";
-      code[i].line = static_cast<std::uint32_t>(10 + i);
-      if (i < texts.size()) code[i].text = texts[i];
-    }
-    return advise(r[0], exec, code, nlohmann::json::array());
-  }
-};
-
-std::vector<std::string> rules(const nlohmann::json& a) {
-  std::vector<std::string> out;
-  for (const auto& i : a) out.push_back(i["rule"]);
-  return out;
-}
 
 TEST(Advice, CoalescedKernelWithEnoughMathGetsNone) {
   Launch r;
@@ -261,14 +225,20 @@ namespace warpscope::analysis {
 namespace {
 
 /// A tile staged through registers (nvcc's PTX for `tile[ty][tx] = a[i]; __syncthreads();`):
-/// the load's register appears only in the load and the shared store.
+/// the load's register appears only in the load and the shared store. `run` adds the tile loop's
+/// barrier and backward branch to pc 0 after the instructions given unless `loop` is false.
 struct Staging {
   stats::LaunchCollector collector;
   LaunchStats exec;
   std::vector<InstructionInfo> code;
   explicit Staging(const char* profile) : collector{{&arch::builtin_profile(profile)}} {}
-  nlohmann::json run(const std::vector<std::string>& text, std::uint32_t line_step = 1) {
+  nlohmann::json run(std::vector<std::string> text, std::uint32_t line_step = 1, bool loop = true) {
+    if (loop) {
+      text.push_back("bar.sync 0;");
+      text.push_back("@%p1 bra $L__BB0_1;");
+    }
     for (std::uint32_t pc = 0; pc < text.size(); ++pc) {
+      if (text[pc].rfind("ld.", 0) != 0 && text[pc].rfind("st.", 0) != 0) continue;
       const Space sp = text[pc].find(".shared.") != std::string::npos ? Space::kShared : Space::kGlobal;
       WarpAccess a = access(pc, sp, 4, sp == Space::kShared ? 0x100 : 0x1000, 4);
       if (text[pc].rfind("st.", 0) == 0) a.op = Op::kStore;
@@ -276,12 +246,13 @@ struct Staging {
     }
     exec.warp_instructions = 1000;
     const auto r = collector.finish();
-    code.assign(r[0].per_pc.size(), InstructionInfo{});
+    code.assign(text.size(), InstructionInfo{});
     for (std::size_t i = 0; i < code.size(); ++i) {
       code[i].function = "_Z4tilePfS_";
       code[i].file = "/src/k.cu";
       code[i].line = 20 + static_cast<std::uint32_t>(i) * line_step;
-      code[i].text = i < text.size() ? text[i] : "";
+      code[i].text = text[i];
+      if (text[i].find(" bra ") != std::string::npos) code[i].branch_target = 0;
     }
     return advise(r[0], exec, code, nlohmann::json::array());
   }
@@ -295,6 +266,8 @@ TEST(Advice, TileStagedThroughRegistersSuggestsCpAsync) {
   EXPECT_EQ(a[0]["line"], 20);
   EXPECT_EQ(a[0]["evidence"]["store_line"], 21);
   EXPECT_EQ(a[0]["evidence"]["executions"], 1);
+  EXPECT_EQ(a[0]["evidence"]["loop_first_pc"], 0);
+  EXPECT_EQ(a[0]["evidence"]["loop_last_pc"], 3);
   EXPECT_NE(a[0]["message"].get<std::string>().find("k.cu:20 loads global memory into registers only to store it "
                                                     "to shared memory at k.cu:21: cp.async"),
             std::string::npos);
@@ -326,6 +299,18 @@ TEST(Advice, LoadedValueUsedElsewhereOrOldGpuIsNoStagingCopy) {
   // Kepler has no cp.async.
   Staging kepler("kepler");
   EXPECT_TRUE(kepler.run({"ld.global.f32 %f1, [%rd4];", "st.shared.f32 [%r9], %f1;"}).empty());
+}
+
+TEST(Advice, TileLoadedOnceOrALoopWithoutBarrierIsNoStagingCopy) {
+  // Issue 35: a transpose's tile, loaded once before its __syncthreads(): no tile loop, nothing
+  // for cp.async to overlap the copy with.
+  Staging once("hopper");
+  EXPECT_TRUE(once.run({"ld.global.f32 %f1, [%rd4];", "st.shared.f32 [%r9], %f1;", "bar.sync 0;"}, 1, false).empty());
+  // A loop over the tile's rows whose barrier comes after it.
+  Staging rows("hopper");
+  EXPECT_TRUE(rows.run({"ld.global.f32 %f1, [%rd4];", "st.shared.f32 [%r9], %f1;", "@%p1 bra $L__BB0_1;", "bar.sync 0;"},
+                       1, false)
+                  .empty());
 }
 
 }  // namespace

@@ -502,7 +502,7 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
     nlohmann::json m = stats::metrics_json(results[i], stats);
     nlohmann::json est = stats::estimated_json(results[i]);
     nlohmann::json lines = stats::lines_json(results[i], stats, code, sources_);
-    nlohmann::json adv = analysis::advise(results[i], stats, code, lines);
+    nlohmann::json adv = analysis::advise(results[i], stats, code, lines, sampled_ctas);
     nlohmann::json sampling = nullptr;
     if (sampled_ctas < total_ctas) {
       const double scale = static_cast<double>(total_ctas) / static_cast<double>(sampled_ctas);
