@@ -71,6 +71,8 @@ Nsight Compute's options, as ncu spells them (ncu on the left, warpscope on the 
   ncu --kernel-id ::regex:gemm:2 ./app         warpscope run --kernel-id ::regex:gemm:2 -- ./app
   ncu --launch-skip-before-match 5 -k gemm ./app
                                                warpscope run --launch-skip-before-match 5 -k gemm -- ./app
+  ncu --nvtx --nvtx-include work/ ./app        warpscope run --nvtx --nvtx-include work/ -- ./app
+  ncu --nvtx --nvtx-exclude setup/ ./app       warpscope run --nvtx --nvtx-exclude setup/ -- ./app
   ncu --cache-control all ./app                warpscope run --cache-control all -- ./app   (none is refused)
   ncu --import r.ncu-rep --csv                 warpscope run --import report.json --csv   (a report saved with --json)
 Launches the filter leaves out run without the memory model (as under --no-stats); the report

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <regex>
 #include <sstream>
 
 #include <CLI/CLI.hpp>
@@ -89,6 +90,16 @@ void add_ncu_options(CLI::App& cmd, NcuRunOptions& o) {
       ->check(CLI::IsMember({"all", "none"}))
       ->capture_default_str()
       ->group(group);
+  cmd.add_flag("--nvtx", o.nvtx, "Record the program's NVTX push/pop ranges for each launch (the JSON's \"nvtx\", "
+               "and the text layout's NVTX stack)")
+      ->group(group);
+  cmd.add_option("--nvtx-include", o.nvtx_include,
+                 "Profile only launches inside these NVTX push/pop ranges: A/B/ (B nested in A, from the outermost), "
+                 "Domain@A/, regex:EXPR (implies --nvtx)")
+      ->group(group);
+  cmd.add_option("--nvtx-exclude", o.nvtx_exclude,
+                 "Do not profile launches inside these NVTX push/pop ranges (same syntax; implies --nvtx)")
+      ->group(group);
   cmd.add_flag("--query-metrics", o.query_metrics, "List the metrics warpscope reports, with units and descriptions")
       ->group(group);
 }
@@ -145,8 +156,7 @@ bool is_ncu_only_option(const std::string& name) {
       "--force-overwrite", "--forward-signals", "--graph-profiling", "--hostname", "--import-sass", "--import-source",
       "--injection-path-32", "--injection-path-64", "--kill", "--list-chips", "--list-metrics", "--list-rules",
       "--list-sections", "--list-sets", "--max-connections", "--mode", "--mps", "--mps-num-clients", "--mps-timeout",
-      "--native-exclude", "--native-include", "--null-stdin", "--nvtx", "--nvtx-exclude", "--nvtx-include",
-      "--nvtx-push-pop-scope", "--open-in-ui", "--pipeline-boost-state", "--pm-sampling-buffer-size",
+      "--native-exclude", "--native-include", "--null-stdin", "--nvtx-push-pop-scope", "--open-in-ui", "--pipeline-boost-state", "--pm-sampling-buffer-size",
       "--pm-sampling-interval", "--pm-sampling-max-passes", "--port", "--preload-library", "--print-details",
       "--print-fp", "--print-metric-attribution", "--print-metric-instances", "--print-metric-name",
       "--print-nvtx-rename", "--print-rule-details", "--profile-from-start", "--python-exclude", "--python-include",
@@ -177,6 +187,21 @@ void check_ncu_options(NcuRunOptions& o, const arch::Profile& profile) {
     if (asked.empty()) asked = report::set_sections("basic");  // ncu's default set
     o.resolved_sections = report::resolve_sections(asked, &notes);
   }
+  if (!o.nvtx_include.empty() || !o.nvtx_exclude.empty()) o.nvtx = true;
+  for (const auto* list : {&o.nvtx_include, &o.nvtx_exclude})
+    for (const auto& e : *list) {
+      if (e.rfind("regex:", 0) == 0) {
+        try {
+          (void)std::regex(e.substr(6), std::regex::ECMAScript);
+        } catch (const std::regex_error& err) {
+          fail(ErrorKind::kUsage, "--nvtx-include/-exclude {}: not a regular expression: {}", e, err.what());
+        }
+      } else if (e.empty() || e.back() != '/') {
+        fail(ErrorKind::kUsage,
+             "--nvtx-include/-exclude {}: warpscope matches push/pop ranges only, written A/ or A/B/ (start/end "
+             "ranges are not recorded)", e);
+      }
+    }
   if (o.cache_control == "none")
     fail(ErrorKind::kUsage, "--cache-control none: not modelled; every launch starts with cold L1 and L2 caches in "
          "warpscope, as under ncu's default --cache-control all");
@@ -202,6 +227,13 @@ void export_ncu_environment(const NcuRunOptions& o) {
   setenv("WARPSCOPE_KERNEL_NAME_BASE", o.kernel_name_base.c_str(), 1);
   if (o.launch_skip != 0) setenv("WARPSCOPE_LAUNCH_SKIP", std::to_string(o.launch_skip).c_str(), 1);
   if (o.launch_count >= 0) setenv("WARPSCOPE_LAUNCH_COUNT", std::to_string(o.launch_count).c_str(), 1);
+  auto lines = [](const std::vector<std::string>& v) {
+    std::string s;
+    for (const auto& e : v) s += e + "\n";
+    return s;
+  };
+  if (!o.nvtx_include.empty()) setenv("WARPSCOPE_NVTX_INCLUDE", lines(o.nvtx_include).c_str(), 1);
+  if (!o.nvtx_exclude.empty()) setenv("WARPSCOPE_NVTX_EXCLUDE", lines(o.nvtx_exclude).c_str(), 1);
   if (o.launch_skip_before_match != 0)
     setenv("WARPSCOPE_LAUNCH_SKIP_BEFORE_MATCH", std::to_string(o.launch_skip_before_match).c_str(), 1);
 
@@ -220,6 +252,7 @@ void print_ncu_results(const nlohmann::json& report, const NcuRunOptions& o, lon
   n.units = metric_units(profile);
   n.print_units_base = o.print_units == "base";
   n.kernel_base = o.print_kernel_base;
+  n.nvtx = o.nvtx;
   if (o.page == "source") {
     out << report::source_page(report, ctx, n) << std::flush;
   } else if (!o.resolved_sections.empty() && o.metrics.empty()) {

@@ -46,6 +46,8 @@ struct NcuRunOptions {
   std::string kernel_id;                  // --kernel-id context:stream:[regex:]name:invocation
   std::string cache_control = "all";      // --cache-control all|none
   bool query_metrics = false;             // --query-metrics
+  bool nvtx = false;                      // --nvtx (implied by --nvtx-include/-exclude)
+  std::vector<std::string> nvtx_include, nvtx_exclude;
   std::vector<std::string> resolved_metrics;   // filled by check_ncu_options
   std::vector<std::string> resolved_sections;  // filled by check_ncu_options (details page)
 

@@ -436,6 +436,8 @@ int run_run(const RunOptions& o) {
     if (o.timeout > 0) setenv("WARPSCOPE_TIMEOUT", fmt::format("{}", o.timeout).c_str(), 1);
     if (any_ptx) setenv("WARPSCOPE_ANY_PTX", "1", 1);
     export_ncu_environment(ncu);
+    // --nvtx: NVTX 3 loads warpscope's runtime library as its injection (runtime/cudart/nvtx.hpp).
+    if (ncu.nvtx && !lib_dir.empty()) setenv("NVTX_INJECTION64_PATH", (lib_dir + "/libcudart.so.13").c_str(), 1);
     std::vector<char*> argv;
     for (auto& a : command) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);

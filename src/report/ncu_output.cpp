@@ -176,6 +176,21 @@ std::string text_table(const std::vector<std::string>& header, const std::vector
   return out + line(dashes);
 }
 
+/// The NVTX stack under a launch's heading, as ncu --nvtx prints it.
+std::string nvtx_block(const nlohmann::json& l) {
+  const auto it = l.find("nvtx");
+  if (it == l.end() || !it->is_object() || it->value("domains", nlohmann::json::array()).empty()) return "";
+  std::string out = fmt::format("\n    NVTX Push/Pop Stack for Thread {}:\n", it->value("thread", 0L));
+  for (const auto& d : it->value("domains", nlohmann::json::array())) {
+    const std::string name = d.value("domain", std::string());
+    out += fmt::format("      {}\n", name.empty() ? "<default domain>" : name);
+    std::size_t level = 0;
+    for (const auto& r : d.value("ranges", nlohmann::json::array()))
+      out += fmt::format("        <{},{}>\n", level++, r.get<std::string>());
+  }
+  return out;
+}
+
 /// A metric's unit and value in a text table: scaled as ncu's --print-units auto does unless
 /// --print-units base.
 std::vector<std::string> text_cells(const nlohmann::json& l, const std::string& m, const NcuOptions& o) {
@@ -224,6 +239,7 @@ std::string raw_text(const nlohmann::json& report, const NcuContext& ctx, const 
   std::string out = fmt::format("[{}] {}@{}\n", ctx.pid, ctx.process, ctx.host);
   for (const auto* l : launches) {
     out += launch_heading(*l, ctx, o);
+    if (o.nvtx) out += nvtx_block(*l);
     out += fmt::format("    Section: {}\n", kSection);
     std::vector<std::vector<std::string>> rows;
     for (const auto& m : names) rows.push_back(text_cells(*l, m, o));

@@ -37,6 +37,7 @@ struct NcuOptions {
   MetricUnits units;                   // the profile's units, for rollups and rates
   bool print_units_base = false;       // --print-units base: no auto-scaling in text output
   std::string kernel_base = "demangled";  // --print-kernel-base: function | demangled | mangled
+  bool nvtx = false;                   // --nvtx: the text layout shows each launch's NVTX stack
 };
 
 /// Every metric `warpscope run` can report under an Nsight Compute name, plus its own derived

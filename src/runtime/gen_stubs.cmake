@@ -33,6 +33,8 @@ foreach(n IN LISTS names)
     math(EXPR stubs "${stubs} + 1")
   endif()
 endforeach()
+# Not CUDA's: the NVTX injection entry point (cudart/nvtx.cpp), which NVTX 3 looks up with dlsym.
+string(APPEND map "    InitializeInjectionNvtx2;\n")
 string(APPEND map "  local:\n    *;\n};\n")
 # Names the sources define that NVIDIA's library does not export would be hidden: say so.
 foreach(n IN LISTS implemented)

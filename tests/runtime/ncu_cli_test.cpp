@@ -355,9 +355,9 @@ TEST_F(NcuCli, ImportPrintsASavedReportAgain) {
 }
 
 TEST_F(NcuCli, OptionsOfNcuThatWarpscopeLacksAreNamedAsSuch) {
-  const auto r = rt_test::run_shell(exe_ + " run --nvtx-include foo -- " + prog("selection"));
+  const auto r = rt_test::run_shell(exe_ + " run --replay-mode application -- " + prog("selection"));
   EXPECT_NE(r.exit_code, 0);
-  EXPECT_NE(r.err.find("--nvtx-include is an Nsight Compute option that warpscope does not have"), std::string::npos)
+  EXPECT_NE(r.err.find("--replay-mode is an Nsight Compute option that warpscope does not have"), std::string::npos)
       << r.err;
   EXPECT_EQ(r.err.find("did you mean"), std::string::npos) << r.err;
   const auto none = rt_test::run_shell(exe_ + " run --cache-control none -- " + prog("selection"));
@@ -384,6 +384,44 @@ TEST_F(NcuCli, EventsAroundLaunchesLeftOutKeepTheirPredictedTime) {
   ASSERT_NE(at, std::string::npos) << r.out;
   // cudaEventElapsedTime returns float milliseconds: compare to its precision.
   EXPECT_NEAR(std::stod(r.out.substr(at + 11)), 10 * one, 10 * one * 1e-6 + 1);
+}
+
+/// The launches a text layout lists (the heading lines "  name (grid)x(block), ..."), and the
+/// NVTX stack lines under them, in order.
+std::vector<std::string> headings_and_stacks(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    const bool heading = line.size() > 2 && line.rfind("  ", 0) == 0 && line[2] != ' ' && line.find(", CC ") != std::string::npos;
+    const bool stack = line.rfind("      <", 0) == 0 || line.rfind("        <", 0) == 0;
+    if (heading || stack) out.push_back(line);
+  }
+  return out;
+}
+
+// The filters select the launches an H200's ncu 2025.3 profiled for the same options on the same
+// program (tests/hw/data/h200/ncu_cli/<capture>.txt, made by tests/hw/capture_ncu_cli.sh), with the
+// NVTX stacks it printed.
+TEST_F(NcuCli, FiltersSelectTheLaunchesTheH200sNcuSelected) {
+  const std::string probe = prog("ncu_cli_probe");
+  if (!std::filesystem::exists(probe)) GTEST_SKIP() << probe << " not built";
+  const std::filesystem::path data = std::filesystem::path(WARPSCOPE_SOURCE_DIR) / "tests/hw/data/h200/ncu_cli";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"nvtx_work", "--nvtx --nvtx-include work/"},
+      {"nvtx_hist", "--nvtx --nvtx-include work/hist/"},
+      {"nvtx_exclude", "--nvtx --nvtx-exclude setup/"},
+      {"nvtx_push_pop", "--nvtx --nvtx-include regex:hi.*/"},
+      {"kernel_id", "--kernel-id ::regex:transpose:2"},
+      {"skip_before_match", "--launch-skip-before-match 2 -k regex:copy"},
+      {"skip_plain", "--launch-skip 1 -k regex:copy"},
+  };
+  for (const auto& [capture, options] : cases) {
+    const std::string gpu = rt_test::slurp((data / (capture + ".txt")).string());
+    const auto r = rt_test::run_shell(exe_ + " run --quiet " + options + " --metrics gpu__time_duration.sum -- " + probe);
+    ASSERT_EQ(r.exit_code, 0) << capture << ": " << r.err;
+    EXPECT_EQ(headings_and_stacks(r.out), headings_and_stacks(gpu)) << capture << "\n" << r.out;
+    EXPECT_FALSE(headings_and_stacks(gpu).empty()) << capture;
+  }
 }
 
 }  // namespace

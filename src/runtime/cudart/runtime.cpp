@@ -26,6 +26,7 @@
 #include "runtime/cudart/graph.hpp"
 #include "runtime/cudart/sass_metrics.hpp"
 #include "runtime/cudart/launch_selection.hpp"
+#include "runtime/cudart/nvtx.hpp"
 #include "runtime/cudart/launch_time.hpp"
 #include "runtime/cudart/monitor.hpp"
 
@@ -343,11 +344,21 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
   for (std::size_t i = 0; i < k->params.size(); ++i) kargs.push_back(KernelArg{args[i], k->params[i].size});
 
   // -k/-s/-c: a launch the filter leaves out runs without the memory model, as under --no-stats.
-  const KernelFilter::Decision chosen = launch_filter ? launch_filter->select(k->name) : KernelFilter::Decision{};
+  // --nvtx-include/-exclude: the calling thread's NVTX ranges decide first (nvtx.hpp); a launch
+  // they leave out is not counted by the other filters, as ncu applies them together.
+  const NvtxStacks nvtx = nvtx_stacks();
+  KernelFilter::Decision chosen;
+  if (std::string why = nvtx_filter_reason(nvtx); !why.empty()) {
+    chosen.profiled = false;
+    chosen.reason = std::move(why);
+  } else if (launch_filter) {
+    chosen = launch_filter->select(k->name);
+  }
   const bool model = !no_stats && chosen.profiled;
   LaunchRecord rec;
   rec.profiled = chosen.profiled;
   rec.not_profiled = chosen.reason;
+  if (nvtx_injected()) rec.nvtx = nvtx_json(nvtx);
   rec.kernel = k->name;
   rec.name = demangle(k->name);
   rec.grid = warpscope::Dim3{grid.x, grid.y, grid.z};
@@ -753,6 +764,7 @@ void Runtime::write_report() {
     if (!r.error.empty()) l["error"] = r.error;
     l["profiled"] = r.profiled;
     if (!r.profiled) l["not_profiled"] = r.not_profiled;
+    if (!r.nvtx.is_null()) l["nvtx"] = r.nvtx;
     if (!r.incomplete.is_null()) l["incomplete"] = r.incomplete;
     arr.push_back(std::move(l));
   }

@@ -164,6 +164,7 @@ struct LaunchRecord {
   std::string error;
   bool profiled = true;      // false: the launch filter (-k/-s/-c) left it out of the memory model
   std::string not_profiled;  // why, when not profiled
+  nlohmann::json nvtx;       // the NVTX ranges the launching thread was in (--nvtx; nvtx.hpp), or null
 };
 
 class Runtime {
