@@ -240,4 +240,22 @@ TEST(NotProfiledText, GroupsIndicesByReason) {
   EXPECT_NE(text.find("\n    3  _Z1aPKf"), std::string::npos) << text;
 }
 
+TEST(TextReport, KernelNamesAreNeverCutSoThatTwoLookAlike) {
+  // Two instantiations whose names agree in their first 40 characters are printed whole; a long
+  // name that no other shares its 40-character form with is still shortened.
+  const std::string a = "void transpose_tile_kernel<float, 32, 8, false>(const float *, float *, int)";
+  const std::string b = "void transpose_tile_kernel<float, 32, 8, true>(const float *, float *, int)";
+  const std::string c = "void another_kernel_with_a_long_name_here<int>(int *)";
+  nlohmann::json j = {{"arch", "hopper"}, {"memory_model", true}, {"launches", nlohmann::json::array()}};
+  int index = 0;
+  for (const auto& name : {a, b, c})
+    j["launches"].push_back({{"index", index++}, {"kernel", "k"}, {"name", name}, {"grid", {1, 1, 1}},
+                             {"block", {32, 1, 1}}, {"metrics", nlohmann::json::object()}, {"profiled", true}});
+  const std::string text = warpscope::report::text_report(j);
+  EXPECT_NE(text.find(a), std::string::npos) << text;
+  EXPECT_NE(text.find(b), std::string::npos) << text;
+  EXPECT_EQ(text.find(c), std::string::npos) << text;
+  EXPECT_NE(text.find(c.substr(0, 37) + "..."), std::string::npos) << text;
+}
+
 }  // namespace
