@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Captures Nsight Compute's everyday command-line behaviour (issue 35) and the runtime's answers
-# to bad calls (issue 32) on a machine with an NVIDIA GPU, nvcc and Nsight Compute:
+# Captures Nsight Compute's everyday command-line behaviour (issue 35) on a machine with an NVIDIA
+# GPU, nvcc and Nsight Compute (the runtime's answers to bad calls: capture_api_errors.sh):
 #   bash tests/hw/capture_ncu_cli.sh OUTDIR
 # Every output is named after the ncu options that made it (see the commands below).
 set -uo pipefail
@@ -10,11 +10,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 b=$(mktemp -d)
 bash "$here/gpu_versions.sh" > "$out/versions.txt"
 nvcc -arch=sm_90 -lineinfo -o "$b/ncu_cli_probe" "$here/ncu_cli/ncu_cli_probe.cu" || echo "build failed" >&2
-nvcc -arch=sm_90 -o "$b/api_errors_probe" "$here/runtime_gt/api_errors_probe.cu" || echo "build failed" >&2
 p="$b/ncu_cli_probe"
-{
-  for m in api fault pinned; do echo "## api_errors_probe $m"; "$b/api_errors_probe" $m 2>&1; echo "rc=$?"; done
-} > "$out/api_errors.txt"
 run() {  # run NAME ncu-args...: stdout+stderr to NAME.txt, exit code appended
   local name=$1; shift
   { echo "## ncu $*"; ncu "$@" 2>&1; echo "## rc=$?"; } > "$out/$name.txt"
@@ -78,4 +74,4 @@ run print_summary_kernel --print-summary per-kernel --metrics gpu__time_duration
 run print_summary_gpu --print-summary per-gpu --metrics gpu__time_duration.sum "$p"
 ncu --help > "$out/ncu_help.txt" 2>&1
 # 30 outputs in one archive (the device returns at most 8 files)
-(cd "$out" && tar czf ncu_cli.tar.gz --exclude=ncu_cli.tar.gz --exclude=versions.txt --exclude=api_errors.txt * && find . -name '*.txt' ! -name versions.txt ! -name api_errors.txt -delete)
+(cd "$out" && tar czf ncu_cli.tar.gz --exclude=ncu_cli.tar.gz --exclude=versions.txt * && find . -name '*.txt' ! -name versions.txt -delete)

@@ -20,6 +20,7 @@ __global__ void wild(int* p) { p[(1ull << 40) / 4] = 1; }
 __global__ void nothing() {}
 
 int main(int argc, char** argv) {
+  setvbuf(stdout, nullptr, _IONBF, 0);  // every line out before a crash
   const char* mode = argc > 1 ? argv[1] : "api";
   int* d = nullptr;
   CASE("malloc_4096", cudaMalloc(&d, 4096));
@@ -57,10 +58,10 @@ int main(int argc, char** argv) {
     CASE("launch_shared_1MiB", cudaGetLastError());
     CASE("sync_after_bad_launches", cudaDeviceSynchronize());
     CASE("memcpy_kind_invalid", cudaMemcpy(d, host, 16, static_cast<cudaMemcpyKind>(7)));
-    CASE("stream_destroy_null", cudaStreamDestroy(reinterpret_cast<cudaStream_t>(0x1234)) );
-    CASE("event_query_null", cudaEventQuery(nullptr));
     CASE("set_device_1", cudaSetDevice(1));
     CASE("set_device_neg", cudaSetDevice(-1));
+    CASE("event_query_null", cudaEventQuery(nullptr));
+    CASE("stream_destroy_bogus", cudaStreamDestroy(reinterpret_cast<cudaStream_t>(0x1234)));
   } else if (!strcmp(mode, "fault")) {
     wild<<<1, 1>>>(d);
     CASE("sync_after_fault", cudaDeviceSynchronize());
