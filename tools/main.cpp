@@ -7,11 +7,14 @@
 #include "common/error.hpp"
 #include "help.hpp"
 #include "pattern_cmd.hpp"
+#include "report/ncu_sections.hpp"
 #include "run_cmd.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"warpscope: how CUDA kernels use GPU memory, emulated warp by warp on the CPU"};
-  app.require_subcommand(1);
+  app.require_subcommand(0, 1);
+  bool query_metrics = false;
+  app.add_flag("--query-metrics", query_metrics, "List the metrics warpscope reports (as `run --query-metrics`)");
   app.set_version_flag("--version", "warpscope 0.1.0");
   warpscope::cli::PatternOptions pattern;
   warpscope::cli::add_pattern_command(app, pattern);
@@ -27,6 +30,14 @@ int main(int argc, char** argv) {
         dynamic_cast<const CLI::CallForAllHelp*>(&e) == nullptr && dynamic_cast<const CLI::CallForVersion*>(&e) == nullptr)
       std::cerr << warpscope::cli::unknown_option_hint(app, argc, argv);
     return app.exit(e);
+  }
+  if (query_metrics) {
+    std::cout << warpscope::report::query_metrics_text() << std::flush;
+    return 0;
+  }
+  if (app.get_subcommands().empty()) {
+    std::cerr << "warpscope: a command is required: run or pattern (warpscope --help)\n";
+    return 2;
   }
   try {
     if (app.got_subcommand("pattern")) return warpscope::cli::run_pattern(pattern);

@@ -232,6 +232,67 @@ std::optional<double> duration_seconds(const nlohmann::json& launch) {
   return it->get<double>() * 1e-9;
 }
 
+/// A plain description of one of the model's own counters, read from its name's parts (ncu's
+/// naming: unit__quantity_pipe_..._mem_<space>_op_<op>).
+std::string counter_description(const std::string& base) {
+  struct Part {
+    const char* key;
+    const char* words;
+  };
+  static const Part kWhat[] = {{"l1tex__t_requests", "L1/TEX requests"},
+                               {"l1tex__t_output_wavefronts", "L1/TEX output wavefronts"},
+                               {"l1tex__lsuin_requests", "requests into the L1/TEX from the LSU"},
+                               {"l1tex__tmain_requests", "TMA unit requests"},
+                               {"sm__inst_executed_pipe_tensor", "warp instructions on the tensor pipe"},
+                               {"sm__maximum_warps_per_active_cycle_pct", "theoretical occupancy (occupancy calculator)"},
+                               {"sm__sass_data_bytes", "bytes moved by machine-code instructions"},
+                               {"sm__sass_l1tex_data_bank_conflicts", "shared-memory bank conflicts (machine code)"},
+                               {"sm__sass_l1tex_data_pipe_lsu_wavefronts", "shared-memory wavefronts (machine code)"},
+                               {"smsp__sass_l1tex_data_bank_conflicts", "shared-memory bank conflicts (machine code)"},
+                               {"smsp__sass_l1tex_data_pipe_lsu_wavefronts", "shared-memory wavefronts (machine code)"},
+                               {"smsp__sass_l1tex_t_requests", "L1/TEX requests (machine code)"},
+                               {"smsp__sass_l1tex_t_sectors", "L1/TEX sectors (machine code)"},
+                               {"l1tex__t_sectors", "L1/TEX sectors"},
+                               {"l1tex__data_pipe_lsu_wavefronts", "shared-memory wavefronts"},
+                               {"l1tex__data_bank_conflicts", "shared-memory bank conflicts"},
+                               {"lts__t_sectors", "L2 sectors"},
+                               {"dram__bytes_read", "DRAM bytes read"},
+                               {"dram__bytes_write", "DRAM bytes written"},
+                               {"smsp__sass_inst_executed", "warp instructions executed (machine code)"},
+                               {"smsp__thread_inst_executed", "thread instructions executed"},
+                               {"smsp__inst_executed", "warp instructions executed"},
+                               {"sm__sass_inst_executed", "warp instructions executed (machine code)"},
+                               {"l1tex__m_xbar2l1tex_read", "bytes or sectors from L2 into L1/TEX"},
+                               {"l1tex__m_l1tex2xbar_write", "bytes or sectors from L1/TEX to L2"},
+                               {"launch__", "a fact of the launch"}};
+  std::string what;
+  for (const auto& w : kWhat)
+    if (base.rfind(w.key, 0) == 0) {
+      what = w.words;
+      break;
+    }
+  if (what.empty()) return base.find("__") == std::string::npos ? "warpscope's own figure (docs/report.md)" : "";
+  static const Part kSpace[] = {{"mem_global", "global"}, {"mem_local", "local"},     {"mem_shared", "shared"},
+                                {"mem_dshared", "distributed shared"}, {"mem_texture", "texture"},
+                                {"mem_surface", "surface"}, {"srcunit_tex", "from L1/TEX"}};
+  static const Part kOp[] = {{"op_ldgsts", "cp.async"}, {"op_ldsm", "ldmatrix"}, {"op_stsm", "stmatrix"}, {"op_ld", "loads"},   {"op_st", "stores"},  {"op_atom", "atomics"},
+                             {"op_red", "reductions"},  {"op_read", "reads"}, {"op_write", "writes"},
+                             {"op_tma", "TMA"},         {"op_gmma", "wgmma"}, {"op_texture", "texture"}};
+  for (const auto& s : kSpace)
+    if (base.find(s.key) != std::string::npos) {
+      what += std::string(", ") + s.words;
+      break;
+    }
+  for (const auto& o : kOp)
+    if (base.find(o.key) != std::string::npos) {
+      what += std::string(" ") + o.words;
+      break;
+    }
+  if (base.find("lookup_hit") != std::string::npos) what += " that hit";
+  if (base.find("lookup_miss") != std::string::npos) what += " that missed";
+  return what;
+}
+
 }  // namespace
 
 const std::vector<std::string>& derived_metrics() {
@@ -257,7 +318,7 @@ std::string metric_description(const std::string& name) {
     return r->second.description + (p.rollup == "pct" ? " (percent)" : " (ratio)");
   if (name == "gpu__time_duration.sum") return "predicted duration of the launch (the time model, docs/time.md)";
   if (name.find("pct_of_peak") != std::string::npos) return "predicted throughput as a percentage of peak (the time model)";
-  return "";
+  return counter_description(p.base);
 }
 
 std::optional<std::string> metric_refusal(const std::string& name, const std::vector<std::string>& known,

@@ -367,6 +367,18 @@ TEST_F(NcuCli, OptionsOfNcuThatWarpscopeLacksAreNamedAsSuch) {
   EXPECT_EQ(q.exit_code, 0);
   EXPECT_NE(q.out.find("lts__t_sector_hit_rate.pct"), std::string::npos);
   EXPECT_NE(q.out.find("gpu__time_duration.sum"), std::string::npos);
+  // As ncu spells it, without a command; every name has a description.
+  const auto top = rt_test::run_shell(exe_ + " --query-metrics");
+  EXPECT_EQ(top.exit_code, 0);
+  EXPECT_EQ(top.out, q.out);
+  std::istringstream rows(top.out);
+  std::size_t described = 0;
+  for (std::string line; std::getline(rows, line);) {
+    if (line.rfind("    ", 0) != 0 || line.rfind("    -", 0) == 0 || line.rfind("    Metric Name", 0) == 0) continue;
+    EXPECT_GT(line.size(), 110u) << "no description: " << line;
+    ++described;
+  }
+  EXPECT_GT(described, 150u);
 }
 
 TEST_F(NcuCli, EventsAroundLaunchesLeftOutKeepTheirPredictedTime) {
