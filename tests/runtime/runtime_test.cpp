@@ -333,6 +333,9 @@ TEST(Library, ExportsEveryNameUnderTheVersionNode) {
   while (std::getline(names, line))
     if (!line.empty() && line[0] != '#') wanted.insert(line);
   EXPECT_EQ(wanted.size(), 422u);
+  // One export is not CUDA's: NVTX 3's entry point for an injection library (--nvtx,
+  // src/runtime/cudart/nvtx.hpp).
+  wanted.insert("InitializeInjectionNvtx2");
   EXPECT_EQ(exported, wanted);
   const auto re = rt_test::run_shell("readelf -d " + lib);
   EXPECT_NE(re.out.find("Library soname: [libcudart.so.13]"), std::string::npos) << re.out;

@@ -608,6 +608,20 @@ Runtime::Where Runtime::classify(const void* ptr, std::size_t bytes) const {
   return Where::kHost;
 }
 
+bool Runtime::within_allocation(const void* ptr, std::size_t bytes) const {
+  const auto p = reinterpret_cast<std::uintptr_t>(ptr);
+  auto inside = [&](const auto& map, auto size_of) {
+    auto it = map.upper_bound(p);
+    if (it == map.begin()) return false;
+    --it;
+    const std::size_t size = size_of(it->second);
+    return p - it->first < std::max<std::size_t>(size, 1) && bytes <= size - (p - it->first);
+  };
+  return inside(allocations, [](std::size_t b) { return b; }) ||
+         inside(symbol_ranges, [](std::size_t b) { return b; }) ||
+         inside(host_allocs, [](const auto& h) { return h.bytes; });
+}
+
 cudaError_t Runtime::copy(void* dst, const void* src, std::size_t bytes, int kind) {
   if (kind < kHostToHost || kind > kDefault) return kErrInvalidMemcpyDirection;
   if (bytes == 0) return kSuccess;
@@ -623,6 +637,10 @@ cudaError_t Runtime::copy(void* dst, const void* src, std::size_t bytes, int kin
     if (!dst_dev_claim && wd == Where::kDevice) return kErrInvalidValue;
     if (!src_dev_claim && ws == Where::kDevice) return kErrInvalidValue;
   }
+  // A device range past its allocation: the H200 answers invalid argument, not sticky
+  // (tests/hw/data/h200/runtime_gt/api_errors.txt, memcpy_*_past_end).
+  if ((wd == Where::kDevice && !within_allocation(dst, bytes)) || (ws == Where::kDevice && !within_allocation(src, bytes)))
+    return kErrInvalidValue;
   Device& dev = device();
   const auto dp = reinterpret_cast<DevicePtr>(dst);
   const auto sp = reinterpret_cast<DevicePtr>(src);
@@ -637,6 +655,8 @@ cudaError_t Runtime::set(void* dst, int value, std::size_t bytes) {
   if (bytes == 0) return kSuccess;
   const Where w = classify(dst, bytes);
   if (w == Where::kHost) return kErrInvalidValue;
+  // Past the allocation: invalid argument on the H200 (api_errors.txt, memset_*past_end).
+  if (!within_allocation(dst, bytes)) return kErrInvalidValue;
   if (w == Where::kHostVisible) {
     std::memset(dst, value, bytes);
     return kSuccess;

@@ -267,6 +267,8 @@ class Runtime {
   /// Pointer classification for copies.
   enum class Where { kDevice, kHostVisible, kHost };
   Where classify(const void* p, std::size_t bytes) const;
+  /// Whether [ptr, ptr + bytes) lies inside one device allocation, symbol or host-visible block.
+  bool within_allocation(const void* ptr, std::size_t bytes) const;
   /// Copies `bytes` from src to dst as `kind` says; kinds must agree with the pointers.
   cudaError_t copy(void* dst, const void* src, std::size_t bytes, int kind);
   cudaError_t set(void* dst, int value, std::size_t bytes);
