@@ -135,7 +135,7 @@ std::string html_launch_page(const json& report, std::size_t launch_position) {
   s += launch_header(report, launch, launch_position, launches.size());
   // A launch the filter left out has no lines, advice or memory counters: only say so.
   if (is_profiled(launch)) s += glance_section(launch, groups);
-  s += time_section(launch);
+  s += time_section(launch, &launches);
   s += chart_section(report, launch);
   if (is_profiled(launch)) {
     s += source_section(groups, pictured);
