@@ -204,7 +204,9 @@ std::string roofline(const json& t, const json& launch, const json* others) {
         r.id, ax.px(x0), ax.py(x0 * r.bw), ax.px(r.ridge), ax.py(peak), r.colour);
     // The slope's name along it, a quarter of the way up (in decades) from where it enters.
     const double lx = x0 * std::pow(r.ridge / x0, 0.25);
-    const double angle = std::atan2(ax.py(lx) - ax.py(lx * 10), ax.px(lx * 10) - ax.px(lx)) * 180 / std::numbers::pi;
+    // The slope on screen: a decade up per decade right, in each axis's pixels per decade.
+    const double angle =
+        std::atan2((kBottom - kTop) / (y_hi - y_lo), (kRight - kLeft) / (x_hi - x_lo)) * 180 / std::numbers::pi;
     const double dy = r.id[0] == 'l' ? -8 : 16;  // L2 above its line, DRAM below
     s += fmt::format(
         "<text class=\"roof-label\" x=\"{0:.1f}\" y=\"{1:.1f}\" fill=\"{2}\" transform=\"rotate({3:.1f} {0:.1f} "
