@@ -1,6 +1,6 @@
 // A launch page (launch_<index>.html), top to bottom: the kernel, its grid and the few facts
-// that matter; the worst source lines and the advice; the predicted time (Speed Of Light bars, a
-// roofline point); the memory chart; the source view; the
+// that matter; the worst source lines and the advice; the predicted time (Speed Of Light bars on
+// one axis, a log-log roofline with the program's other launches); the memory chart; the source view; the
 // warp-access pictures; every metric grouped by unit, folded.
 #include <fmt/format.h>
 #include <fmt/ranges.h>

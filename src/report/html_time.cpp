@@ -230,17 +230,20 @@ std::string roofline(const json& t, const json& launch, const json* others) {
         left ? "end" : "start", r.name, number3(r.ridge));
   }
 
-  // The program's other launches, faint; one mark per pixel position.
+  // The program's other launches, faint; one mark per pixel position, and at most kMaxFaint marks
+  // (a program of thousands of launches would otherwise repeat them on every page).
+  constexpr std::size_t kMaxFaint = 400;
   std::set<std::pair<long, long>> drawn;
   for (const RooflinePoint& p : rest) {
     const double y = ax.py(p.inst_per_s);
-    if (p.dram_intensity > 0 && drawn.insert({std::lround(ax.px(p.dram_intensity)), std::lround(y) * 2}).second) {
+    if (drawn.size() >= kMaxFaint) break;
+    if (p.dram_intensity > 0 && drawn.size() < kMaxFaint && drawn.insert({std::lround(ax.px(p.dram_intensity)), std::lround(y) * 2}).second) {
       s += fmt::format(
           "<circle class=\"point other dram\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3.5\" fill=\"{}\" fill-opacity=\"0.3\">"
           "<title>{}</title></circle>\n",
           ax.px(p.dram_intensity), y, kDramColour, html_escape(p.label));
     }
-    if (p.l2_intensity > 0 && drawn.insert({std::lround(ax.px(p.l2_intensity)), std::lround(y) * 2 + 1}).second) {
+    if (p.l2_intensity > 0 && drawn.size() < kMaxFaint && drawn.insert({std::lround(ax.px(p.l2_intensity)), std::lround(y) * 2 + 1}).second) {
       s += diamond(ax.px(p.l2_intensity), y, 4, kL2Colour, 0.3, " class=\"point other l2\"") +
            fmt::format("><title>{}</title></path>\n", html_escape(p.label));
     }

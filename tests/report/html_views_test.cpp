@@ -6,6 +6,8 @@
 // rules the pages state (docs/report.md, "HTML"), worked out by hand in the comments.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <string>
 #include <vector>
 
@@ -126,6 +128,11 @@ TEST(report_html, LaunchPageRooflineHasLogAxesRidgesAndTheOtherLaunches) {
   EXPECT_EQ(count(roof, "class=\"x-tick\""), 5u);
   EXPECT_EQ(count(roof, "class=\"y-tick\""), 5u);
   EXPECT_EQ(count(roof, "<line class=\"roof "), 3u);  // L2 slope, DRAM slope, issue peak
+  // Each slope's label runs along it: a decade right is 514 / 4 = 128.5 pixels, a decade up
+  // 304 / 4 = 76, so the roofs rise at atan(76 / 128.5) = 30.6 degrees.
+  EXPECT_EQ(count(roof, "transform=\"rotate(-30.6 "), 2u);
+  EXPECT_NE(roof.find(">L2 7.21 TB/s<"), std::string::npos);
+  EXPECT_NE(roof.find(">DRAM 3.07 TB/s<"), std::string::npos);
   // This launch: a point per level, at 40,000 / 1,051,008 and 40,000 / 1,201,152 warp
   // instructions per byte, 40,000 / 1.5 us = 2.667e10 per second.
   auto me = tags(roof, "<circle class=\"point this dram\"");
@@ -150,6 +157,23 @@ TEST(report_html, LaunchPageRooflineHasLogAxesRidgesAndTheOtherLaunches) {
   // No prediction, no section.
   EXPECT_EQ(html_launch_page(r, 1).find("id=\"time\""), std::string::npos);
   EXPECT_EQ(html_launch_page(r, 3).find("id=\"time\""), std::string::npos);
+}
+
+TEST(report_html, RooflineDrawsAtMost400FaintMarks) {
+  // 600 more launches like launch 2, their instruction counts 10^(k/10) times its 2,048 (k =
+  // 0..19) and their durations 10^(j/10) times its 850 ns (j = 0..29): 600 points a tenth of a
+  // decade apart on each axis, so 1,200 distinct marks (DRAM and L2); 400 are drawn.
+  json r = test::sample_report();
+  json more = r["launches"][2];
+  for (int i = 0; i < 600; ++i) {
+    more["index"] = 4 + i;
+    more["time"]["mix"]["total"] = 2048 * std::pow(10.0, (i % 20) / 10.0);
+    more["time"]["duration_ns"] = 850 * std::pow(10.0, (i / 20) / 10.0);
+    r["launches"].push_back(more);
+  }
+  std::string roof = element(html_launch_page(r, 0), "svg", "roofline");
+  EXPECT_EQ(count(roof, "class=\"point other "), 400u);
+  EXPECT_NE(roof.find(">the program's other launches (601)<"), std::string::npos);
 }
 
 TEST(report_html, SharedAccessIsDrawnOnTheBanks) {
