@@ -1,7 +1,8 @@
 #include "report/access_svg.hpp"
 
+#include "report/bank_svg.hpp"
+
 #include <algorithm>
-#include <bit>
 #include <map>
 
 #include <fmt/format.h>
@@ -35,6 +36,9 @@ constexpr double kMemTop = 220, kMemHeight = 40, kGap = 36, kMaxMemWidth = 1100;
 }  // namespace
 
 std::string render_access_svg(const AccessPicture& p) {
+  // Shared memory has banks and wavefronts, not transactions over an address axis (a report's
+  // sample lists one 128-byte "transaction" per wavefront; the banks show what they mean).
+  if (p.unit_name == "wavefront") return render_shared_banks_svg(p);
   // 1. The address runs to draw: every transaction, plus every requested word (so that a word
   //    outside all transactions, which should not happen, is still visible).
   std::vector<std::pair<std::uint64_t, std::uint64_t>> spans;
@@ -91,12 +95,7 @@ std::string render_access_svg(const AccessPicture& p) {
   }
 
   // 3. Transactions, then the requested bytes inside them, then the axis.
-  const bool shared_summary = p.transactions.empty() && p.wavefronts > 0;
-  if (shared_summary)
-    s += fmt::format("<text x=\"{}\" y=\"{}\">Shared-memory addresses ({} requested)</text>\n", kLeft,
-                     kMemTop - 10, p.bytes_requested);
-  else
-    s += fmt::format("<text x=\"{}\" y=\"{}\">Memory addresses ({} outlined: {} moved, {} requested)</text>\n",
+  s += fmt::format("<text x=\"{}\" y=\"{}\">Memory addresses ({} outlined: {} moved, {} requested)</text>\n",
                      kLeft, kMemTop - 10, p.unit_name + "s", p.bytes_moved, p.bytes_requested);
   for (const PictureBlock& b : p.transactions) {
     double bx = x_of(b.addr), bw = static_cast<double>(b.bytes) * px_per_byte;
@@ -142,13 +141,6 @@ std::string render_access_svg(const AccessPicture& p) {
       s += fmt::format("<text class=\"cut\" x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\" font-size=\"16\">&#8943;</text>\n",
                        r.x + static_cast<double>(r.end - r.begin) * px_per_byte + kGap / 2,
                        kMemTop + kMemHeight / 2 + 5);
-  }
-  if (shared_summary) {
-    s += fmt::format("<text class=\"summary\" x=\"{}\" y=\"{}\" font-size=\"13\">{} wavefront{} for {} bytes "
-                     "requested by {} lanes</text>\n</svg>\n",
-                     kLeft, axis_y + 34, p.wavefronts, p.wavefronts == 1 ? "" : "s", p.bytes_requested,
-                     std::popcount(p.active.bits()));
-    return s;
   }
   double eff = p.bytes_moved ? 100.0 * static_cast<double>(p.bytes_requested) / static_cast<double>(p.bytes_moved) : 0;
   s += fmt::format("<text class=\"summary\" x=\"{}\" y=\"{}\" font-size=\"13\">{} {}s, {} bytes moved for {} requested: bus utilization {:.2f} %</text>\n",

@@ -1,12 +1,13 @@
-// The HTML report of `warpscope run --html DIR`: an index of the launches, one page per launch
+// The HTML report of `warpscope run --html DIR`: an index of the launches (sortable, with the
+// predicted duration and limiter), one page per launch
 // (the kernel, its worst source lines and advice, a memory chart in the spirit of Nsight
 // Compute's Memory Workload Analysis, the source shaded by excess traffic, pictures of the worst
 // accesses, every metric grouped by unit behind a disclosure element) and, for `--compare-arch`,
 // one side-by-side page per launch. docs/report.md, "HTML", describes the pages element by element.
 //
 // Made from the JSON document of docs/report.md only (report reads statistics, never the
-// simulator). Pages are self-contained: inline CSS and SVG, no scripts, nothing fetched; they fit
-// a 1280-pixel-wide window without scrolling sideways.
+// simulator). Pages are self-contained: inline CSS and SVG, nothing fetched, no script but the
+// index's small inline table sorter; they fit a 1280-pixel-wide window without scrolling sideways.
 #pragma once
 
 #include <string>

@@ -145,6 +145,28 @@ std::string estimated_marker() {
   return "<span class=\"estimated\" title=\"produced by a rule, not by exact address arithmetic\">estimated</span>";
 }
 
+std::pair<const char*, double> duration_unit(double ns) {
+  const double size = std::fabs(ns);
+  if (size < 1e3) return {"ns", 1};
+  if (size < 1e6) return {"\u00b5s", 1e3};
+  if (size < 1e9) return {"ms", 1e6};
+  return {"s", 1e9};
+}
+
+std::string duration_text(double ns) {
+  if (!std::isfinite(ns)) return "\u2014";
+  auto [unit, size] = duration_unit(ns);
+  return size == 1 ? fmt::format("{:.0f} ns", ns) : fmt::format("{:.2f} {}", ns / size, unit);
+}
+
+const json* prediction(const json& entry) {
+  const json* t = field(entry, "time");
+  if (!t || !t->is_object()) return nullptr;
+  const json* available = field(*t, "available");
+  if (!available || !available->is_boolean() || !available->get<bool>()) return nullptr;
+  return field(*t, "duration_ns") && field(*t, "duration_ns")->is_number() ? t : nullptr;
+}
+
 // ---- Page frame. ----
 
 namespace {
@@ -184,6 +206,11 @@ p.mangled { margin: 0; color: #666; overflow-wrap: anywhere; }
 /* index */
 table#launches { width: 100%; font-size: 13px; }
 table#launches th { font-size: 12px; vertical-align: bottom; }
+table.sortable th { cursor: pointer; user-select: none; }
+table.sortable th:hover { background: #e4e9f2; }
+table.sortable th[aria-sort="ascending"]::after { content: " \25b2"; font-size: 9px; }
+table.sortable th[aria-sort="descending"]::after { content: " \25bc"; font-size: 9px; }
+td.limiter { white-space: nowrap; }
 table#launches td.name { overflow-wrap: anywhere; min-width: 14em; }
 table#launches tr.not-profiled td { color: #888; }
 table#launches tr.not-profiled td.name a { color: #6d87b0; }
@@ -201,6 +228,11 @@ span.ev-key { color: #666; }
 table#worst-lines { width: 100%; table-layout: fixed; }
 table#worst-lines td.code { white-space: pre; overflow: hidden; text-overflow: ellipsis; }
 table#worst-lines col.where { width: 12em; } table#worst-lines col.n { width: 8.5em; }
+/* predicted time */
+div.time-figures { display: flex; flex-wrap: wrap; gap: 8px 28px; align-items: flex-start; }
+div.time-figures figure { margin: 0.2em 0; max-width: 100%; }
+div.time-figures figcaption { font-size: 12px; color: #555; margin-bottom: 0.2em; }
+div.time-figures svg { max-width: 100%; height: auto; display: block; }
 /* memory chart */
 figure#memory-chart { margin: 0.4em 0 0.8em; }
 figure#memory-chart svg { width: 100%; max-width: 1180px; height: auto; display: block; }
@@ -239,6 +271,12 @@ table#compare tr.differs td.metric-name { font-weight: 600; }
 table#compare td.diff { background: #fde2c8; }
 table#compare span.delta { color: #8a4b00; font-size: 10px; margin-left: 4px; }
 table#compare-advice { width: 100%; table-layout: fixed; font-size: 12px; }
+table#compare-summary { font-size: 13px; min-width: 40em; }
+table#compare-summary tbody th { font-weight: 600; background: #f7f7f7; }
+table#compare-summary td.unit { color: #555; white-space: nowrap; }
+table#compare-summary td.diff { background: #fde2c8; }
+table#compare-summary tr#summary-duration td.num { font-size: 15px; font-weight: 600; }
+table#compare-summary span.delta { color: #8a4b00; font-size: 10px; margin-left: 4px; }
 table#compare-advice td { overflow-wrap: anywhere; }
 )";
 
@@ -253,6 +291,47 @@ std::string page_start(const std::string& title) {
 }
 
 const char* const kPageEnd = "</body>\n</html>\n";
+
+// Rows keep their first order on ties (data-pos, set once); cells without a value (empty
+// data-sort, or a dash) sort last in both directions.
+const char* const kSortScript = R"js(<script>
+(function () {
+  function key(row, col) {
+    var cell = row.cells[col];
+    if (!cell) return null;
+    var v = cell.getAttribute('data-sort');
+    if (v === null) v = cell.textContent.trim();
+    if (v === '' || v === '\u2014') return null;
+    var n = Number(v);
+    return isNaN(n) ? v.toLowerCase() : n;
+  }
+  function sortBy(table, th, col) {
+    var dir = th.getAttribute('aria-sort') === 'ascending' ? -1 : 1;
+    Array.prototype.forEach.call(th.parentNode.cells, function (h) { h.removeAttribute('aria-sort'); });
+    th.setAttribute('aria-sort', dir > 0 ? 'ascending' : 'descending');
+    var body = table.tBodies[0], rows = Array.prototype.slice.call(body.rows);
+    rows.sort(function (a, b) {
+      var x = key(a, col), y = key(b, col), order = a.getAttribute('data-pos') - b.getAttribute('data-pos');
+      if (x === null || y === null) return x === y ? order : x === null ? 1 : -1;
+      if (typeof x !== typeof y) { x = String(x); y = String(y); }
+      return (x < y ? -dir : x > y ? dir : 0) || order;
+    });
+    rows.forEach(function (r) { body.appendChild(r); });
+  }
+  document.querySelectorAll('table.sortable').forEach(function (table) {
+    Array.prototype.forEach.call(table.tBodies[0].rows, function (r, i) { r.setAttribute('data-pos', i); });
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, col) {
+      th.tabIndex = 0;
+      th.title = (th.title ? th.title + ' \u2014 ' : '') + 'click to sort';
+      th.addEventListener('click', function () { sortBy(table, th, col); });
+      th.addEventListener('keydown', function (e) {
+        if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); sortBy(table, th, col); }
+      });
+    });
+  });
+})();
+</script>
+)js";
 
 std::string timing_note(const json& report) {
   std::string note = string_field(report, "timing_note");

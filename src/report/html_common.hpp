@@ -11,6 +11,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -57,12 +58,23 @@ std::string dim3(const json* v);
 std::string metric_text(const json& launch, const char* name);
 /// The badge of a metric listed in `estimated`.
 std::string estimated_marker();
+/// A duration in nanoseconds with its unit, three significant digits or more: "850 ns",
+/// "12.35 \u00b5s", "27.90 ms", "1.20 s" (plain text; the micro sign is UTF-8).
+std::string duration_text(double ns);
+/// The unit duration_text() picks for `ns` ("ns", "\u00b5s", "ms", "s") and its size in ns.
+std::pair<const char*, double> duration_unit(double ns);
+/// `launch.time` when the time model made a prediction (`available` true), else nullptr.
+const json* prediction(const json& entry);
 
 // ---- Page frame. ----
 
 /// The document up to and including <body>: charset, title, the inline style sheet.
 std::string page_start(const std::string& title);
 extern const char* const kPageEnd;
+/// The inline script that sorts a `<table class="sortable">` by the column whose header is
+/// clicked (numbers by their cell's `data-sort`, else by text; empty `data-sort` last either way),
+/// ascending first, then descending; the header shows it in `aria-sort`. No external assets.
+extern const char* const kSortScript;
 /// The report's `timing_note` as a paragraph (id "timing-note"), or "".
 std::string timing_note(const json& report);
 /// The architectures of a launch's `compare` entries, escaped: "kepler, fermi".

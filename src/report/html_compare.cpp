@@ -1,6 +1,8 @@
-// The side-by-side page of a `--compare-arch` launch (launch_<index>_compare.html): one column
-// per profile (the primary first), rows grouped by unit, the values that differ from the
-// primary's highlighted with their relative change, and each profile's advice in its column.
+// The side-by-side page of a `--compare-arch` launch (launch_<index>_compare.html): first the
+// predicted duration (with its unit), the limiter and the main counters with their units, then
+// every metric in one column per profile (the primary first), rows grouped by unit, the values
+// that differ from the primary's highlighted with their relative change, and each profile's
+// advice in its column.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -81,6 +83,98 @@ std::string launch_rows(const std::vector<Profile>& profiles) {
   return s + row("advice items", "advice", values, none);
 }
 
+/// A profile's value of a summary row: a member of `metrics`, of `time`, of `time.sol`, or of the
+/// entry itself ("occupancy.occupancy_pct").
+const json* summary_value(const json& entry, std::string_view where, const char* key) {
+  if (where == "metrics") {
+    const json* m = field(entry, "metrics");
+    return m ? field(*m, key) : nullptr;
+  }
+  const json* t = prediction(entry);
+  if (where == "time") return t ? field(*t, key) : nullptr;
+  if (where == "sol") {
+    const json* sol = t ? field(*t, "sol") : nullptr;
+    return sol ? field(*sol, key) : nullptr;
+  }
+  const json* object = field(entry, std::string(where).c_str());
+  return object ? field(*object, key) : nullptr;
+}
+
+/// The opening table: duration (with its unit), limiter and the main counters, each with its unit.
+std::string summary_table(const std::vector<Profile>& profiles) {
+  struct Item {
+    const char* id;
+    const char* label;  // Nsight Compute's wording where it has one
+    const char* unit;   // "" for the duration (its unit is chosen below)
+    const char* where;
+    const char* key;
+  };
+  static constexpr Item kItems[] = {
+      {"duration", "Duration (predicted)", "", "time", "duration_ns"},
+      {"limiter", "Limiter (predicted)", "", "time", "limiter"},
+      {"sm", "Compute (SM) Throughput", "%", "sol", "sm_pct"},
+      {"memory", "Memory Throughput", "%", "sol", "memory_pct"},
+      {"dram-throughput", "DRAM Throughput", "%", "sol", "dram_pct"},
+      {"achieved-occupancy", "Achieved Occupancy", "%", "sol", "occupancy_pct"},
+      {"theoretical-occupancy", "Theoretical Occupancy", "%", "occupancy", "occupancy_pct"},
+      {"registers", "Registers Per Thread", "registers", "resources", "registers"},
+      {"global-requests", "Global requests", "requests", "metrics", "global_requests"},
+      {"sectors-per-request", "Global sectors per request", "sectors / request", "metrics",
+       "global_sectors_per_request"},
+      {"l1-hit", "L1 Hit Rate (global loads)", "%", "metrics", "l1_hit_rate_global_ld_pct"},
+      {"l2-hit", "L2 Hit Rate", "%", "metrics", "l2_hit_rate_pct"},
+      {"dram-read", "DRAM bytes read", "bytes", "metrics", "dram__bytes_read.sum"},
+      {"dram-write", "DRAM bytes written", "bytes", "metrics", "dram__bytes_write.sum"},
+      {"shared-wavefronts", "Shared wavefronts", "wavefronts", "metrics", "shared_wavefronts"},
+      {"bank-conflicts", "Shared bank conflicts", "conflicts", "metrics", "shared_bank_conflicts"},
+  };
+  std::string s = "<table id=\"compare-summary\">\n<thead><tr><th>quantity</th><th>unit</th>";
+  for (std::size_t i = 0; i < profiles.size(); ++i)
+    s += fmt::format("<th class=\"num arch\" data-arch=\"{0}\">{0}{1}</th>", html_escape(profiles[i].arch),
+                     i == 0 ? " <span class=\"note\">(primary)</span>" : "");
+  s += "</tr></thead>\n<tbody>\n";
+  for (const Item& item : kItems) {
+    std::vector<const json*> values;
+    bool any = false;
+    for (const Profile& p : profiles) {
+      values.push_back(summary_value(*p.entry, item.where, item.key));
+      any |= values.back() != nullptr;
+    }
+    if (!any) continue;
+    const bool duration = std::string_view(item.id) == "duration";
+    // One unit per row: the duration's is the one the primary's value (else the first known) reads best in.
+    std::string unit = item.unit;
+    double scale = 1;
+    if (duration) {
+      double ns = 0;
+      for (const json* v : values)
+        if (v && v->is_number()) {
+          ns = v->get<double>();
+          break;
+        }
+      auto [name, size] = duration_unit(ns);
+      unit = name;
+      scale = size;
+    }
+    std::string cells;
+    bool differs = false;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      const json* v = values[i];
+      bool diff = i > 0 && plain(v) != plain(values[0]);
+      differs |= diff;
+      std::string change = diff ? delta(values[0], v) : "";
+      std::string text = duration && v && v->is_number() ? fmt::format("{:.2f}", v->get<double>() / scale) : h(v);
+      if (duration && v && v->is_number() && scale == 1) text = fmt::format("{:.0f}", v->get<double>());
+      cells += fmt::format("<td class=\"num{}\"{}>{}{}</td>", diff ? " diff" : "",
+                           duration && v ? fmt::format(" data-ns=\"{}\"", html_escape(raw(v))) : "", text,
+                           change.empty() ? "" : fmt::format("<span class=\"delta\">{}</span>", change));
+    }
+    s += fmt::format("<tr class=\"quantity{}\" id=\"summary-{}\"><th>{}</th><td class=\"unit\">{}</td>{}</tr>\n",
+                     differs ? " differs" : "", item.id, item.label, html_escape(unit), cells);
+  }
+  return s + "</tbody>\n</table>\n";
+}
+
 }  // namespace
 
 std::string html_compare_page(const json& report, std::size_t launch_position) {
@@ -101,9 +195,13 @@ std::string html_compare_page(const json& report, std::size_t launch_position) {
                    dim3(field(launch, "grid")), dim3(field(launch, "block")));
   if (profiles.size() == 1)
     return s + "<p class=\"note\">This launch was not compared with another architecture.</p>\n" + kPageEnd;
-  s += "<p class=\"note\">The same launch on every profile of <code>--compare-arch</code>, the primary first. Values "
-       "that differ from the primary's are highlighted, with their change; rows zero on every profile are folded "
-       "away below the table.</p>\n";
+  s += "<h2 id=\"compare-summary-heading\">At a glance</h2>\n";
+  s += summary_table(profiles);
+  s += "<p class=\"note\">The same launch on every profile of <code>--compare-arch</code>, the primary first; "
+       "durations and limiters are the time model's predictions (docs/time.md). Values that differ from the "
+       "primary's are highlighted, with their change.</p>\n";
+  s += "<h2 id=\"compare-metrics-heading\">Every metric</h2>\n<p class=\"note\">Grouped by unit; rows zero on "
+       "every profile are folded away below the table.</p>\n";
 
   // Metric names: the primary's, then those only a compared profile has; grouped by unit.
   std::vector<std::string> names;

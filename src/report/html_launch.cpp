@@ -1,6 +1,6 @@
 // A launch page (launch_<index>.html), top to bottom: the kernel, its grid and the few facts
-// that matter; the worst source lines and the advice; the predicted time (Speed Of Light bars, a
-// roofline point); the memory chart; the source view; the
+// that matter; the worst source lines and the advice; the predicted time (Speed Of Light bars on
+// one axis, a log-log roofline with the program's other launches); the memory chart; the source view; the
 // warp-access pictures; every metric grouped by unit, folded.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -135,7 +135,7 @@ std::string html_launch_page(const json& report, std::size_t launch_position) {
   s += launch_header(report, launch, launch_position, launches.size());
   // A launch the filter left out has no lines, advice or memory counters: only say so.
   if (is_profiled(launch)) s += glance_section(launch, groups);
-  s += time_section(launch);
+  s += time_section(launch, &launches);
   s += chart_section(report, launch);
   if (is_profiled(launch)) {
     s += source_section(groups, pictured);

@@ -143,11 +143,19 @@ std::string table_head(const std::vector<std::size_t>& shown) {
 }
 
 std::string instruction_summary(const std::string& file, const json& line, const json& insn) {
-  return fmt::format("{}:{} pc {} <code>{}</code> ({} {}): {} excessive sectors, {} wavefronts (ideal {})",
-                     html_escape(basename_of(file_label(file))), html_escape(raw(field(line, "line"))),
-                     html_escape(raw(field(insn, "pc"))), h(field(insn, "ptx")), h(field(insn, "space")),
-                     h(field(insn, "op")), h(field(insn, "excessive_sectors")), h(field(insn, "wavefronts")),
-                     h(field(insn, "ideal_wavefronts")));
+  std::string where = fmt::format("{}:{} pc {} <code>{}</code> ({} {})", html_escape(basename_of(file_label(file))),
+                                  html_escape(raw(field(line, "line"))), html_escape(raw(field(insn, "pc"))),
+                                  h(field(insn, "ptx")), h(field(insn, "space")), h(field(insn, "op")));
+  // Shared memory in its own words (wavefronts, bank conflicts); the others in sectors.
+  if (string_field(insn, "space") == "shared") {
+    json conflicts = std::max(0.0, number_field(insn, "wavefronts") - number_field(insn, "ideal_wavefronts"));
+    return where + fmt::format(": {} wavefronts (ideal {}), {} bank conflicts", h(field(insn, "wavefronts")),
+                               h(field(insn, "ideal_wavefronts")), h(conflicts));
+  }
+  std::string s = where + fmt::format(": {} excessive sectors", h(field(insn, "excessive_sectors")));
+  if (number_field(insn, "wavefronts") > 0)
+    s += fmt::format(", {} wavefronts (ideal {})", h(field(insn, "wavefronts")), h(field(insn, "ideal_wavefronts")));
+  return s;
 }
 
 /// One warp access of an instruction's sample as the picture wants it.
@@ -326,8 +334,9 @@ std::string accesses_section(const FileGroups& groups, const std::vector<const j
   if (pictured.empty()) return "";
   std::string s =
       "<h2 id=\"accesses-heading\">Warp accesses</h2>\n<p class=\"note\">The instructions with the most excess "
-      "traffic, worst first; each picture is the warp access of the instruction with the most excess (lanes on "
-      "top, the transactions they cause below).</p>\n";
+      "traffic, worst first; each picture is the warp access of the instruction with the most excess: for "
+      "global and local memory the lanes on top and the transactions they cause below, for shared memory the "
+      "lanes stacked in the 32 banks, a row per wavefront.</p>\n";
   for (std::size_t k = 0; k < pictured.size(); ++k) {
     const json& insn = *pictured[k];
     Located at = locate(groups, &insn);

@@ -232,11 +232,11 @@ std::string render_memory_chart(const MemoryChart& c) {
   for (const ChartFlow& f : c.to_dram)
     if (f.bytes) dram_bytes += *f.bytes, dram_known = true;
   s += box(kKernelX, kTop, kKernelW, shared_bottom - kTop, "kernel", "Kernel", "");
-  s += box(kL1X, kTop, kL1W, l1_bottom - kTop, "l1", "L1/TEX cache", "hit " + pct(c.l1_hit_pct));
+  s += box(kL1X, kTop, kL1W, l1_bottom - kTop, "l1", "L1/TEX cache", "Hit Rate " + pct(c.l1_hit_pct));
   s += box(kL1X, shared_top, kL1W, shared_bottom - shared_top, "shared", "Shared memory",
            c.to_shared.empty() ? "no accesses"
                                : fmt::format("{} wavefronts, {} conflicts", grouped(wavefronts), grouped(conflicts)));
-  s += box(kL2X, kTop, kL2W, l2_bottom - kTop, "l2", "L2 cache", "hit " + pct(c.l2_hit_pct));
+  s += box(kL2X, kTop, kL2W, l2_bottom - kTop, "l2", "L2 cache", "Hit Rate " + pct(c.l2_hit_pct));
   s += box(kDramX, kTop, kDramW, l2_bottom - kTop, "dram", "DRAM",
            dram_known ? fmt::format("{} B", grouped(dram_bytes)) : "\u2014");
 

@@ -33,7 +33,7 @@ struct MemoryChart {
   std::vector<ChartFlow> to_l2;      // L1 -> L2: sectors read, written, atomics, reductions
   std::vector<ChartFlow> to_dram;    // L2 -> DRAM: bytes read and written
   std::optional<double> l1_hit_pct;  // all L1/TEX sector lookups of to_l1 that hit
-  std::optional<double> l2_hit_pct;  // `l2_hit_rate_pct`
+  std::optional<double> l2_hit_pct;  // `l2_hit_rate_pct` (Nsight Compute's L2 Hit Rate: all sectors)
 };
 
 /// True when `metrics` holds any L1/TEX, L2 or DRAM counter (a launch run without the memory

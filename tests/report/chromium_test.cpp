@@ -1,13 +1,15 @@
 // The HTML report in a real browser: headless Chromium (Debian's `chromium` package) renders the
-// pages written for sample_report.hpp. Each page is rendered once from a test copy that carries a
-// small inline script (the pages themselves have none): it measures the laid-out page (the
-// document's scrollWidth, where each part starts, the memory chart's width, whether the metric
-// tables are folded) and writes the numbers into an attribute of <html>, which --dump-dom then
-// shows. The screenshot of the same run is decoded here (zlib) and checked for what must be
-// drawn: the chart's arrows, the line shading, the highlighted differences.
+// pages written for sample_report.hpp, each in a 1280- and a 1920-pixel-wide window. Each page is
+// rendered from a test copy that carries a small inline script after the page's own (only the
+// index has one, its table sorter): it measures the laid-out page (the document's scrollWidth,
+// where each part starts, the memory chart's width, whether the metric tables are folded, where
+// the Speed Of Light bars start on screen), clicks the index's column headings and notes the row
+// order, and writes the numbers into an attribute of <html>, which --dump-dom then shows. The
+// screenshot of the same run is decoded here (zlib) and checked for what must be drawn: the
+// chart's arrows, the line shading, the bars, the highlighted differences.
 //
 // Where Chromium is missing these tests SKIP and say why (CI installs it: scripts/deps.sh).
-// Run them alone with `ctest -R report_chromium`; each page costs one Chromium start (~2 s).
+// Run them alone with `ctest -R report_chromium`; each page and width costs one Chromium start (~2 s).
 // Set WARPSCOPE_SCREENSHOT_DIR to keep the screenshots for a look.
 #include <unistd.h>
 #include <zlib.h>
@@ -34,8 +36,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The window: 1280 pixels wide, the width every page must fit without scrolling sideways.
-constexpr int kWidth = 1280, kHeight = 1800;
+// The windows: 1280 pixels wide, the width every page must fit without scrolling sideways, and
+// 1920 (a full-HD screen), where nothing may stretch or break either. Each page is rendered at both.
+constexpr int kWidths[] = {1280, 1920};
+constexpr int kHeight = 2400;
 
 std::string read(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -98,8 +102,9 @@ constexpr const char* kMeasureScript = R"js(
   function put(k, v) { out.push(k + '=' + v); }
   put('scrollWidth', d.scrollWidth);
   put('clientWidth', d.clientWidth);
-  var parts = ['#kernel-name', '#worst-lines', '#advice', '#memory-chart', '#source-heading', '#accesses-heading',
-               '#all-metrics', '#all-metrics table.metrics', '#launches', '#compare', '#compare-advice'];
+  var parts = ['#kernel-name', '#worst-lines', '#advice', '#time', '#memory-chart', '#source-heading',
+               '#accesses-heading', '#all-metrics', '#all-metrics table.metrics', '#launches', '#compare',
+               '#compare-advice', '#compare-summary', '#sol', '#roofline', 'svg.shared-banks'];
   parts.forEach(function (sel) {
     var e = document.querySelector(sel);
     put('top:' + sel, e ? Math.round(e.getBoundingClientRect().top + window.scrollY) : -1);
@@ -114,6 +119,39 @@ constexpr const char* kMeasureScript = R"js(
   }
   put('flows', document.querySelectorAll('#memory-chart g.flow').length);
   put('diffCells', document.querySelectorAll('#compare td.diff').length);
+  // Speed Of Light: where each bar and its track start on screen, and how wide they are.
+  var lefts = {}, tracks = {}, fills = document.querySelectorAll('#sol rect.sol-fill');
+  fills.forEach(function (f) { lefts[Math.round(f.getBoundingClientRect().left)] = 1; });
+  document.querySelectorAll('#sol rect.sol-track').forEach(function (t) {
+    lefts[Math.round(t.getBoundingClientRect().left)] = 1;
+    tracks[Math.round(t.getBoundingClientRect().width)] = 1;
+  });
+  put('solBars', fills.length);
+  put('solLefts', Object.keys(lefts).length);
+  put('solTrackWidths', Object.keys(tracks).length);
+  var mem = document.querySelector('#sol-memory rect.sol-fill'), track = document.querySelector('#sol-memory rect.sol-track');
+  if (mem && track) put('solMemoryShare', (mem.getBoundingClientRect().width / track.getBoundingClientRect().width).toFixed(3));
+  var roof = document.querySelector('#roofline');
+  if (roof) put('rooflineWidth', Math.round(roof.getBoundingClientRect().width));
+  put('rooflinePoints', document.querySelectorAll('#roofline .point').length);
+  var banks = document.querySelector('svg.shared-banks');
+  if (banks) put('banksWidth', Math.round(banks.getBoundingClientRect().width));
+  put('bankWords', document.querySelectorAll('svg.shared-banks g.bank-word').length);
+  // The index's sorter, clicked as a user would; the launch order after each click.
+  var launches = document.querySelector('table#launches.sortable');
+  if (launches) {
+    var order = function () {
+      return Array.prototype.map.call(launches.tBodies[0].rows, function (r) { return r.getAttribute('data-index'); }).join('-');
+    };
+    var click = function (col) { launches.querySelector('th[data-col="' + col + '"]').click(); };
+    click('duration'); put('sortDuration', order());
+    click('duration'); put('sortDurationAgain', order());
+    put('ariaSort', launches.querySelector('th[data-col="duration"]').getAttribute('aria-sort'));
+    click('limiter'); put('sortLimiter', order());
+    click('kernel'); put('sortKernel', order());
+    click('registers'); put('sortRegisters', order());
+    click('index'); put('sortIndex', order());
+  }
   var diff = document.querySelector('#compare td.diff');
   if (diff) put('diffBackground', getComputedStyle(diff).backgroundColor.replace(/ /g, ''));
   var maxRight = 0;
@@ -152,15 +190,16 @@ std::map<std::string, std::string> parse_measure(const std::string& dom) {
 /// Renders a test copy of `page` (the measuring script added before </body>) once: the DOM on
 /// stdout and the screenshot in one Chromium run (a second run for the screenshot only if this
 /// Chromium does not do both at once).
-Rendered render(const std::string& chromium, const fs::path& page, const fs::path& work) {
+Rendered render(const std::string& chromium, const fs::path& page, const fs::path& work, int width) {
   Rendered r;
   std::string html = read(page);
   auto body_end = html.rfind("</body>");
   fs::path copy = page.parent_path() / (page.stem().string() + ".measured.html");
   std::ofstream(copy, std::ios::binary) << html.substr(0, body_end) << kMeasureScript << html.substr(body_end);
-  r.png = work / (page.stem().string() + ".png");
-  fs::path dom = work / (page.stem().string() + ".dom.html");
-  fs::path log = work / (page.stem().string() + ".log");
+  const std::string name = page.stem().string() + "_" + std::to_string(width);
+  r.png = work / (name + ".png");
+  fs::path dom = work / (name + ".dom.html");
+  fs::path log = work / (name + ".log");
   std::string env = "HOME=" + quote(work.string()) + " XDG_CONFIG_HOME=" + quote((work / "config").string()) +
                     " XDG_CACHE_HOME=" + quote((work / "cache").string());
   // No network: the pages need none, and a page that tried would fail to load its resource.
@@ -169,7 +208,7 @@ Rendered render(const std::string& chromium, const fs::path& page, const fs::pat
                        " --no-default-browser-check --disable-extensions"
                        " --proxy-server=127.0.0.1:9"
                        " --user-data-dir=" + quote((work / "profile").string()) +
-                       " --window-size=" + std::to_string(kWidth) + "," + std::to_string(kHeight);
+                       " --window-size=" + std::to_string(width) + "," + std::to_string(kHeight);
   std::string url = quote("file://" + fs::absolute(copy).string());
   std::string both = env + " " + common + " --screenshot=" + quote(r.png.string()) + " --dump-dom " + url + " >" +
                      quote(dom.string()) + " 2>" + quote(log.string());
@@ -304,34 +343,34 @@ class report_chromium : public ::testing::Test {
     write_html_report(test::sample_report(), (scratch_.path() / "html").string());
   }
 
-  Rendered render_page(const std::string& file) {
+  Rendered render_page(const std::string& file, int width) {
     auto start = std::chrono::steady_clock::now();
-    Rendered r = render(chromium_, scratch_.path() / "html" / file, scratch_.path());
+    Rendered r = render(chromium_, scratch_.path() / "html" / file, scratch_.path(), width);
     double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::cout << file << ": rendered in " << s << " s; measured:";
+    std::cout << file << " at " << width << " px: rendered in " << s << " s; measured:";
     for (const auto& [k, v] : r.measure) std::cout << " " << k << "=" << v;
     std::cout << "\n";
     return r;
   }
 
-  /// The page fits the 1280-pixel window: nothing to scroll sideways, no element past its edge.
+  /// The page fits the window: nothing to scroll sideways, no element past its edge.
   /// Scrollbars are shown (a page taller than the window loses 15 pixels to one), so clientWidth
   /// is the width a user has.
-  void check_fits(const Rendered& r) {
+  void check_fits(const Rendered& r, int width) {
     ASSERT_FALSE(r.measure.empty()) << "the measuring script left nothing in the DOM\n" << r.log << r.dom.substr(0, 2000);
-    EXPECT_LE(r.number("scrollWidth"), kWidth);
+    EXPECT_LE(r.number("scrollWidth"), width);
     EXPECT_LE(r.number("scrollWidth"), r.number("clientWidth"));
-    EXPECT_LE(r.number("maxRight"), kWidth);
+    EXPECT_LE(r.number("maxRight"), width);
   }
 
   /// `blank_share`: the most a page may be of one colour (a short page is mostly background).
-  Image check_screenshot(const Rendered& r, double blank_share = 0.98) {
+  Image check_screenshot(const Rendered& r, int width, double blank_share = 0.98) {
     EXPECT_TRUE(fs::exists(r.png)) << "no screenshot\n" << r.log;
     std::string png = read(r.png);
     EXPECT_GT(png.size(), 8u * 1024) << r.log;
     Image img = decode_png(png);
     EXPECT_EQ(img.error, "");
-    EXPECT_EQ(img.width, std::uint32_t(kWidth));
+    EXPECT_EQ(img.width, std::uint32_t(width));
     EXPECT_EQ(img.height, std::uint32_t(kHeight));
     Colours c = colours(img);
     std::cout << "  " << c.distinct << " colours, the most common on " << 100 * c.most_common_share
@@ -350,105 +389,154 @@ class report_chromium : public ::testing::Test {
 };
 
 TEST_F(report_chromium, IndexPage) {
-  Rendered r = render_page("index.html");
-  ASSERT_NE(r.dom.find("<table id=\"launches\">"), std::string::npos) << r.log << r.dom.substr(0, 2000);
-  EXPECT_EQ(count(r.dom, "<tr class=\"launch"), 4u);
-  EXPECT_NE(r.dom.find("<a href=\"launch_0.html\">void scale&lt;float&gt;(float&amp;, float const*)</a>"),
-            std::string::npos);
-  EXPECT_NE(r.dom.find("<a href=\"launch_1.html\">fault(int*)</a>"), std::string::npos);
-  EXPECT_NE(r.dom.find("<tr class=\"launch not-profiled\" data-index=\"3\">"), std::string::npos);
-  EXPECT_NE(r.dom.find(">not profiled</span>"), std::string::npos);
-  EXPECT_NE(r.dom.find("id=\"timing-note\""), std::string::npos);
-  // The long template name of launch 3 wraps inside its cell instead of widening the table.
-  check_fits(r);
-  EXPECT_EQ(r.number("shown:#launches"), 1);
-  check_screenshot(r);
+  for (int width : kWidths) {
+    SCOPED_TRACE(width);
+    Rendered r = render_page("index.html", width);
+    ASSERT_NE(r.dom.find("<table id=\"launches\" class=\"sortable\">"), std::string::npos) << r.log << r.dom.substr(0, 2000);
+    EXPECT_EQ(count(r.dom, "<tr class=\"launch"), 4u);
+    EXPECT_NE(r.dom.find("<a href=\"launch_0.html\">void scale&lt;float&gt;(float&amp;, float const*)</a>"),
+              std::string::npos);
+    EXPECT_NE(r.dom.find("<a href=\"launch_1.html\">fault(int*)</a>"), std::string::npos);
+    EXPECT_NE(r.dom.find("<tr class=\"launch not-profiled\" data-index=\"3\""), std::string::npos);
+    EXPECT_NE(r.dom.find(">not profiled</span>"), std::string::npos);
+    EXPECT_NE(r.dom.find("id=\"timing-note\""), std::string::npos);
+    EXPECT_NE(r.dom.find(">1.50 \u00b5s</td>"), std::string::npos);
+    // The long template name of launch 3 wraps inside its cell instead of widening the table.
+    check_fits(r, width);
+    EXPECT_EQ(r.number("shown:#launches"), 1);
+    // Clicking headings sorts: by predicted duration 850 ns (2), 1.5 us (0), then the launches
+    // without one in their order, either way; by limiter "l2" < "latency"; by name; by registers
+    // (16, 12, 22 and an unknown); by index back to the start.
+    EXPECT_EQ(r.measure["sortDuration"], "2-0-1-3");
+    EXPECT_EQ(r.measure["sortDurationAgain"], "0-2-1-3");
+    EXPECT_EQ(r.measure["ariaSort"], "descending");
+    EXPECT_EQ(r.measure["sortLimiter"], "2-0-1-3");
+    EXPECT_EQ(r.measure["sortKernel"], "1-2-0-3");
+    EXPECT_EQ(r.measure["sortRegisters"], "2-0-3-1");
+    EXPECT_EQ(r.measure["sortIndex"], "0-1-2-3");
+    check_screenshot(r, width);
+  }
 }
 
 TEST_F(report_chromium, LaunchPage) {
-  Rendered r = render_page("launch_0.html");
-  ASSERT_NE(r.dom.find("id=\"kernel-name\""), std::string::npos) << r.log << r.dom.substr(0, 2000);
-  EXPECT_EQ(count(r.dom, "<tr class=\"src-line\""), 4u);
-  EXPECT_EQ(count(r.dom, "<tr class=\"worst-line\""), 2u);
-  EXPECT_EQ(count(r.dom, "<li class=\"advice\""), 2u);
-  EXPECT_NE(r.dom.find("<details id=\"all-metrics\">"), std::string::npos);
-  // The source text arrived as text (the parser saw no tags in it).
-  EXPECT_NE(r.dom.find("  if (i &lt; n &amp;&amp; x[i] &gt; 0) y[i] = x[i] &amp; mask;"), std::string::npos);
-  // Every picture is an <svg> element inside its access-svg figure.
-  std::size_t figures = 0;
-  for (auto at = r.dom.find("<figure class=\"access-svg\""); at != std::string::npos;
-       at = r.dom.find("<figure class=\"access-svg\"", at + 1), ++figures) {
-    std::string figure = r.dom.substr(at, r.dom.find("</figure>", at) - at);
-    EXPECT_NE(figure.find("<svg"), std::string::npos);
-    EXPECT_NE(figure.find("</svg>"), std::string::npos);
-    EXPECT_GT(count(figure, "<rect"), 32u);  // the lanes at least
-  }
-  EXPECT_EQ(figures, 2u);
-
-  check_fits(r);
-  // What matters first: the kernel, the worst lines and the advice within the first screen of a
-  // 1280 x 900 window; then the memory chart, the source, the pictures and the folded metrics.
-  std::vector<std::string> order{"#kernel-name", "#worst-lines", "#advice", "#memory-chart", "#source-heading",
-                                 "#accesses-heading", "#all-metrics"};
-  for (std::size_t i = 0; i < order.size(); ++i) {
-    EXPECT_GE(r.number("top:" + order[i]), 0) << order[i];
-    if (i) {
-      EXPECT_LT(r.number("top:" + order[i - 1]), r.number("top:" + order[i])) << order[i - 1] << " / " << order[i];
+  for (int width : kWidths) {
+    SCOPED_TRACE(width);
+    Rendered r = render_page("launch_0.html", width);
+    ASSERT_NE(r.dom.find("id=\"kernel-name\""), std::string::npos) << r.log << r.dom.substr(0, 2000);
+    EXPECT_EQ(count(r.dom, "<tr class=\"src-line\""), 4u);
+    EXPECT_EQ(count(r.dom, "<tr class=\"worst-line\""), 2u);
+    EXPECT_EQ(count(r.dom, "<li class=\"advice\""), 2u);
+    EXPECT_NE(r.dom.find("<details id=\"all-metrics\">"), std::string::npos);
+    // The source text arrived as text (the parser saw no tags in it).
+    EXPECT_NE(r.dom.find("  if (i &lt; n &amp;&amp; x[i] &gt; 0) y[i] = x[i] &amp; mask;"), std::string::npos);
+    // Every picture is an <svg> element inside its access-svg figure.
+    std::size_t figures = 0;
+    for (auto at = r.dom.find("<figure class=\"access-svg\""); at != std::string::npos;
+         at = r.dom.find("<figure class=\"access-svg\"", at + 1), ++figures) {
+      std::string figure = r.dom.substr(at, r.dom.find("</figure>", at) - at);
+      EXPECT_NE(figure.find("<svg"), std::string::npos);
+      EXPECT_NE(figure.find("</svg>"), std::string::npos);
+      EXPECT_GT(count(figure, "<rect"), 32u);  // the lanes, or the banks' cells, at least
     }
-  }
-  EXPECT_LT(r.number("top:#advice"), 900);
-  // The chart: 2 + 1 + 2 + 2 arrows (global loads and stores, shared stores, L2 reads and writes,
-  // DRAM reads and writes), as wide as the page allows and no wider.
-  EXPECT_EQ(r.number("flows"), 7);
-  EXPECT_GT(r.number("chartWidth"), 1000);
-  EXPECT_LE(r.number("chartWidth"), 1180);
-  // The metric tables are folded away: present in the DOM, not rendered; the closed disclosure
-  // is one line of text.
-  EXPECT_EQ(r.number("shown:#all-metrics"), 1);
-  EXPECT_EQ(r.number("shown:#all-metrics table.metrics"), 0);
-  EXPECT_LT(r.number("height:#all-metrics"), 60);
+    EXPECT_EQ(figures, 2u);
 
-  Image img = check_screenshot(r);
-  // The worst line's shading (rgba(215, 48, 39, 0.75) over white) is on screen, and so are the
-  // chart's blue load arrow (#2b6cb0) and green shared-memory arrow (#2f855a).
-  EXPECT_GT(last_colours_.reddish, 1000u);
-  EXPECT_GT(pixels_of(img, 0x2b, 0x6c, 0xb0), 500u);
-  EXPECT_GT(pixels_of(img, 0x2f, 0x85, 0x5a), 200u);
+    check_fits(r, width);
+    // What matters first: the kernel, the worst lines and the advice within the first screen of a
+    // 1280 x 900 window; then the predicted time, the memory chart, the source, the pictures and
+    // the folded metrics.
+    std::vector<std::string> order{"#kernel-name", "#worst-lines",       "#advice",          "#time",
+                                   "#memory-chart", "#source-heading", "#accesses-heading", "#all-metrics"};
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      EXPECT_GE(r.number("top:" + order[i]), 0) << order[i];
+      if (i) {
+        EXPECT_LT(r.number("top:" + order[i - 1]), r.number("top:" + order[i])) << order[i - 1] << " / " << order[i];
+      }
+    }
+    EXPECT_LT(r.number("top:#advice"), 900);
+    // The Speed Of Light bars on one axis: six bars, every bar and track starting at the same
+    // screen x, every track as wide; the memory bar 35 % of its track.
+    EXPECT_EQ(r.number("solBars"), 6);
+    EXPECT_EQ(r.number("solLefts"), 1);
+    EXPECT_EQ(r.number("solTrackWidths"), 1);
+    EXPECT_NEAR(r.number("solMemoryShare"), 0.35, 0.005);
+    // The roofline is drawn, legible: this launch's two points and launch 2's two.
+    EXPECT_EQ(r.number("shown:#roofline"), 1);
+    EXPECT_GT(r.number("rooflineWidth"), 500);
+    EXPECT_EQ(r.number("rooflinePoints"), 4);
+    // The shared store on the 32 banks: its 32 lanes, one cell each.
+    EXPECT_EQ(r.number("shown:svg.shared-banks"), 1);
+    EXPECT_EQ(r.number("bankWords"), 32);
+    EXPECT_GT(r.number("banksWidth"), 1000);
+    EXPECT_LE(r.number("banksWidth"), 1180);
+    // The chart: 2 + 1 + 2 + 2 arrows (global loads and stores, shared stores, L2 reads and writes,
+    // DRAM reads and writes), as wide as the page allows and no wider.
+    EXPECT_EQ(r.number("flows"), 7);
+    EXPECT_GT(r.number("chartWidth"), 1000);
+    EXPECT_LE(r.number("chartWidth"), 1180);
+    // The metric tables are folded away: present in the DOM, not rendered; the closed disclosure
+    // is one line of text.
+    EXPECT_EQ(r.number("shown:#all-metrics"), 1);
+    EXPECT_EQ(r.number("shown:#all-metrics table.metrics"), 0);
+    EXPECT_LT(r.number("height:#all-metrics"), 60);
+
+    Image img = check_screenshot(r, width);
+    // The worst line's shading (rgba(215, 48, 39, 0.75) over white) is on screen, and so are the
+    // chart's blue load arrow (#2b6cb0), its green shared-memory arrow (#2f855a) and the Speed Of
+    // Light bars (#4a7ebb).
+    EXPECT_GT(last_colours_.reddish, 1000u);
+    EXPECT_GT(pixels_of(img, 0x2b, 0x6c, 0xb0), 500u);
+    EXPECT_GT(pixels_of(img, 0x2f, 0x85, 0x5a), 200u);
+    EXPECT_GT(pixels_of(img, 0x4a, 0x7e, 0xbb), 1000u);
+  }
 }
 
 TEST_F(report_chromium, TextureLaunchPage) {
-  Rendered r = render_page("launch_2.html");
-  ASSERT_NE(r.dom.find("id=\"memory-chart\""), std::string::npos) << r.log << r.dom.substr(0, 2000);
-  EXPECT_NE(r.dom.find("data-flow=\"texture\""), std::string::npos);
-  check_fits(r);
-  EXPECT_EQ(r.number("flows"), 7);  // global loads (none: dashed) and stores, texture, L2 x 2, DRAM x 2
-  Image img = check_screenshot(r);
-  EXPECT_GT(pixels_of(img, 0x8e, 0x44, 0xad), 500u);  // the texture arrow
+  for (int width : kWidths) {
+    SCOPED_TRACE(width);
+    Rendered r = render_page("launch_2.html", width);
+    ASSERT_NE(r.dom.find("id=\"memory-chart\""), std::string::npos) << r.log << r.dom.substr(0, 2000);
+    EXPECT_NE(r.dom.find("data-flow=\"texture\""), std::string::npos);
+    check_fits(r, width);
+    EXPECT_EQ(r.number("flows"), 7);  // global loads (none: dashed) and stores, texture, L2 x 2, DRAM x 2
+    Image img = check_screenshot(r, width);
+    EXPECT_GT(pixels_of(img, 0x8e, 0x44, 0xad), 500u);  // the texture arrow
+  }
 }
 
 TEST_F(report_chromium, NotProfiledLaunchPage) {
-  Rendered r = render_page("launch_3.html");
-  ASSERT_NE(r.dom.find("id=\"kernel-name\""), std::string::npos) << r.log << r.dom.substr(0, 2000);
-  EXPECT_NE(r.dom.find("id=\"not-profiled\""), std::string::npos);
-  EXPECT_EQ(r.number("top:#memory-chart"), -1);
-  EXPECT_EQ(r.number("flows"), 0);
-  check_fits(r);  // the long template name wraps in the heading
-  check_screenshot(r, 0.995);  // a short page: a heading and a few notes
+  for (int width : kWidths) {
+    SCOPED_TRACE(width);
+    Rendered r = render_page("launch_3.html", width);
+    ASSERT_NE(r.dom.find("id=\"kernel-name\""), std::string::npos) << r.log << r.dom.substr(0, 2000);
+    EXPECT_NE(r.dom.find("id=\"not-profiled\""), std::string::npos);
+    EXPECT_EQ(r.number("top:#memory-chart"), -1);
+    EXPECT_EQ(r.number("top:#time"), -1);
+    EXPECT_EQ(r.number("flows"), 0);
+    check_fits(r, width);               // the long template name wraps in the heading
+    check_screenshot(r, width, 0.997);  // a short page: a heading and a few notes
+  }
 }
 
 TEST_F(report_chromium, ComparePage) {
-  Rendered r = render_page("launch_0_compare.html");
-  ASSERT_NE(r.dom.find("<table id=\"compare\">"), std::string::npos) << r.log << r.dom.substr(0, 2000);
-  EXPECT_EQ(count(r.dom, "<th class=\"num arch\""), 2u);
-  check_fits(r);
-  EXPECT_EQ(r.number("shown:#compare-advice"), 1);
-  // Differences highlighted (#fde2c8): the advice count (2 vs 1), sectors/request, DRAM bytes,
-  // the L2 hit rate, the metric only kepler has, and the 13 other non-zero metrics of hopper
-  // that the hand-written kepler entry lacks (a dash).
-  EXPECT_EQ(r.number("diffCells"), 18);
-  EXPECT_EQ(r.measure["diffBackground"], "rgb(253,226,200)");
-  Image img = check_screenshot(r);
-  EXPECT_GT(pixels_of(img, 0xfd, 0xe2, 0xc8), 2000u);
+  for (int width : kWidths) {
+    SCOPED_TRACE(width);
+    Rendered r = render_page("launch_0_compare.html", width);
+    ASSERT_NE(r.dom.find("<table id=\"compare\">"), std::string::npos) << r.log << r.dom.substr(0, 2000);
+    EXPECT_EQ(count(r.dom, "<th class=\"num arch\""), 4u);  // the summary's two and the metrics'
+    check_fits(r, width);
+    EXPECT_EQ(r.number("shown:#compare-advice"), 1);
+    // It opens with the summary (duration, limiter, main counters), on the first screen.
+    EXPECT_EQ(r.number("shown:#compare-summary"), 1);
+    EXPECT_LT(r.number("top:#compare-summary"), r.number("top:#compare"));
+    EXPECT_LT(r.number("top:#compare-summary"), 400);
+    // Differences highlighted (#fde2c8) in the metric table: the advice count (2 vs 1),
+    // sectors/request, DRAM bytes, the L2 hit rate, the metric only kepler has, and the 13 other
+    // non-zero metrics of hopper that the hand-written kepler entry lacks (a dash).
+    EXPECT_EQ(r.number("diffCells"), 18);
+    EXPECT_EQ(r.measure["diffBackground"], "rgb(253,226,200)");
+    Image img = check_screenshot(r, width);
+    EXPECT_GT(pixels_of(img, 0xfd, 0xe2, 0xc8), 2000u);
+  }
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 
 #include <gtest/gtest.h>
 
+#include "html_test_util.hpp"
 #include "sample_report.hpp"
 #include "warpscope/error.hpp"
 
@@ -26,36 +27,6 @@ namespace warpscope::report {
 namespace {
 
 using nlohmann::json;
-
-std::size_t count(const std::string& text, const std::string& what) {
-  std::size_t n = 0;
-  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
-  return n;
-}
-
-/// The attributes of every opening tag that starts with `tag_start` (e.g. `<tr class="src-line"`).
-std::vector<std::map<std::string, std::string>> tags(const std::string& html, const std::string& tag_start) {
-  std::vector<std::map<std::string, std::string>> out;
-  static const std::regex attr(R"re(([a-z-]+)="([^"]*)")re");
-  for (auto at = html.find(tag_start); at != std::string::npos; at = html.find(tag_start, at + 1)) {
-    std::string tag = html.substr(at, html.find('>', at) - at);
-    std::map<std::string, std::string> attrs;
-    for (std::sregex_iterator it(tag.begin(), tag.end(), attr), end; it != end; ++it)
-      attrs[(*it)[1].str()] = (*it)[2].str();
-    out.push_back(attrs);
-  }
-  return out;
-}
-
-/// The text from `<tag ... id="id"` to the matching closing tag (no nesting of the same tag).
-std::string element(const std::string& html, const std::string& tag, const std::string& id) {
-  auto at = html.find(" id=\"" + id + "\"");
-  if (at == std::string::npos) return "";
-  auto start = html.rfind("<" + tag + " ", at);
-  if (start == std::string::npos || html.find('>', start) < at) return "";
-  auto end = html.find("</" + tag + ">", start);
-  return html.substr(start, end == std::string::npos ? std::string::npos : end - start);
-}
 
 std::string read(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -89,14 +60,20 @@ TEST(report_html, PagesEscapeNamesSourceAndMessages) {
 }
 
 TEST(report_html, PagesWorkOffline) {
-  // Self-contained: no scripts, no linked style sheets or fonts, nothing with a network address
-  // but the SVG namespace (a name, never fetched).
+  // Self-contained: no script but the index's inline sorter, no linked style sheets or fonts,
+  // nothing with a network address but the SVG namespace (a name, never fetched).
   json r = test::sample_report();
-  std::vector<std::string> pages{html_index_page(r), html_compare_page(r, 0)};
+  std::string index = html_index_page(r);
+  EXPECT_EQ(count(index, "<script"), 1u);
+  EXPECT_EQ(count(index, "<script>"), 1u);  // inline: no src
+  std::vector<std::string> pages{index, html_compare_page(r, 0)};
   for (std::size_t i = 0; i < r["launches"].size(); ++i) pages.push_back(html_launch_page(r, i));
   for (const std::string& p : pages) {
     EXPECT_EQ(p.rfind("<!DOCTYPE html>", 0), 0u);
-    for (const char* banned : {"<script", "<link", "@import", "url(", "<img", "<iframe", "@font-face"})
+    if (&p != &pages[0]) {
+      EXPECT_EQ(p.find("<script"), std::string::npos);
+    }
+    for (const char* banned : {"<script src", "<link", "@import", "url(", "<img", "<iframe", "@font-face", "fetch("})
       EXPECT_EQ(p.find(banned), std::string::npos) << banned;
     std::size_t addresses = count(p, "http:") + count(p, "https:") + count(p, "//cdn") + count(p, "src=\"/");
     EXPECT_EQ(addresses, count(p, "xmlns=\"http://www.w3.org/2000/svg\""));
@@ -116,14 +93,18 @@ TEST(report_html, IndexListsLaunchesInOrderWithLinks) {
   EXPECT_EQ(rows[3]["class"], "launch not-profiled");
   EXPECT_LT(table.find("href=\"launch_0.html\""), table.find("href=\"launch_1.html\""));
   EXPECT_LT(table.find("href=\"launch_1.html\""), table.find("href=\"launch_3.html\""));
-  // The columns of the first launch: grid, block, registers, requests, sectors/request, bus
-  // utilization, hit rates, local bytes, shared wavefronts / conflicts, advice count.
+  // The columns of the first launch: grid, block, registers, predicted duration, limiter,
+  // requests, sectors/request, bus utilization, hit rates, local bytes, shared wavefronts /
+  // conflicts, advice count; each with the plain number to sort by.
   std::string row0 = table.substr(table.find("data-index=\"0\""), table.find("data-index=\"1\"") - table.find("data-index=\"0\""));
-  for (const char* cell : {"<td class=\"dim\">391 &times; 1 &times; 1</td>", "<td class=\"dim\">256 &times; 1 &times; 1</td>", ">16<", ">3,128<",
-                           ">12<", ">33.33<", ">12.50<", ">96 / 48<", "<td class=\"num\">2</td>"})
+  for (const char* cell : {"<td class=\"dim\" data-sort=\"391\">391 &times; 1 &times; 1</td>",
+                           "<td class=\"dim\" data-sort=\"256\">256 &times; 1 &times; 1</td>",
+                           "<td class=\"num\" data-sort=\"16\">16</td>", "<td class=\"num\" data-sort=\"3128\">3,128</td>",
+                           "data-sort=\"12\">12<", "data-sort=\"33.33\">33.33<", "data-sort=\"12.5\">12.50<",
+                           "<td class=\"num\" data-sort=\"96\">96 / 48</td>", "<td class=\"num\" data-sort=\"2\">2</td>"})
     EXPECT_NE(row0.find(cell), std::string::npos) << cell;
-  // Unknown registers show a dash.
-  EXPECT_NE(table.find("<td class=\"num\">\u2014</td>"), std::string::npos);
+  // Unknown registers show a dash and sort last (no key).
+  EXPECT_NE(table.find("<td class=\"num\" data-sort=\"\">\u2014</td>"), std::string::npos);
   EXPECT_NE(element(index, "dd", "arch").find("hopper"), std::string::npos);
   EXPECT_NE(element(index, "dd", "compare-archs").find("kepler"), std::string::npos);
   EXPECT_NE(element(index, "p", "timing-note").find("emulator wall time"), std::string::npos);
@@ -145,7 +126,8 @@ TEST(report_html, IndexMarksLaunchesThatWereNotProfiled) {
       << row3;
   EXPECT_EQ(count(table, "badge not-profiled"), 1u);
   // No advice count for a launch whose advice was never looked for.
-  EXPECT_TRUE(row3.ends_with("<td class=\"num\">\u2014 / \u2014</td><td class=\"num\">\u2014</td>")) << row3;
+  EXPECT_TRUE(row3.ends_with("<td class=\"num\" data-sort=\"\">\u2014 / \u2014</td><td class=\"num\" data-sort=\"\">\u2014</td>"))
+      << row3;
   EXPECT_NE(index.find("<h2>Launches (4, 3 profiled)</h2>"), std::string::npos);
   EXPECT_NE(element(index, "dd", "launch-filter").find("--launch-count 3"), std::string::npos);
 }
@@ -337,8 +319,8 @@ TEST(report_html, MemoryChartDrawsItsNumbers) {
   EXPECT_EQ(flows[0]["class"], "flow zero");  // no global loads: a dashed arrow
   EXPECT_NE(chart.find(">1,024 req \u00b7 2,048 sectors<"), std::string::npos);
   EXPECT_NE(chart.find(">65,536 B \u00b7 hit 75.0 %<"), std::string::npos);
-  EXPECT_NE(chart.find(">hit 50.0 %<"), std::string::npos);   // L1/TEX
-  EXPECT_NE(chart.find(">hit 66.7 %<"), std::string::npos);   // L2
+  EXPECT_NE(chart.find(">Hit Rate 50.0 %<"), std::string::npos);  // L1/TEX
+  EXPECT_NE(chart.find(">Hit Rate 66.7 %<"), std::string::npos);  // L2: every sector (l2_hit_rate_pct)
   EXPECT_NE(chart.find(">16,384 B<"), std::string::npos);     // DRAM reads
   EXPECT_NE(chart.find(">no accesses<"), std::string::npos);  // shared memory
   // The metric names behind an arrow are its tooltip.
@@ -496,15 +478,18 @@ TEST(report_html, PicturesOfTheWorstAccesses) {
   }
   EXPECT_NE(page.find("line 19: ld.global.f32 %f1, [%rd8];, cta 0 warp 3"), std::string::npos);
   EXPECT_NE(page.find("line 25: st.shared.f32 [%r9], %f2;, cta 1 warp 0"), std::string::npos);
-  // 12 sectors outlined for the strided load, 16 inactive lanes in the shared store.
+  // 12 sectors outlined for the strided load; the shared store on the banks instead, its 32 lanes
+  // in 32 cells (no two lanes share a word).
   auto at = page.find("id=\"access-0\"");
   std::string fig0 = page.substr(at, page.find("</figure>", at) - at);
   EXPECT_EQ(count(fig0, "class=\"transaction\""), 12u);
   EXPECT_EQ(count(fig0, "lane inactive"), 0u);
+  EXPECT_EQ(count(fig0, "class=\"shared-banks\""), 0u);
   at = page.find("id=\"access-1\"");
   std::string fig1 = page.substr(at, page.find("</figure>", at) - at);
-  EXPECT_EQ(count(fig1, "lane inactive"), 16u);
-  EXPECT_EQ(count(fig1, "class=\"requested\""), 16u);
+  EXPECT_EQ(count(fig1, "class=\"shared-banks\""), 1u);
+  EXPECT_EQ(count(fig1, "<g class=\"bank-word\""), 32u);
+  EXPECT_EQ(count(fig1, "class=\"transaction\""), 0u);
 }
 
 TEST(report_html, PictureOfHeapAddressesLabelsOffsets) {
@@ -745,6 +730,7 @@ TEST(report_html, LdmatrixSampleIsDrawnOnTheBanks) {
   EXPECT_NE(fig.find("data-matrix=\"0\" data-wavefronts=\"8\""), std::string::npos);
   EXPECT_EQ(count(fig, "<rect class=\"word conflict\""), 32u);
 }
+
 
 }  // namespace
 }  // namespace warpscope::report

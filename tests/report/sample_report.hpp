@@ -4,7 +4,13 @@
 // nothing but metrics; the third reads a texture; the fourth was left out by the launch filter
 // (`"profiled": false`) and has a long template name. Names and source text hold the characters
 // HTML must escape. The counters agree with one another as the model's would: bytes are
-// sectors x 32, hit rates are hits / sectors, DRAM reads are the L2 read misses x 32.
+// sectors x 32, hit rates are hits / sectors, DRAM reads are the L2 read misses x 32; the shared
+// store's sample (32 lanes, 8 bytes apart) takes 2 wavefronts, as its counters say (96 for 48),
+// and lists a 128-byte "transaction" per wavefront at its phase's first address, as the model's do.
+// Launches 0 and 2 (and launch 0's kepler entry) have a time-model prediction (`time`): launch 0
+// 1.5 us, 40,000 warp instructions, 1,051,008 DRAM bytes and 1,201,152 L2 bytes (37,536 sectors
+// x 32) on the H100's roofs (1.04544e12 warp instructions/s, 3.0739e12 and 7.2129e12 B/s);
+// launch 2 850 ns, 2,048 instructions, 16,384 DRAM and 49,152 L2 bytes; launch 3 has none.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -62,6 +68,13 @@ inline nlohmann::json sample_report() {
       "occupancy": {"blocks_per_sm": 8, "active_warps_per_sm": 64, "max_warps_per_sm": 64, "occupancy_pct": 100.0,
                     "limited_by": "warps"},
       "resources": {"registers": 16},
+      "time": {"available": true, "duration_ns": 1500.0, "limiter": "latency",
+               "sol": {"sm_pct": 2.55, "memory_pct": 35.0, "l1_pct": 35.0, "l2_pct": 11.1, "dram_pct": 22.79,
+                       "occupancy_pct": 82.5},
+               "mix": {"total": 40000},
+               "components": {"peak_warp_inst_per_s": 1.04544e12, "dram_bytes": 1051008, "dram_bytes_per_s": 3.0739e12,
+                              "l2_bytes": 1201152, "l2_bytes_per_s": 7.2129e12},
+               "estimated": true},
       "lines": [
         {
           "file": "/src/scale.cu", "line": 19,
@@ -109,7 +122,7 @@ inline nlohmann::json sample_report() {
         {
           "file": "/src/scale.cu", "line": 25,
           "text": "  tile[threadIdx.x * 2] = v; // <shared>",
-          "executions": 48, "thread_executions": 768,
+          "executions": 48, "thread_executions": 1536,
           "global_requests": 0, "global_sectors": 0, "global_ideal_sectors": 0, "global_excessive_sectors": 0,
           "global_bytes_requested": 0, "global_bytes_moved": 0,
           "l1_hit_sectors": 0, "l2_hit_sectors": 0,
@@ -119,19 +132,18 @@ inline nlohmann::json sample_report() {
             {
               "pc": 30, "ptx": "st.shared.f32 [%r9], %f2;", "ptx_line": 58,
               "space": "shared", "op": "store", "width": 4, "cache": "default",
-              "executions": 48, "active_lanes": 768,
+              "executions": 48, "active_lanes": 1536,
               "requests": 48, "sectors": 0, "ideal_sectors": 0, "excessive_sectors": 0,
-              "bytes_requested": 3072, "bytes_moved": 3072,
+              "bytes_requested": 6144, "bytes_moved": 6144,
               "l1_hit_sectors": 0, "l2_hit_sectors": 0,
               "wavefronts": 96, "ideal_wavefronts": 48,
               "sample": {
-                "cta": 1, "warp": 0, "active": "0x0000ffff", "width": 4,
+                "cta": 1, "warp": 0, "active": "0xffffffff", "width": 4,
                 "addresses": [0, 8, 16, 24, 32, 40, 48, 56, 64, 72, 80, 88, 96, 104, 112, 120,
-                              null, null, null, null, null, null, null, null,
-                              null, null, null, null, null, null, null, null],
-                "transactions": [],
+                              128, 136, 144, 152, 160, 168, 176, 184, 192, 200, 208, 216, 224, 232, 240, 248],
+                "transactions": [[0, 128], [0, 128]],
                 "unit": "wavefront",
-                "bytes_requested": 64, "bytes_moved": 64, "wavefronts": 2
+                "bytes_requested": 128, "bytes_moved": 256, "wavefronts": 2
               }
             }
           ]
@@ -176,6 +188,9 @@ inline nlohmann::json sample_report() {
           "occupancy": {"blocks_per_sm": 8, "active_warps_per_sm": 64, "max_warps_per_sm": 64, "occupancy_pct": 100.0,
                         "limited_by": "warps"},
           "resources": {"registers": 16},
+          "time": {"available": true, "duration_ns": 4200.0, "limiter": "dram",
+                   "sol": {"sm_pct": 1.2, "memory_pct": 68.0, "l1_pct": 20.0, "l2_pct": 30.0, "dram_pct": 68.0,
+                           "occupancy_pct": 80.0}},
           "lines": [],
           "advice": [
             {
@@ -234,6 +249,12 @@ inline nlohmann::json sample_report() {
         "smsp__inst_executed.sum": 2048
       },
       "estimated": ["l1tex__t_sectors_pipe_tex_mem_texture_lookup_hit.sum", "dram__bytes_read.sum", "l2_hit_rate_pct"],
+      "time": {"available": true, "duration_ns": 850.0, "limiter": "l2",
+               "sol": {"sm_pct": 0.23, "memory_pct": 12.0, "l1_pct": 12.0, "l2_pct": 0.8, "dram_pct": 0.63,
+                       "occupancy_pct": 40.0},
+               "mix": {"total": 2048},
+               "components": {"peak_warp_inst_per_s": 1.04544e12, "dram_bytes": 16384, "dram_bytes_per_s": 3.0739e12,
+                              "l2_bytes": 49152, "l2_bytes_per_s": 7.2129e12}},
       "lines": [
         {
           "file": "/src/scale.cu", "line": 40,
@@ -282,7 +303,8 @@ inline nlohmann::json sample_report() {
       "advice": [],
       "compare": [],
       "profiled": false,
-      "not_profiled": "--launch-count 3 profiles only the first 3 matching launches"
+      "not_profiled": "--launch-count 3 profiles only the first 3 matching launches",
+      "time": {"available": false, "reason": "not profiled"}
     }
   ],
   "launch_filter": {"kernel_name": null, "kernel_name_base": "function", "launch_skip": 0, "launch_count": 3},

@@ -53,15 +53,19 @@ TEST(TimeText, EventTimeNoteSaysWhich) {
 
 TEST(TimeHtml, SpeedOfLightBarsAndARooflinePoint) {
   const std::string s = html::time_section(sample()["launches"][0]);
-  EXPECT_NE(s.find("id=\"predicted-time\">27900.00 &micro;s"), std::string::npos) << s;
+  // 27.9e6 ns: in milliseconds.
+  EXPECT_NE(s.find("id=\"predicted-time\"><span class=\"duration\" data-ns=\"27900000\">27.90 ms</span>"),
+            std::string::npos)
+      << s;
   EXPECT_NE(s.find("<strong id=\"limiter\">issue</strong>"), std::string::npos);
   for (const char* id : {"sol-sm", "sol-memory", "sol-l1", "sol-l2", "sol-dram", "sol-occupancy"})
-    EXPECT_NE(s.find(id), std::string::npos) << id;
-  // The SM bar: 67.5 % of 300 pixels.
-  EXPECT_NE(s.find("width=\"202.5\""), std::string::npos);
-  EXPECT_NE(s.find("id=\"roofline-point\""), std::string::npos);
-  // No DRAM traffic: the roofline uses the L2 bytes (1e9 instructions / 1e6 bytes = 1000).
-  EXPECT_NE(s.find("per L2 byte (this launch: 1e+03)"), std::string::npos) << s;
+    EXPECT_NE(s.find("id=\"" + std::string(id) + "\""), std::string::npos) << id;
+  // The SM bar: 67.5 % of the 320-pixel axis.
+  EXPECT_NE(s.find("<rect class=\"sol-fill\" x=\"180\" y=\"6.0\" width=\"216.0\""), std::string::npos) << s;
+  // No DRAM traffic: one point, at the L2 bytes (1e9 instructions / 1e6 bytes = 1,000 per byte).
+  EXPECT_NE(s.find("<path class=\"point this l2\" id=\"roofline-point\" data-x=\"1000\""), std::string::npos) << s;
+  EXPECT_EQ(s.find("class=\"point this dram\""), std::string::npos);
+  EXPECT_NE(s.find("This launch: no DRAM bytes, 1,000 per L2 byte, "), std::string::npos) << s;
   EXPECT_EQ(html::time_section(nlohmann::json::object()), "");
 }
 
