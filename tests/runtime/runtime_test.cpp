@@ -340,3 +340,43 @@ TEST(Library, ExportsEveryNameUnderTheVersionNode) {
   const auto re = rt_test::run_shell("readelf -d " + lib);
   EXPECT_NE(re.out.find("Library soname: [libcudart.so.13]"), std::string::npos) << re.out;
 }
+
+namespace {
+
+/// The lines "<case> <returned> <last> <peek>" of an api_errors_probe run, by mode.
+std::vector<std::string> probe_lines(const std::string& text, const std::string& mode) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  bool in_mode = mode.empty();
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("## ", 0) == 0) {
+      in_mode = line == "## api_errors_probe " + mode;
+      continue;
+    }
+    if (in_mode && line.rfind("rc=", 0) != 0 && line.find("cuda") != std::string::npos) out.push_back(line);
+  }
+  return out;
+}
+
+}  // namespace
+
+// Copies, memsets, frees and launches with bad arguments, and the calls after a kernel fault,
+// answer what an H200 answered (tests/hw/data/h200/runtime_gt/api_errors.txt): the return code,
+// then cudaGetLastError, then cudaPeekAtLastError.
+TEST(ApiErrors, AsTheH200Answers) {
+  const std::string probe = std::string(WARPSCOPE_RT_PROGRAMS_DIR) + "/api_errors_probe";
+  const std::string h200 = rt_test::slurp(std::string(WARPSCOPE_SOURCE_DIR) + "/tests/hw/data/h200/runtime_gt/api_errors.txt");
+  for (const std::string mode : {"api", "fault"}) {
+    const auto r = rt_test::run_under_warpscope(probe + " " + mode);
+    auto mine = probe_lines(r.out, "");
+    auto gpu = probe_lines(h200, mode);
+    // On the H200 a bogus stream handle crashes the process (rc=139, the case never printed);
+    // warpscope answers invalid resource handle. After cudaDeviceReset, the H200 machine's next
+    // allocation found the device unavailable (its compute mode); warpscope starts a new context.
+    std::erase_if(mine, [](const std::string& l) { return l.rfind("stream_destroy_bogus ", 0) == 0; });
+    std::erase_if(mine, [](const std::string& l) { return l.rfind("malloc_after_reset ", 0) == 0; });
+    std::erase_if(gpu, [](const std::string& l) { return l.rfind("malloc_after_reset ", 0) == 0; });
+    EXPECT_EQ(mine, gpu) << mode << "\n" << r.out << r.err;
+    EXPECT_GT(gpu.size(), 5u) << mode;
+  }
+}
