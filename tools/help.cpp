@@ -39,6 +39,8 @@ Examples (one for every option):
   warpscope run --sample-ctas 0.1 -- ./app           every 10th CTA feeds the memory model, scaled up
   warpscope run --no-stats -- ./app                  instruction counts only, no memory model
   warpscope run --memcheck strict -- ./app           out-of-bounds global accesses stop the launch
+  warpscope run --error-exitcode 3 -- ./app          exit with 3 when memcheck reported an error (as compute-sanitizer)
+  warpscope run --import report.json --csv           print a saved --json report again, without running
   warpscope run --event-time wall -- ./app           cudaEventElapsedTime: emulator time, not predicted GPU time
   warpscope run --timeout 30 -- ./app               a launch running over 30 s stops with a report (exit 124)
   warpscope run --quiet --no-summary -- ./app        no runtime notes, no summary

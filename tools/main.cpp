@@ -15,7 +15,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(0, 1);
   bool query_metrics = false;
   app.add_flag("--query-metrics", query_metrics, "List the metrics warpscope reports (as `run --query-metrics`)");
-  app.set_version_flag("--version", "warpscope 0.1.0");
+  app.set_version_flag("--version", "warpscope " WARPSCOPE_VERSION);
   warpscope::cli::PatternOptions pattern;
   warpscope::cli::add_pattern_command(app, pattern);
   warpscope::cli::RunOptions run;

@@ -311,6 +311,8 @@ void add_run_command(CLI::App& app, RunOptions& o) {
   cmd->add_flag("--no-summary", o.no_summary, "Do not print the per-launch summary");
   cmd->add_flag("--all-launches", o.all_launches, "One summary line per launch, however many");
   cmd->add_flag("--any-ptx", o.any_ptx, "Run PTX made for a newer GPU than the profile's (with a warning)");
+  cmd->add_option("--error-exitcode", o.error_exitcode,
+                  "Exit with N when memcheck reported errors (compute-sanitizer's option; 0: the program's own code)");
   cmd->add_option("--import", o.import_path,
                   "Read a report saved with --json and print it again (text, --csv, --metrics, --section, --page, "
                   "--html) without running a program");
@@ -497,6 +499,20 @@ int run_run(const RunOptions& o) {
     if (!o.no_summary) std::cerr << "warpscope: HTML report in " << (fs::path(o.html_dir) / "index.html").string() << "\n";
   }
   std::cerr << stopped;
+  // --error-exitcode N: memcheck's errors (accesses outside every allocation, faults) fail the run
+  // with N, as compute-sanitizer's option does.
+  if (o.error_exitcode != 0) {
+    std::uint64_t errors = 0;
+    for (const auto& l : j.value("launches", nlohmann::json::array())) {
+      errors += l.value("memcheck", nlohmann::json::object()).value("errors", std::uint64_t{0});
+      if (l.contains("error")) ++errors;
+    }
+    if (errors != 0) {
+      std::cerr << fmt::format("warpscope: memcheck: {} error{} (exit code {}, --error-exitcode)\n", errors,
+                               errors == 1 ? "" : "s", o.error_exitcode);
+      return o.error_exitcode;
+    }
+  }
   return rc;
 }
 

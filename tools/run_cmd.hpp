@@ -42,6 +42,7 @@ struct RunOptions {
   bool all_launches = false;  // one summary line per launch even for many launches
   bool any_ptx = false;       // accept PTX newer than the profile (with a warning)
   std::string import_path;    // --import: a saved JSON report to print again
+  int error_exitcode = 0;     // --error-exitcode: the exit code when memcheck found errors (0: the program's)
   std::string memcheck = "report";  // --memcheck report|off|strict (WARPSCOPE_MEMCHECK)
   std::string event_time = "predicted";  // --event-time predicted|wall (WARPSCOPE_EVENT_TIME)
   NcuRunOptions ncu;  // -k, -s, -c, --kernel-name-base, --metrics, --csv, --print-summary

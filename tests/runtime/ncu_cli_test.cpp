@@ -436,4 +436,18 @@ TEST_F(NcuCli, FiltersSelectTheLaunchesTheH200sNcuSelected) {
   }
 }
 
+// compute-sanitizer's --error-exitcode on `warpscope run`: memcheck's errors make the run exit N.
+TEST_F(NcuCli, ErrorExitcodeWhenMemcheckFoundErrors) {
+  const auto r = rt_test::run_shell(exe_ + " run --quiet --no-summary --error-exitcode 7 -- " + prog("oob"));
+  EXPECT_EQ(r.exit_code, 7) << r.err;
+  EXPECT_NE(r.err.find("(exit code 7, --error-exitcode)"), std::string::npos) << r.err;
+  const auto plain = rt_test::run_shell(exe_ + " run --quiet --no-summary -- " + prog("oob"));
+  EXPECT_NE(plain.exit_code, 7);
+  // A clean program keeps its own exit code.
+  const auto clean = rt_test::run_shell(exe_ + " run --quiet --no-summary --error-exitcode 7 -- " + prog("selection"));
+  EXPECT_EQ(clean.exit_code, 0) << clean.err;
+  const auto v = rt_test::run_shell(exe_ + " --version");
+  EXPECT_EQ(v.out, std::string("warpscope ") + WARPSCOPE_VERSION + "\n");
+}
+
 }  // namespace
