@@ -39,9 +39,8 @@ namespace fatbin = warpscope::runtime::fatbin;
 namespace {
 
 /// A launch's kernel and shape, for the predicted duration of launches the filter leaves out.
-std::string shape_key(const LaunchRecord& r) {
-  return fmt::format("{}|{},{},{}|{},{},{}|{}", r.kernel, r.grid.x, r.grid.y, r.grid.z, r.block.x, r.block.y, r.block.z,
-                     r.dynamic_shared);
+std::string shape_key(const std::string& kernel, const Dim3& grid, const Dim3& block, std::size_t shmem) {
+  return fmt::format("{}|{},{},{}|{},{},{}|{}", kernel, grid.x, grid.y, grid.z, block.x, block.y, block.z, shmem);
 }
 
 
@@ -354,7 +353,12 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
   } else if (launch_filter) {
     chosen = launch_filter->select(k->name);
   }
-  const bool model = !no_stats && chosen.profiled;
+  // A left-out launch of a kernel and shape with no prediction yet still goes through the memory
+  // model, for its predicted time alone (cudaEventElapsedTime around it); its report keeps the
+  // left-out form. Later left-out launches of the shape take that time (predicted_shapes).
+  const std::string shape = shape_key(k->name, grid, block, shmem);
+  const bool time_only = !no_stats && !chosen.profiled && predicted_shapes.count(shape) == 0;
+  const bool model = !no_stats && (chosen.profiled || time_only);
   LaunchRecord rec;
   rec.profiled = chosen.profiled;
   rec.not_profiled = chosen.reason;
@@ -493,7 +497,7 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
     // A launch the filter left out takes the predicted duration of a profiled launch of the same
     // kernel and shape (the common -s/-c case: one profiled launch, its repeats not); without one
     // it has no prediction, as under --no-stats.
-    const auto twin = no_stats ? predicted_shapes.end() : predicted_shapes.find(shape_key(rec));
+    const auto twin = no_stats ? predicted_shapes.end() : predicted_shapes.find(shape);
     if (twin != predicted_shapes.end() && rec.incomplete.is_null() && rec.error.empty()) {
       gpu_ns += twin->second.first;
       rec.extra["event_time_ns"] = twin->second.first;
@@ -574,9 +578,26 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
   }
   if (primary_ns >= 0 && rec.incomplete.is_null()) {
     gpu_ns += primary_ns;
-    predicted_shapes.emplace(shape_key(rec), std::make_pair(primary_ns, launches.size()));
+    // A profiled launch's prediction replaces a time-only one of the same shape.
+    if (rec.profiled || predicted_shapes.count(shape) == 0)
+      predicted_shapes.insert_or_assign(shape, std::make_pair(primary_ns, launches.size()));
   } else {
     ++unpredicted_launches;
+  }
+  if (time_only) {
+    // The left-out form (as under --no-stats): the instruction counts, and the predicted time.
+    const nlohmann::json m = rec.metrics;
+    rec.metrics = {{"smsp__inst_executed.sum", m.value("smsp__inst_executed.sum", 0.0)},
+                   {"smsp__thread_inst_executed.sum", m.value("smsp__thread_inst_executed.sum", 0.0)}};
+    rec.estimated = nlohmann::json::array();
+    rec.lines = nlohmann::json::array();
+    rec.advice = nlohmann::json::array();
+    rec.compare = nlohmann::json::array();
+    rec.extra = nlohmann::json::object();
+    if (primary_ns >= 0 && rec.incomplete.is_null()) {
+      rec.extra["event_time_ns"] = primary_ns;
+      rec.extra["event_time_from_launch"] = launches.size();
+    }
   }
   launches.push_back(std::move(rec));
   if (interrupted || monitor.stop_code() != 0) finish_stopped(monitor.stop_code());
