@@ -118,6 +118,38 @@ std::string nvcc_arch(const arch::Profile& p) {
   return cc < 75 ? "sm_75" : p.ptx_target;
 }
 
+/// The program must be an executable regular file (a directory, a device such as /dev/zero or an
+/// empty name is refused before anything runs).
+void check_program_path(const std::string& exe, const std::string& given) {
+  if (given.empty()) fail(ErrorKind::kUsage, "run: the program's name is empty");
+  struct stat st {};
+  if (stat(exe.c_str(), &st) != 0) {
+    if (given.find('/') == std::string::npos)
+      fail(ErrorKind::kUsage, "run: {}: no such program (not a file, and not found on PATH)", given);
+    fail(ErrorKind::kUsage, "run: {}: {}", given, std::strerror(errno));
+  }
+  if (S_ISDIR(st.st_mode)) fail(ErrorKind::kUsage, "run: {} is a directory, not a program", given);
+  if (!S_ISREG(st.st_mode)) fail(ErrorKind::kUsage, "run: {} is not a regular file (a device, pipe or socket), not a program", given);
+  if (access(exe.c_str(), X_OK) != 0) fail(ErrorKind::kUsage, "run: {} is not executable (chmod +x, or run a .cu file)", given);
+}
+
+/// Report paths are checked before the program starts: a report that cannot be written must not
+/// be found out after the run.
+void check_report_paths(const RunOptions& o) {
+  if (!o.json_path.empty()) {
+    std::ofstream probe(o.json_path, std::ios::app);
+    if (!probe) fail(ErrorKind::kIo, "--json {}: cannot write: {}", o.json_path, std::strerror(errno));
+  }
+  if (!o.html_dir.empty()) {
+    std::error_code ec;
+    fs::create_directories(o.html_dir, ec);
+    if (ec || !fs::is_directory(o.html_dir))
+      fail(ErrorKind::kIo, "--html {}: cannot create the directory: {}", o.html_dir, ec ? ec.message() : "not a directory");
+    if (access(o.html_dir.c_str(), W_OK) != 0)
+      fail(ErrorKind::kIo, "--html {}: cannot write into it: {}", o.html_dir, std::strerror(errno));
+  }
+}
+
 }  // namespace
 
 std::string rebuild_flags(const arch::Profile& profile) {
@@ -396,6 +428,8 @@ int run_run(const RunOptions& o) {
   bool any_ptx = o.any_ptx;
   if (profile.cc_major * 10 + profile.cc_minor < 75 && command[0] != o.command[0]) any_ptx = true;
   const std::string exe = resolve_executable(command[0]);
+  check_program_path(exe, command[0]);
+  check_report_paths(o);
   const BinaryCheck check = check_binary(exe, profile);
   if (!check.runnable) fail(ErrorKind::kUsage, "{}", check.message);
   if (!check.message.empty() && !any_ptx) fail(ErrorKind::kUsage, "{}", check.message);

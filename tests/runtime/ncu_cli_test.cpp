@@ -456,4 +456,27 @@ TEST_F(NcuCli, ErrorExitcodeWhenMemcheckFoundErrors) {
   EXPECT_EQ(v.out, std::string("warpscope ") + WARPSCOPE_VERSION + "\n");
 }
 
+// A program path that is no program, and report paths that cannot be written, are refused before
+// anything runs, with a message naming them (no abort, no endless read of /dev/zero).
+TEST_F(NcuCli, BadProgramAndReportPathsAreRefusedBeforeTheRun) {
+  const std::string plain = prog("not_a_program.txt");
+  std::ofstream(plain) << "text\n";
+  std::filesystem::permissions(plain, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"-- /tmp", "run: /tmp is a directory, not a program"},
+      {"-- ''", "run: the program's name is empty"},
+      {"-- /dev/zero", "run: /dev/zero is not a regular file"},
+      {"-- " + plain, "is not executable"},
+      {"-- no_such_program_xyz", "run: no_such_program_xyz: no such program"},
+      {"--json /nonexistent/dir/r.json -- " + prog("selection"), "--json /nonexistent/dir/r.json: cannot write"},
+      {"--html /proc/no/dir -- " + prog("selection"), "--html /proc/no/dir: cannot create the directory"},
+  };
+  for (const auto& [args, message] : cases) {
+    const auto r = rt_test::run_shell("timeout 20 " + exe_ + " run --quiet " + args);
+    EXPECT_EQ(r.exit_code, 1) << args << ": " << r.err;
+    EXPECT_NE(r.err.find(message), std::string::npos) << args << ": " << r.err;
+    EXPECT_EQ(r.out.find("failures"), std::string::npos) << args << ": the program ran";
+  }
+}
+
 }  // namespace
