@@ -379,4 +379,12 @@ TEST(ApiErrors, AsTheH200Answers) {
     EXPECT_EQ(mine, gpu) << mode << "\n" << r.out << r.err;
     EXPECT_GT(gpu.size(), 5u) << mode;
   }
+  // Pinned memory (cudaMallocHost) is read and written by a kernel through its host pointer.
+  // (Registered memory, cudaHostRegister, is not mapped for kernels yet: the probe's later cases.)
+  const auto r = rt_test::run_under_warpscope(probe + " pinned");
+  const auto mine = probe_lines(r.out + "\n", "");
+  const auto gpu = probe_lines(h200, "pinned");
+  ASSERT_GE(mine.size(), 3u) << r.out << r.err;
+  EXPECT_EQ(std::vector<std::string>(mine.begin(), mine.begin() + 3), std::vector<std::string>(gpu.begin(), gpu.begin() + 3));
+  EXPECT_NE(r.out.find("pinned_after 1 32\n"), std::string::npos) << r.out;
 }

@@ -135,31 +135,20 @@ WS_API cudaError_t cudaFreeAsync(void* ptr, void* stream) {
 
 WS_API cudaError_t cudaFreeAsync_ptsz(void* ptr, void* stream) { return cudaFreeAsync(ptr, const_cast<void*>(canonical_stream(stream, true))); }
 
-// caveat: pinned memory is ordinary host memory; only cudaHostAllocMapped memory is visible to kernels
+// Pinned memory is mapped for kernels whatever the flags: with unified addressing (every 64-bit
+// GPU) a kernel reads and writes it through its host pointer, as the H200 does
+// (tests/hw/data/h200/runtime_gt/api_errors.txt, mode pinned).
 WS_API cudaError_t cudaHostAlloc(void** ptr, std::size_t bytes, unsigned flags) {
   return call("cudaHostAlloc", [&](Runtime& rt) {
     if (ptr == nullptr || flags > 0xf) return kErrInvalidValue;
     if (cudaError_t e = unsafe_call(rt, "cudaHostAlloc"); e != kSuccess) return e;
-    if (flags & kHostAllocMapped) {
-      // Mapped pinned memory: the same address works in kernels (zero-copy).
-      void* p = rt.allocate_host_visible(bytes, false, flags);
-      if (p == nullptr) return kErrMemoryAllocation;
-      *ptr = p;
-      return kSuccess;
-    }
-    void* p = nullptr;
-    if (posix_memalign(&p, 4096, bytes == 0 ? 1 : bytes) != 0) return kErrMemoryAllocation;
-    HostAlloc h;
-    h.ptr = p;
-    h.bytes = bytes;
-    h.flags = flags;
-    rt.host_allocs[reinterpret_cast<std::uintptr_t>(p)] = h;
+    void* p = rt.allocate_host_visible(bytes, false, flags);
+    if (p == nullptr) return kErrMemoryAllocation;
     *ptr = p;
     return kSuccess;
   });
 }
 
-// caveat: ordinary host memory, not visible to kernels
 WS_API cudaError_t cudaMallocHost(void** ptr, std::size_t bytes) { return cudaHostAlloc(ptr, bytes, 0); }
 
 WS_API cudaError_t cudaFreeHost(void* ptr) {
