@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
-# Installs what warpscope needs to build and test, from Debian's packages, when it is missing.
-# Safe to run again: it does nothing when everything is present.
+# Installs what warpscope needs to build (and, with --tests, to test), from Debian's packages,
+# when it is missing. Safe to run again: it does nothing when everything is present.
+#   bash scripts/deps.sh           the build's packages (scripts/example.sh)
+#   bash scripts/deps.sh --tests   and chromium, for the HTML report's tests (scripts/test.sh)
 set -euo pipefail
 
 packages=(cmake ninja-build g++ pkg-config
           libcli11-dev libfmt-dev nlohmann-json3-dev
           libgtest-dev libgmock-dev libbenchmark-dev
-          libzstd-dev liblz4-dev libtbb-dev zlib1g-dev
-          chromium)  # chromium: the HTML report test renders the pages headless
+          libzstd-dev liblz4-dev libtbb-dev zlib1g-dev)
+if [ "${1:-}" = "--tests" ]; then
+  packages+=(chromium)  # the HTML report's tests render the pages headless
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -4,7 +4,8 @@
 # seeds' saxpy program (examples/saxpy.cu) unmodified under `warpscope run`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/build.sh >/dev/null
+# Only what the example needs: the CLI and the runtime library (scripts/test.sh builds the rest).
+bash scripts/build.sh warpscope warpscope_cudart
 bash examples/seeds_coalescing.sh
 export PATH="$PATH:${CUDA_HOME:-/usr/local/cuda}/bin"
 echo "== warpscope run --html build/report-saxpy --json build/report-saxpy.json examples/saxpy.cu -- 100003"
