@@ -152,7 +152,9 @@ std::string compare_table(const nlohmann::json& report) {
   if (archs.size() < 2) return out;
   static const std::vector<std::pair<const char*, const char*>> kRows = {
       {"global requests", "global_requests"},
-      {"global sectors (transactions)", "global_sectors"},
+      {"global transactions (own unit)", "global_transactions"},
+      {"transactions per request", "global_transactions_per_request"},
+      {"global sectors (32 B, ncu's)", "global_sectors"},
       {"sectors per request", "global_sectors_per_request"},
       {"bus utilization %", "global_bus_utilization_pct"},
       {"L1 hit % (global loads)", "l1_hit_rate_global_ld_pct"},
@@ -162,6 +164,16 @@ std::string compare_table(const nlohmann::json& report) {
       {"shared wavefronts", "shared_wavefronts"},
       {"shared bank conflicts", "shared_bank_conflicts"}};
   out += "\n== profiles side by side (--compare-arch; one execution, each profile's memory model)\n";
+  // Each profile's unit of a transaction (the unit its hardware moves; `warpscope pattern` counts
+  // the same); ncu's 32-byte sectors beside it.
+  for (const auto& a : archs) {
+    std::string unit;
+    if (a == report.value("arch", "?")) unit = report.value("transaction_unit", std::string());
+    for (const auto& l : launches)
+      for (const auto& c : l.value("compare", nlohmann::json::array()))
+        if (unit.empty() && c.value("arch", "") == a) unit = c.value("transaction_unit", std::string());
+    if (!unit.empty()) out += fmt::format("   {} transactions: {}\n", a, unit);
+  }
   std::size_t shown = 0;
   for (const auto& l : launches) {
     if (++shown > 16) {
@@ -183,6 +195,10 @@ std::string compare_table(const nlohmann::json& report) {
       out += fmt::format("   {:<32}", label);
       for (const auto& m : ms) {
         const double v = num(m, key);
+        if (!m.contains(key)) {  // a report made before the field existed
+          out += fmt::format(" {:>14}", "-");
+          continue;
+        }
         const bool frac = std::string(key).find("_pct") != std::string::npos ||
                           std::string(key).find("per_request") != std::string::npos;
         out += frac ? fmt::format(" {:>14.2f}", v) : fmt::format(" {:>14}", static_cast<std::uint64_t>(v));

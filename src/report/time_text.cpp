@@ -85,6 +85,18 @@ std::string time_table(const nlohmann::json& report, std::size_t limit) {
     for (const auto& [arch, ns] : r.compare) line += fmt::format(" {:>12}", ns < 0 ? "-" : duration(ns));
     out += line + "\n";
   }
+  // A "-" column says why: the first reason each compared profile gave.
+  std::vector<std::pair<std::string, std::string>> reasons;
+  for (const auto& l : report.value("launches", nlohmann::json::array()))
+    for (const auto& c : l.value("compare", nlohmann::json::array())) {
+      const nlohmann::json t = c.value("time", nlohmann::json());
+      if (predicted(t) || !t.is_object() || !t.contains("reason")) continue;
+      const std::string arch = c.value("arch", "?");
+      bool seen = false;
+      for (const auto& [a, why] : reasons) seen = seen || a == arch;
+      if (!seen) reasons.emplace_back(arch, t.value("reason", std::string()));
+    }
+  for (const auto& [arch, why] : reasons) out += fmt::format("   {}: - ({})\n", arch, why);
   return out;
 }
 

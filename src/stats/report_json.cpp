@@ -297,6 +297,17 @@ nlohmann::json metrics_json(const ModelResult& m, const LaunchStats& exec) {
   j["global_requests"] = g_req;
   j["global_sectors"] = g_sec;
   j["global_sectors_per_request"] = ratio(g_sec, g_req);
+  // The profile's own unit (transaction_unit): 32-byte sectors from Maxwell on, where this equals
+  // global_sectors; Fermi's and Kepler's cached loads move 128-byte lines, and G80/Tesla move
+  // 32/64/128-byte segments per half-warp (docs/mem.md). The same count `warpscope pattern` gives.
+  std::uint64_t g_transactions = 0, g_transaction_requests = 0;
+  for (const InstructionStats& s : m.per_pc) {
+    if (!s.seen || s.space != Space::kGlobal) continue;
+    g_transactions += s.sectors;
+    g_transaction_requests += s.requests;
+  }
+  j["global_transactions"] = g_transactions;
+  j["global_transactions_per_request"] = ratio(g_transactions, g_transaction_requests);
   j["global_excessive_sectors"] = excessive;
   j["global_bytes_requested"] = m.global_bytes_requested;
   j["global_bytes_moved"] = m.global_bytes_moved;

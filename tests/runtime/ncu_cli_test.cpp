@@ -479,4 +479,31 @@ TEST_F(NcuCli, BadProgramAndReportPathsAreRefusedBeforeTheRun) {
   }
 }
 
+// `run --compare-arch` and `pattern` count one access the same way on every profile, in the unit
+// the profile's hardware moves (docs/mem.md; the seeds' rules): a warp's 4-byte loads 32 bytes
+// apart are 8 transactions of 128-byte lines on Fermi (cached loads), 32 sectors on Hopper; its
+// 32 consecutive 4-byte stores are 4 segments or sectors of 32 bytes. 64 CTAs x 8 warps = 512
+// warps, each with one load and one store.
+TEST_F(NcuCli, OneAnswerPerProfile) {
+  const std::string json = prog("stride_compare.json");
+  const auto r = rt_test::run_shell(exe_ + " run --quiet --json " + json + " --compare-arch fermi -- " +
+                                    prog("stride_compare"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(rt_test::slurp(json));
+  const auto& hopper = j["launches"][0]["metrics"];
+  const auto& fermi = j["launches"][0]["compare"][0]["metrics"];
+  EXPECT_EQ(fermi["global_transactions"], 512 * 8 + 512 * 4);
+  EXPECT_EQ(hopper["global_transactions"], 512 * 32 + 512 * 4);
+  EXPECT_EQ(hopper["global_sectors"], hopper["global_transactions"]);
+  EXPECT_EQ(fermi["global_sectors"], 512 * 32 + 512 * 4);  // ncu's 32-byte sectors, beside them
+  EXPECT_EQ(j["launches"][0]["compare"][0]["transaction_unit"],
+            "128-byte lines (loads cached in L1), 32-byte segments (uncached loads, stores)");
+  // The text names each profile's unit and why a time column is empty.
+  EXPECT_NE(r.err.find("   fermi transactions: 128-byte lines"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("   fermi: - (the time model has no constants for profile 'fermi')"), std::string::npos) << r.err;
+  // warpscope pattern: the same warp load on Fermi.
+  const auto p = rt_test::run_shell(exe_ + " pattern --arch fermi --index 'lane*8'");
+  EXPECT_NE(p.out.find("transactions      8 (lines of 128 B)"), std::string::npos) << p.out;
+}
+
 }  // namespace

@@ -38,6 +38,18 @@ namespace warpscope::cudart {
 namespace fatbin = warpscope::runtime::fatbin;
 namespace {
 
+/// The unit a profile's global transactions are counted in (metrics global_transactions).
+std::string transaction_unit(const arch::Profile& p) {
+  switch (p.coalescing) {
+    case arch::Coalescing::kCc10: return "64/128/256-byte segments per coalesced half-warp, else 32 bytes per thread";
+    case arch::Coalescing::kCc12: return "32/64/128-byte segments per half-warp";
+    case arch::Coalescing::kLines:
+      return fmt::format("{}-byte lines (loads cached in L1), 32-byte segments (uncached loads, stores)", p.line_bytes);
+    case arch::Coalescing::kSectors: return fmt::format("{}-byte sectors", p.sector_bytes);
+  }
+  return "";
+}
+
 /// A launch's kernel and shape, for the predicted duration of launches the filter leaves out.
 std::string shape_key(const std::string& kernel, const Dim3& grid, const Dim3& block, std::size_t shmem) {
   return fmt::format("{}|{},{},{}|{},{},{}|{}", kernel, grid.x, grid.y, grid.z, block.x, block.y, block.z, shmem);
@@ -571,7 +583,8 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
       rec.compare = nlohmann::json::array();
     } else {
       nlohmann::json c = {{"arch", results[i].profile->name}, {"metrics", std::move(m)}, {"estimated", std::move(est)},
-                          {"lines", std::move(lines)}, {"advice", std::move(adv)}};
+                          {"lines", std::move(lines)}, {"advice", std::move(adv)},
+                          {"transaction_unit", transaction_unit(*results[i].profile)}};
       c.update(extra);
       rec.compare.push_back(std::move(c));
     }
@@ -757,6 +770,7 @@ void Runtime::write_report() {
   j["tool"] = {{"name", "warpscope"}, {"version", WARPSCOPE_VERSION}};
   j["arch"] = profile().name;
   j["gpu"] = profile().gpu;
+  j["transaction_unit"] = transaction_unit(profile());
   j["memory_model"] = !no_stats;
   j["schema_version"] = 1;
   {
