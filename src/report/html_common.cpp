@@ -384,9 +384,20 @@ std::string evidence_list(const json& advice) {
   const json* evidence = field(advice, "evidence");
   if (!evidence || !evidence->is_object() || evidence->empty()) return "";
   std::vector<std::string> items;
-  for (const auto& [key, value] : evidence->items())
+  for (const auto& [key, value] : evidence->items()) {
+    if (value.is_array() || value.is_object()) {
+      // The instructions of a merged item (evidence.instructions): their pcs, not their JSON.
+      if (key != "instructions" || !value.is_array()) continue;
+      std::vector<std::string> pcs;
+      for (const auto& i : value)
+        if (i.is_object() && i.contains("pc")) pcs.push_back(h(i["pc"]));
+      items.push_back(fmt::format("<span class=\"ev\"><span class=\"ev-key\">instructions</span> pc {}</span>",
+                                  fmt::join(pcs, ", ")));
+      continue;
+    }
     items.push_back(
         fmt::format("<span class=\"ev\"><span class=\"ev-key\">{}</span> {}</span>", html_escape(key), h(value)));
+  }
   return fmt::format("<div class=\"evidence\">{}</div>\n", fmt::join(items, " "));
 }
 

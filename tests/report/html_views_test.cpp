@@ -307,3 +307,22 @@ TEST(report_html, ComparePageOpensWithDurationLimiterAndUnits) {
 
 }  // namespace
 }  // namespace warpscope::report
+
+namespace warpscope::report {
+namespace {
+
+// A merged advice item (one per line and cause) lists its instructions' pcs, never their JSON.
+TEST(report_html, MergedAdviceListsItsInstructionsByPc) {
+  nlohmann::json r = warpscope::test::sample_report();
+  auto& a = r["launches"][0]["advice"][1];
+  a["pcs"] = {30, 34};
+  a["evidence"]["instructions"] = nlohmann::json::array({{{"pc", 30}, {"evidence", {{"ways", 2}}}},
+                                                          {{"pc", 34}, {"evidence", {{"ways", 2}}}}});
+  const std::string page = html_launch_page(r, 0);
+  EXPECT_NE(page.find("<span class=\"ev-key\">instructions</span> pc 30, 34</span>"), std::string::npos);
+  EXPECT_EQ(page.find("&quot;evidence&quot;"), std::string::npos);
+  EXPECT_EQ(page.find("{\"evidence\""), std::string::npos);
+}
+
+}  // namespace
+}  // namespace warpscope::report
