@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <regex>
 
 #include <fmt/format.h>
 
@@ -173,6 +174,15 @@ Parsed parse(const std::string& name) {
   return p;
 }
 
+/// The counters whose .min/.max over SMs the model gives (stats::unit_extremes_json): the L1's
+/// global and local requests, sectors and hits, and the shared wavefronts.
+bool per_sm_base(const std::string& base) {
+  static const std::regex re(
+      "^(l1tex__t_(requests|sectors)_pipe_lsu_mem_(global_op_(ld|st|atom|red)|local_op_(ld|st))(_lookup_hit)?|"
+      "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_(ld|st|atom))$");
+  return std::regex_match(base, re);
+}
+
 bool is_rollup(const std::string& r) { return r == "sum" || r == "avg" || r == "min" || r == "max"; }
 
 /// The units a family's rollup runs over (0: unknown).
@@ -340,9 +350,10 @@ std::optional<std::string> metric_refusal(const std::string& name, const std::ve
   if (!is_rollup(p.rollup))
     return fmt::format("{}: a counter takes the rollups .sum, .avg, .min or .max ({}.sum)", name, p.base);
   if (p.rollup == "min" || p.rollup == "max") {
-    if (unit_count(p.base, units) == 1) return std::nullopt;
-    return fmt::format("{}: ncu's .{} is over the GPU's {}; the model counts the whole GPU, not each unit (ask for "
-                       "{}.sum, or {}.avg: the sum over the units)",
+    if (unit_count(p.base, units) == 1 || per_sm_base(p.base)) return std::nullopt;
+    return fmt::format("{}: ncu's .{} is over the GPU's {}; the model counts this for the whole GPU, not each unit "
+                       "(ask for {}.sum, or {}.avg: the sum over the units; per SM it has the L1's global and local "
+                       "requests, sectors and hits and the shared wavefronts)",
                        name, p.rollup, unit_name(p.base), p.base, p.base);
   }
   if (p.rollup == "avg" && unit_count(p.base, units) == 0)
@@ -384,8 +395,15 @@ std::optional<double> metric_value(const nlohmann::json& launch, const std::stri
     const unsigned n = unit_count(p.base, units);
     if (n == 0) return std::nullopt;
     v /= n;
-  } else if (p.rollup != "sum" && unit_count(p.base, units) != 1) {
-    return std::nullopt;
+  } else if (p.rollup == "min" || p.rollup == "max") {
+    if (unit_count(p.base, units) != 1) {
+      // Over SMs, as the model places CTAs (the launch's unit_extremes).
+      const auto ex = launch.find("unit_extremes");
+      if (ex == launch.end() || !ex->is_object() || !ex->contains(p.base)) return std::nullopt;
+      const auto& e = (*ex)[p.base];
+      if (!e.contains(p.rollup) || !e[p.rollup].is_number()) return std::nullopt;
+      v = e[p.rollup].get<double>();
+    }
   }
   if (p.submetric == "per_second") {
     const auto s = duration_seconds(launch);

@@ -1,5 +1,7 @@
 #include "stats/collector.hpp"
 
+#include <algorithm>
+
 #include "stats/collector_shard.hpp"
 
 namespace warpscope::stats {
@@ -43,7 +45,7 @@ void LaunchCollector::on_access(const WarpAccess& access) {
   direct_->on_access(access);
 }
 
-void LaunchCollector::merge(std::uint32_t, std::unique_ptr<CtaPart> part_base) {
+void LaunchCollector::merge(std::uint32_t cta, std::unique_ptr<CtaPart> part_base) {
   auto& part = static_cast<Part&>(*part_base);
   atomics_.add(part.atomic_addresses, part.atomic_lines);
   host_mapped_.read += part.host_mapped.read;
@@ -60,6 +62,8 @@ void LaunchCollector::merge(std::uint32_t, std::unique_ptr<CtaPart> part_base) {
     // The caches, in the order of the part's records, crediting hits to their instructions (each
     // op's instruction has a row: the shard made it first).
     const mem::Counters& c = m.hierarchy.counters();
+    const std::size_t sm_count = std::max<std::size_t>(1, m.profile.sm_count);
+    if (r.per_sm.size() != sm_count) r.per_sm.resize(sm_count);
     // The caches' sets are megabytes the accesses walk through: ask for the sets of an op a few
     // ahead while serving this one.
     constexpr std::size_t kAhead = 6;
@@ -71,11 +75,20 @@ void LaunchCollector::merge(std::uint32_t, std::unique_ptr<CtaPart> part_base) {
       const LineOp& op = p.ops[k];
       prefetch(k + kAhead);
       const std::uint64_t l1_before = l1_hits(c), l2_before = l2_hits(c), foreign_before = c.l1_foreign_hits;
+      const mem::L1Counters op_before = c.at(op.space, op.op);
       try {
         m.hierarchy.apply(op.sm, op.space, op.op, op.cached_in_l1, op.requests, p.lines.data() + op.first, op.count,
                           mem::CacheReader{op.reader, op.pc, op.cta});
       } catch (const Error& e) {
         if (p.model_errors++ == 0) p.first_model_error = e.what();
+      }
+      {
+        // The op's L1 traffic, on the SM that served it.
+        const mem::L1Counters& after = c.at(op.space, op.op);
+        mem::L1Counters& on_sm = r.per_sm[op.sm % sm_count].l1[mem::Counters::l1_index(op.space)][static_cast<unsigned>(op.op)];
+        on_sm.requests += after.requests - op_before.requests;
+        on_sm.sectors += after.sectors - op_before.sectors;
+        on_sm.sector_hits += after.sector_hits - op_before.sector_hits;
       }
       InstructionStats& row = r.per_pc[op.pc];
       row.l1_hit_sectors += l1_hits(c) - l1_before;
@@ -93,6 +106,7 @@ void LaunchCollector::merge(std::uint32_t, std::unique_ptr<CtaPart> part_base) {
     r.gmma_conflicts += p.gmma_conflicts;
     r.global_bytes_requested += p.global_bytes_requested;
     r.global_bytes_moved += p.global_bytes_moved;
+    for (unsigned k = 0; k < 3; ++k) r.per_sm[cta % sm_count].shared_wavefronts[k] += p.shared_wavefronts[k];
     for (unsigned k = 0; k < 3; ++k) {
       r.shared_wavefronts[k] += p.shared_wavefronts[k];
       r.shared_ideal[k] += p.shared_ideal[k];

@@ -155,6 +155,14 @@ struct ModelResult {
   // (apart from shared_wavefronts: ncu's op_gmma) and conflicts. Its warp instructions are
   // instructions[kShared][kGmma].
   std::uint64_t gmma_bytes = 0, gmma_wavefronts = 0, gmma_ideal = 0, gmma_conflicts = 0;
+  // Per SM, as the model places CTAs (CTA c on SM c mod sm_count): the L1's requests, sectors and
+  // hits by [space][op], and shared wavefronts by op (0 loads, 1 stores, 2 atomics), for Nsight
+  // Compute's .min/.max over SMs (unit_extremes_json). Sized sm_count once a CTA is merged.
+  struct SmCounters {
+    decltype(mem::Counters::l1) l1{};
+    std::uint64_t shared_wavefronts[3] = {};
+  };
+  std::vector<SmCounters> per_sm;
   AtomicContention atomics;  // global atomics per address and line (the same for every profile)
   HostMappedBytes host_mapped;  // zero-copy bytes (the same for every profile)
   // The distinct 64-byte lines of constant memory (`.const` loads) each CTA read, summed over

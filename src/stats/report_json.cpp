@@ -185,6 +185,44 @@ void texture_metrics(nlohmann::json& j, const ModelResult& m) {
   for (const auto& [name, value] : v) j[name] = value;
 }
 
+nlohmann::json unit_extremes_json(const ModelResult& m) {
+  nlohmann::json out = nlohmann::json::object();
+  if (m.per_sm.empty()) return out;
+  auto add = [&](const std::string& base, auto value_of) {
+    std::uint64_t lo = ~std::uint64_t{0}, hi = 0;
+    for (const auto& sm : m.per_sm) {
+      const std::uint64_t v = value_of(sm);
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+    }
+    out[base] = {{"min", lo}, {"max", hi}};
+  };
+  for (Space s : {Space::kGlobal, Space::kLocal}) {
+    for (Op o : {Op::kLoad, Op::kStore, Op::kAtomic, Op::kReduction}) {
+      if (s == Space::kLocal && o != Op::kLoad && o != Op::kStore) continue;
+      const unsigned si = mem::Counters::l1_index(s), oi = static_cast<unsigned>(o);
+      // As metrics_json: cp.async's global side counts under op_ld.
+      const bool with_ldgsts = s == Space::kGlobal && o == Op::kLoad;
+      const unsigned gi = static_cast<unsigned>(Op::kLdgsts);
+      const std::string base = fmt::format("pipe_lsu_mem_{}_op_{}", to_string(s), op_short(o));
+      add("l1tex__t_requests_" + base, [&](const ModelResult::SmCounters& sm) {
+        return sm.l1[si][oi].requests + (with_ldgsts ? sm.l1[si][gi].requests : 0);
+      });
+      add("l1tex__t_sectors_" + base, [&](const ModelResult::SmCounters& sm) {
+        return sm.l1[si][oi].sectors + (with_ldgsts ? sm.l1[si][gi].sectors : 0);
+      });
+      add("l1tex__t_sectors_" + base + "_lookup_hit", [&](const ModelResult::SmCounters& sm) {
+        return sm.l1[si][oi].sector_hits + (with_ldgsts ? sm.l1[si][gi].sector_hits : 0);
+      });
+    }
+  }
+  const char* shared_ops[] = {"ld", "st", "atom"};
+  for (unsigned k = 0; k < 3; ++k)
+    add(fmt::format("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{}", shared_ops[k]),
+        [&](const ModelResult::SmCounters& sm) { return sm.shared_wavefronts[k]; });
+  return out;
+}
+
 nlohmann::json metrics_json(const ModelResult& m, const LaunchStats& exec) {
   nlohmann::json j = nlohmann::json::object();
   j["smsp__inst_executed.sum"] = exec.warp_instructions;

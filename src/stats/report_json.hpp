@@ -25,6 +25,11 @@ class SourceCache {
 
 /// `metrics` of a launch: ncu-named counters and derived figures (docs/report.md).
 nlohmann::json metrics_json(const ModelResult& model, const LaunchStats& exec);
+
+/// Nsight Compute's .min and .max over SMs of the L1's global and local counters and the shared
+/// wavefronts, as the model places CTAs (ModelResult::per_sm): {"<base name>": {"min": m, "max": M}}
+/// with the base names of metrics_json's `.sum` metrics (docs/report.md "unit_extremes").
+nlohmann::json unit_extremes_json(const ModelResult& model);
 /// The metrics of metrics_json() that the model estimates rather than derives exactly.
 nlohmann::json estimated_json(const ModelResult& model);
 /// `lines` of a launch: every CUDA source line with an executed instruction, in file and line

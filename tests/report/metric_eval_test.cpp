@@ -122,6 +122,9 @@ TEST(MetricEval, RefusalsSayWhy) {
   EXPECT_EQ(why("lts__t_sectors.avg", h200()), "");
   EXPECT_NE(why("lts__t_sectors.avg", MetricUnits{}).find("does not say over how many L2 slices"), std::string::npos);
   EXPECT_NE(why("l1tex__t_sectors.min", h200()).find("over the GPU's L1/TEX units"), std::string::npos);
+  EXPECT_EQ(why("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.max", h200()), "");  // per SM in the model
+  EXPECT_EQ(why("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.min", h200()), "");
+  EXPECT_NE(why("lts__t_sectors_srcunit_tex_op_read.max", h200()).find("L2 slices"), std::string::npos);
   EXPECT_NE(why("lts__t_sectors.sum.pct_of_peak_sustained_elapsed", h200()).find("no peak rate"), std::string::npos);
   EXPECT_NE(why("lts__t_sectors.sum.peak_sustained", h200()).find("not modelled"), std::string::npos);
   EXPECT_NE(why("sm__throughput.max.pct_of_peak_sustained_elapsed", h200()).find("not modelled"), std::string::npos);

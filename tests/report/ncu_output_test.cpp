@@ -215,7 +215,7 @@ TEST(NcuMetrics, ResolveNamesRollupsAndRegex) {
   // .avg needs the profile's unit count; .min/.max are per unit, which the model does not count.
   EXPECT_NE(message({"dram__bytes_read.avg"}).find("does not say over how many DRAM units"), std::string::npos)
       << message({"dram__bytes_read.avg"});
-  EXPECT_NE(message({"dram__bytes_read.max"}).find("the model counts the whole GPU, not each unit"), std::string::npos);
+  EXPECT_NE(message({"dram__bytes_read.max"}).find("the model counts this for the whole GPU, not each unit"), std::string::npos);
   EXPECT_NE(message({"lts__t_sector_srcunit_tex_op_read.sum"}).find("did you mean lts__t_sectors_srcunit_tex_op_read.sum"),
             std::string::npos)
       << message({"lts__t_sector_srcunit_tex_op_read.sum"});

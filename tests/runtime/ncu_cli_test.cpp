@@ -308,9 +308,20 @@ TEST_F(NcuCli, DerivedMetricsFromTheLaunchesCounters) {
   // smsp__inst_executed over the H100's 528 SMSPs (hopper profile, ncu_units), to ncu's two decimals.
   EXPECT_NEAR(ncu_csv::number(rows[0].at("smsp__inst_executed.avg")),
               ncu_csv::number(rows[0].at("smsp__inst_executed.sum")) / 528, 0.005);
+  // Per SM, as the model places CTAs (CTA c on SM c mod 132): the 16 CTAs of a copy_f launch are
+  // alone on 16 SMs, so the busiest SM has one CTA's 8 warps x 4 sectors and 116 SMs have none.
+  const std::string per_sm = prog("selection_per_sm.csv");
+  run("-k copy_f -c 1 --csv --log-file " + per_sm +
+      " --metrics l1tex__t_sectors_pipe_lsu_mem_global_op_ld.max,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.min,"
+      "l1tex__t_requests_pipe_lsu_mem_global_op_ld.max");
+  const auto sm_rows = ncu_csv::launches(per_sm);
+  ASSERT_EQ(sm_rows.size(), 1u);
+  EXPECT_EQ(sm_rows[0].at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.max"), "32");
+  EXPECT_EQ(sm_rows[0].at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.min"), "0");
+  EXPECT_EQ(sm_rows[0].at("l1tex__t_requests_pipe_lsu_mem_global_op_ld.max"), "8");
   const auto refused = rt_test::run_shell(exe_ + " run --metrics lts__t_sectors.max -- " + prog("selection"));
   EXPECT_EQ(refused.exit_code, 1);
-  EXPECT_NE(refused.err.find("the model counts the whole GPU, not each unit"), std::string::npos) << refused.err;
+  EXPECT_NE(refused.err.find("the model counts this for the whole GPU, not each unit"), std::string::npos) << refused.err;
 }
 
 TEST_F(NcuCli, SectionsPrintNcusDetailsLayout) {

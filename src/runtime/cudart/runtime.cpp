@@ -562,6 +562,7 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
         analysis::launch_resources(*results[i].profile, facts, rec.grid, rec.block, shmem, m, est, adv);
     extra["local_arrays"] = stats::local_arrays_json(results[i], code, dynamic_index);
     extra["math_to_memory"] = analysis::math_to_memory(results[i], stats, code);
+    extra["unit_extremes"] = stats::unit_extremes_json(results[i]);
     extra["sampling"] = sampling;
     if (i == 0 && rec.sass_counts) {
       apply_sass_counts(*rec.sass_counts, code, m, est, lines);
