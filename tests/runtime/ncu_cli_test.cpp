@@ -543,4 +543,42 @@ TEST_F(NcuCli, TransposeOrderingOnEveryTimedProfile) {
   }
 }
 
+// --set, --page source/raw/details, --print-kernel-base and --print-source, each on its own.
+TEST_F(NcuCli, SetsPagesAndKernelNameBases) {
+  rt_test::Result r;
+  // --set basic: ncu's LaunchStats, Occupancy, SpeedOfLight (WorkloadDistribution is not modelled: a note).
+  run("-k copy_f -c 1 --set basic", &r);
+  EXPECT_NE(r.out.find("    Section: Launch Statistics\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("    Section: GPU Speed Of Light Throughput\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("--section WorkloadDistribution: not modelled"), std::string::npos) << r.err;
+  // --page details alone is the basic set.
+  rt_test::Result d;
+  run("-k copy_f -c 1 --page details", &d);
+  // (the same but for the pid on the first line of the results)
+  EXPECT_EQ(d.out.substr(d.out.find("@127.0.0.1")), r.out.substr(r.out.find("@127.0.0.1")));
+  // --page source: the kernel's CUDA lines with their counters.
+  rt_test::Result src;
+  run("-k copy_f -c 1 --page source", &src);
+  EXPECT_NE(src.out.find("    File Name "), std::string::npos) << src.out;
+  EXPECT_NE(src.out.find("selection.cu"), std::string::npos) << src.out;
+  EXPECT_NE(src.out.find("Global Requests"), std::string::npos) << src.out;
+  // --page raw without --metrics: every metric with an Nsight Compute name.
+  rt_test::Result raw;
+  run("-k copy_f -c 1 --page raw", &raw);
+  EXPECT_NE(raw.out.find("    Section: Command line profiler metrics\n"), std::string::npos) << raw.out;
+  EXPECT_NE(raw.out.find("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), std::string::npos) << raw.out;
+  // --print-kernel-base: the names ncu prints (selection.cu's copy_f(const float *, float *, int)).
+  for (const auto& [base, name] : std::vector<std::pair<std::string, std::string>>{
+           {"function", "\"copy_f\""}, {"mangled", "\"_Z6copy_fPKfPfi\""}, {"demangled", "\"copy_f(const float *, float *, int)\""}}) {
+    rt_test::Result k;
+    run("-k copy_f -c 1 --csv --metrics smsp__inst_executed.sum --print-kernel-base " + base, &k);
+    EXPECT_NE(k.out.find(name), std::string::npos) << base << ": " << k.out;
+  }
+  // --print-source ptx: the source page has CUDA lines only.
+  const auto ptx = rt_test::run_shell(exe_ + " run --page source --print-source ptx -- " + prog("selection"));
+  EXPECT_EQ(ptx.exit_code, 1);
+  EXPECT_NE(ptx.err.find("--print-source ptx: warpscope's source page has the CUDA lines only"), std::string::npos)
+      << ptx.err;
+}
+
 }  // namespace
