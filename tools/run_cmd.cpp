@@ -137,6 +137,12 @@ void check_program_path(const std::string& exe, const std::string& given) {
 /// be found out after the run.
 void check_report_paths(const RunOptions& o) {
   if (!o.json_path.empty()) {
+    // The runtime writes the report there and warpscope reads it back: it must be a file.
+    std::error_code ec;
+    const auto st = fs::status(o.json_path, ec);
+    if (!ec && fs::exists(st) && !fs::is_regular_file(st))
+      fail(ErrorKind::kUsage, "--json {}: not a regular file (the report is written there and read back; give a file "
+           "name)", o.json_path);
     std::ofstream probe(o.json_path, std::ios::app);
     if (!probe) fail(ErrorKind::kIo, "--json {}: cannot write: {}", o.json_path, std::strerror(errno));
   }
@@ -444,8 +450,10 @@ int run_run(const RunOptions& o) {
     close(fd);
     temp_report = report = tmpl;
   } else {
+    // An old report of a previous run goes (check_report_paths made sure it is a regular file:
+    // a device such as /dev/null is never removed).
     std::error_code ec;
-    fs::remove(report, ec);
+    if (fs::is_regular_file(report, ec)) fs::remove(report, ec);
   }
 
   // SIGINT and SIGTERM go on to the program, which ends its run with a report (child_signals.hpp).
@@ -515,6 +523,14 @@ int run_run(const RunOptions& o) {
   }
   if (!temp_report.empty()) std::remove(temp_report.c_str());
   if (!have_report) {
+    // A report file the runtime started but could not finish (a full disk): the run failed.
+    std::error_code ec;
+    const bool partial = !o.json_path.empty() && fs::is_regular_file(report, ec) && fs::file_size(report, ec) > 0;
+    if (partial) {
+      std::fprintf(stderr, "warpscope: the report %s is incomplete (it could not be written whole)\n", report.c_str());
+      std::cerr << stopped;
+      return rc != 0 ? rc : 1;
+    }
     if (!o.no_summary && rc != 127) {
       std::fprintf(stderr, "warpscope: no report from the program (it used no CUDA, or ended abruptly)\n");
     }
@@ -533,6 +549,12 @@ int run_run(const RunOptions& o) {
     if (!o.no_summary) std::cerr << "warpscope: HTML report in " << (fs::path(o.html_dir) / "index.html").string() << "\n";
   }
   std::cerr << stopped;
+  // A log file that could not take the output (a full disk, /dev/full): said, and the run fails.
+  if (log_stream.is_open() && !log_stream.flush()) {
+    std::fprintf(stderr, "warpscope: --log-file %s: the output could not be written (%s)\n", ncu.log_file.c_str(),
+                 std::strerror(errno));
+    return rc != 0 ? rc : 1;
+  }
   // --error-exitcode N: memcheck's errors (accesses outside every allocation, faults) fail the run
   // with N, as compute-sanitizer's option does.
   if (o.error_exitcode != 0) {

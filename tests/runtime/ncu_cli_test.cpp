@@ -481,12 +481,21 @@ TEST_F(NcuCli, BadProgramAndReportPathsAreRefusedBeforeTheRun) {
       {"-- no_such_program_xyz", "run: no_such_program_xyz: no such program"},
       {"--json /nonexistent/dir/r.json -- " + prog("selection"), "--json /nonexistent/dir/r.json: cannot write"},
       {"--html /proc/no/dir -- " + prog("selection"), "--html /proc/no/dir: cannot create the directory"},
+      // A device is never taken for a report file (nor removed, as an old report would be).
+      {"--json /dev/null -- " + prog("selection"), "--json /dev/null: not a regular file"},
   };
   for (const auto& [args, message] : cases) {
     const auto r = rt_test::run_shell("timeout 20 " + exe_ + " run --quiet " + args);
     EXPECT_EQ(r.exit_code, 1) << args << ": " << r.err;
     EXPECT_NE(r.err.find(message), std::string::npos) << args << ": " << r.err;
     EXPECT_EQ(r.out.find("failures"), std::string::npos) << args << ": the program ran";
+  }
+  EXPECT_TRUE(std::filesystem::is_character_file("/dev/null"));
+  // Output that cannot be written (a full device) fails the run with a message.
+  if (std::filesystem::is_character_file("/dev/full")) {
+    const auto full = rt_test::run_shell(exe_ + " run --quiet --log-file /dev/full --csv -- " + prog("selection"));
+    EXPECT_EQ(full.exit_code, 1) << full.err;
+    EXPECT_NE(full.err.find("--log-file /dev/full: the output could not be written"), std::string::npos) << full.err;
   }
 }
 

@@ -834,6 +834,12 @@ void Runtime::write_report() {
     return;
   }
   out << j.dump(1) << "\n";
+  out.flush();
+  if (!out) {
+    // A full disk or a device that takes nothing: said, and warpscope run fails (it finds no report).
+    std::fprintf(stderr, "warpscope: the report could not be written to %s (%s)\n", report_path.c_str(),
+                 std::strerror(errno));
+  }
 }
 
 cudaError_t call(const char* api, bool ignore_sticky, const std::function<cudaError_t(Runtime&)>& body) {
