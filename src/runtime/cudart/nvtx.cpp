@@ -177,6 +177,9 @@ std::string nvtx_filter_reason(const NvtxStacks& stacks) {
     if (matches(e, stacks)) return "";
   std::string all;
   for (const auto& e : include) all += (all.empty() ? "" : ", ") + e;
+  if (!nvtx_injected())
+    return "--nvtx-include " + all + ": the program has made no NVTX call yet (no ranges recorded; NVTX 3 loads " +
+           "warpscope's injection at the first call)";
   return "--nvtx-include " + all + " matches none of the NVTX ranges the launch is in";
 }
 
