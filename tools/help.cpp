@@ -76,6 +76,8 @@ Nsight Compute's options, as ncu spells them (ncu on the left, warpscope on the 
   ncu --nvtx --nvtx-include work/ ./app        warpscope run --nvtx --nvtx-include work/ -- ./app
   ncu --nvtx --nvtx-exclude setup/ ./app       warpscope run --nvtx --nvtx-exclude setup/ -- ./app
   ncu --cache-control all ./app                warpscope run --cache-control all -- ./app   (none is refused)
+  ncu --target-processes application-only ./run.sh
+                                               warpscope run --target-processes application-only -- ./run.sh
   ncu --import r.ncu-rep --csv                 warpscope run --import report.json --csv   (a report saved with --json)
 Launches the filter leaves out run without the memory model (as under --no-stats); the report
 marks them "profiled": false; cudaEventElapsedTime still counts a left-out launch with the

@@ -90,6 +90,12 @@ void add_ncu_options(CLI::App& cmd, NcuRunOptions& o) {
       ->check(CLI::IsMember({"all", "none"}))
       ->capture_default_str()
       ->group(group);
+  cmd.add_option("--target-processes", o.target_processes,
+                 "all: every process of the program that uses CUDA is profiled, one report with a process column "
+                 "(ncu's default); application-only: the root process alone (its children run unprofiled)")
+      ->check(CLI::IsMember({"all", "application-only"}))
+      ->capture_default_str()
+      ->group(group);
   cmd.add_flag("--nvtx", o.nvtx, "Record the program's NVTX push/pop ranges for each launch (the JSON's \"nvtx\", "
                "and the text layout's NVTX stack)")
       ->group(group);
@@ -163,7 +169,7 @@ bool is_ncu_only_option(const std::string& name) {
       "--query-metrics-collection", "--query-metrics-mode", "--range-filter", "--range-replay-options",
       "--rename-kernels", "--rename-kernels-export", "--rename-kernels-path", "--replay-mode", "--resolve-source-file",
       "--rule", "--section-folder", "--section-folder-recursive", "--section-folder-restore", "--source-folders",
-      "--support-32bit", "--target-processes", "--target-processes-filter", "--verbose",
+      "--support-32bit", "--target-processes-filter", "--verbose",
       "--warp-sampling-buffer-size", "--warp-sampling-interval", "--warp-sampling-max-passes"};
   for (const char* n : kNcu)
     if (name == n) return true;
@@ -236,7 +242,7 @@ void export_ncu_environment(const NcuRunOptions& o) {
   if (!o.nvtx_exclude.empty()) setenv("WARPSCOPE_NVTX_EXCLUDE", lines(o.nvtx_exclude).c_str(), 1);
   if (o.launch_skip_before_match != 0)
     setenv("WARPSCOPE_LAUNCH_SKIP_BEFORE_MATCH", std::to_string(o.launch_skip_before_match).c_str(), 1);
-
+  setenv("WARPSCOPE_TARGET_PROCESSES", o.target_processes.c_str(), 1);
 }
 
 void print_ncu_results(const nlohmann::json& report, const NcuRunOptions& o, long pid, const std::string& executable,

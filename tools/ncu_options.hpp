@@ -45,6 +45,7 @@ struct NcuRunOptions {
   std::uint64_t launch_skip_before_match = 0;
   std::string kernel_id;                  // --kernel-id context:stream:[regex:]name:invocation
   std::string cache_control = "all";      // --cache-control all|none
+  std::string target_processes = "all";   // --target-processes all|application-only
   bool query_metrics = false;             // --query-metrics
   bool nvtx = false;                      // --nvtx (implied by --nvtx-include/-exclude)
   std::vector<std::string> nvtx_include, nvtx_exclude;

@@ -28,6 +28,7 @@
 #include "profile_option.hpp"
 #include "report/html.hpp"
 #include "report/ncu_sections.hpp"
+#include "report/processes.hpp"
 #include "report/text.hpp"
 #include "common/elf_file.hpp"
 #include "runtime/fatbin.hpp"
@@ -441,19 +442,24 @@ int run_run(const RunOptions& o) {
   if (!check.message.empty() && !any_ptx) fail(ErrorKind::kUsage, "{}", check.message);
   const std::string lib_dir = check.kind == BinaryCheck::Kind::kWarpscopeStatic ? "" : find_cudart_dir(o.cudart_dir);
 
-  std::string report = o.json_path;
-  std::string temp_report;
-  if (report.empty()) {
-    char tmpl[] = "/tmp/warpscope-report-XXXXXX";
-    const int fd = mkstemp(tmpl);
-    if (fd < 0) fail(ErrorKind::kIo, "cannot create a temporary report file: {}", std::strerror(errno));
-    close(fd);
-    temp_report = report = tmpl;
-  } else {
+  // Every process that uses CUDA writes its launches into this folder as they end, and its whole
+  // document when it exits (src/runtime/cudart/report_writer.cpp); they are merged below.
+  char dir_template[] = "/tmp/warpscope-run-XXXXXX";
+  if (mkdtemp(dir_template) == nullptr)
+    fail(ErrorKind::kIo, "cannot create a temporary folder for the report: {}", std::strerror(errno));
+  const std::string report_dir = dir_template;
+  struct RemoveDir {
+    std::string dir;
+    ~RemoveDir() {
+      std::error_code ec;
+      fs::remove_all(dir, ec);
+    }
+  } remove_dir{report_dir};
+  if (!o.json_path.empty()) {
     // An old report of a previous run goes (check_report_paths made sure it is a regular file:
     // a device such as /dev/null is never removed).
     std::error_code ec;
-    if (fs::is_regular_file(report, ec)) fs::remove(report, ec);
+    if (fs::is_regular_file(o.json_path, ec)) fs::remove(o.json_path, ec);
   }
 
   // SIGINT and SIGTERM go on to the program, which ends its run with a report (child_signals.hpp).
@@ -470,7 +476,9 @@ int run_run(const RunOptions& o) {
     setenv("WARPSCOPE_ARCH", profile.name.c_str(), 1);
     if (!o.compare_arch.empty()) setenv("WARPSCOPE_COMPARE_ARCH", o.compare_arch.c_str(), 1);
     if (o.sample_ctas < 1.0) setenv("WARPSCOPE_SAMPLE_CTAS", fmt::format("{}", o.sample_ctas).c_str(), 1);
-    setenv("WARPSCOPE_REPORT", fs::absolute(report).c_str(), 1);
+    unsetenv("WARPSCOPE_REPORT");
+    setenv("WARPSCOPE_REPORT_DIR", report_dir.c_str(), 1);
+    setenv("WARPSCOPE_ROOT_PID", std::to_string(getpid()).c_str(), 1);
     const unsigned threads = o.threads != 0 ? o.threads : std::max(1u, std::thread::hardware_concurrency());
     setenv("WARPSCOPE_THREADS", std::to_string(threads).c_str(), 1);
     if (o.no_stats) setenv("WARPSCOPE_NO_STATS", "1", 1);
@@ -509,33 +517,32 @@ int run_run(const RunOptions& o) {
       std::fprintf(stderr, "warpscope: %s was killed by signal %d (%s)\n", command[0].c_str(), sig, strsignal(sig));
     }
   }
-  nlohmann::json j;
-  bool have_report = false;
-  {
-    std::ifstream in(report);
-    if (in) {
-      try {
-        in >> j;
-        have_report = true;
-      } catch (const std::exception&) {
-      }
-    }
-  }
-  if (!temp_report.empty()) std::remove(temp_report.c_str());
-  if (!have_report) {
-    // A report file the runtime started but could not finish (a full disk): the run failed.
-    std::error_code ec;
-    const bool partial = !o.json_path.empty() && fs::is_regular_file(report, ec) && fs::file_size(report, ec) > 0;
-    if (partial) {
-      std::fprintf(stderr, "warpscope: the report %s is incomplete (it could not be written whole)\n", report.c_str());
-      std::cerr << stopped;
-      return rc != 0 ? rc : 1;
-    }
+  std::vector<std::string> notes;
+  nlohmann::json j = report::merge_process_reports(report::read_process_reports(report_dir, &notes));
+  for (const auto& n : notes) std::fprintf(stderr, "warpscope: %s\n", n.c_str());
+  if (j.is_null()) {
     if (!o.no_summary && rc != 127) {
-      std::fprintf(stderr, "warpscope: no report from the program (it used no CUDA, or ended abruptly)\n");
+      std::fprintf(stderr, "warpscope: no report from the program (it used no CUDA, or ended abruptly before its "
+                           "first launch ended)\n");
     }
     std::cerr << stopped;
     return rc;
+  }
+  if (WIFSIGNALED(status) && !end.killed && WTERMSIG(status) != SIGINT && WTERMSIG(status) != SIGTERM) {
+    std::size_t finished = j["launches"].size();
+    std::fprintf(stderr, "warpscope: the report holds the %zu launch%s that finished before it ended\n", finished,
+                 finished == 1 ? "" : "es");
+  }
+  if (!o.json_path.empty()) {
+    std::ofstream out(o.json_path, std::ios::trunc);
+    out << j.dump(1) << "\n";
+    out.flush();
+    if (!out) {
+      std::fprintf(stderr, "warpscope: --json %s: the report could not be written (%s)\n", o.json_path.c_str(),
+                   std::strerror(errno));
+      std::cerr << stopped;
+      return rc != 0 ? rc : 1;
+    }
   }
   if (ncu.ncu_output()) {
     // A .cu file's program is named after the file, not its cached build (name-hash).

@@ -365,7 +365,8 @@ void write_cache(const fs::path& dir, const fs::path& file, const std::string& c
 }
 
 const std::vector<std::string>& ptxas_flags() {
-  static const std::vector<std::string> flags = {"-v", "-warn-lmem-usage", "-warn-spills"};
+  static const std::vector<std::string>& flags =
+      *new std::vector<std::string>{"-v", "-warn-lmem-usage", "-warn-spills"};  // never destroyed
   return flags;
 }
 

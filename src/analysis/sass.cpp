@@ -391,7 +391,7 @@ std::vector<Merge> plan_merges(const Function& sass, std::span<const PtxInst> pt
     const auto l = pcs_of_line.find(line);
     if (line == 0 || l == pcs_of_line.end() || l->second.size() != 1) return nullptr;  // one PTX instruction per line only
     const auto it = of_line[store ? 1 : 0].find(line);
-    static const std::vector<std::uint8_t> none;
+    static const std::vector<std::uint8_t>& none = *new std::vector<std::uint8_t>;  // never destroyed
     return it == of_line[store ? 1 : 0].end() ? &none : &it->second;
   };
   auto shared_access = [&](const PtxInst& p, bool store) { return store ? p.shared_store : p.shared_load; };

@@ -101,7 +101,7 @@ OpcodeInfo opcode_info(std::uint16_t opcode) {
   if (!o.mnemonic.empty()) return o;
   // Unknown: a stable name per base opcode (kept alive for the program's lifetime).
   static std::mutex mu;
-  static std::unordered_map<std::uint16_t, std::string> names;
+  static auto& names = *new std::unordered_map<std::uint16_t, std::string>;  // never destroyed
   const std::scoped_lock lock(mu);
   auto [it, inserted] = names.try_emplace(static_cast<std::uint16_t>(opcode & 0x1ff));
   if (inserted) it->second = fmt::format("OP_0x{:03x}", opcode & 0x1ff);

@@ -280,14 +280,15 @@ Profile load_profile_file(const std::string& path) {
 namespace {
 
 const std::vector<Profile>& builtins() {
-  static const std::vector<Profile> profiles = [] {
+  // Never destroyed: programs launch kernels from their static destructors.
+  static const std::vector<Profile>& profiles = *new std::vector<Profile>([] {
     std::vector<Profile> v;
     for (const EmbeddedFile& f : embedded_profile_files()) v.push_back(parse_profile(f.contents, f.name));
     std::sort(v.begin(), v.end(), [](const Profile& a, const Profile& b) {
       return std::tie(a.cc_major, a.cc_minor, a.name) < std::tie(b.cc_major, b.cc_minor, b.name);
     });
     return v;
-  }();
+  }());
   return profiles;
 }
 

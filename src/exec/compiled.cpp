@@ -92,7 +92,9 @@ void run_hooked(const Inst& in, Ctx& x, std::uint32_t m) {
 bool regroup(const LaneGrouping& g, const std::vector<WarpAccess>& recs, AccessSink& sink) {
   const std::size_t nrec = recs.size();
   // Each lane's addresses in order: lane l's k-th at addr[l * nrec + k].
-  thread_local std::vector<std::uint64_t> addr;
+  // Never destroyed: kernels launched from a program's atexit handlers run after the main
+  // thread's thread_local objects are destroyed (docs/runtime.md).
+  thread_local std::vector<std::uint64_t>& addr = *new std::vector<std::uint64_t>;
   addr.resize(kLanes * nrec);
   std::array<std::uint32_t, kLanes> count{};
   for (const WarpAccess& r : recs)
@@ -116,7 +118,7 @@ bool regroup(const LaneGrouping& g, const std::vector<WarpAccess>& recs, AccessS
   }
   // The order of the steps: repeatedly the first (by Step::order) of the steps that are the next
   // step of every path that still has them.
-  thread_local std::vector<std::pair<std::uint32_t, std::uint32_t>> order;  // step, lanes
+  thread_local auto& order = *new std::vector<std::pair<std::uint32_t, std::uint32_t>>;  // step, lanes; never destroyed
   order.clear();
   for (;;) {
     std::int64_t best = -1;

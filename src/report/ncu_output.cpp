@@ -215,10 +215,11 @@ std::string raw_csv(const nlohmann::json& report, const NcuContext& ctx, const N
   std::string out = csv_row(header) + csv_row(units);
   std::size_t id = 0;
   for (const auto* l : launches) {
+    const NcuContext c = launch_context(*l, ctx);
     std::vector<std::string> row = {std::to_string(id++),
-                                    std::to_string(ctx.pid),
-                                    ctx.process,
-                                    ctx.host,
+                                    std::to_string(c.pid),
+                                    c.process,
+                                    c.host,
                                     kernel_name(*l, o),
                                     "1",
                                     std::to_string(ncu_stream(l->value("stream", std::uint64_t{0}))),
@@ -236,8 +237,10 @@ std::string raw_text(const nlohmann::json& report, const NcuContext& ctx, const 
   const auto launches = profiled(report);
   if (launches.empty()) return "";
   const auto names = columns(launches, o);
-  std::string out = fmt::format("[{}] {}@{}\n", ctx.pid, ctx.process, ctx.host);
+  std::string out;
+  long last_pid = -1;
   for (const auto* l : launches) {
+    out += process_heading(*l, ctx, &last_pid);
     out += launch_heading(*l, ctx, o);
     if (o.nvtx) out += nvtx_block(*l);
     out += fmt::format("    Section: {}\n", kSection);
@@ -256,9 +259,10 @@ struct Group {
 
 std::vector<Group> groups(const std::vector<const nlohmann::json*>& launches) {
   std::vector<Group> out;
-  std::map<std::tuple<std::string, std::string, std::string>, std::size_t> index;
+  std::map<std::tuple<long, std::string, std::string, std::string>, std::size_t> index;
   for (const auto* l : launches) {
-    const auto key = std::make_tuple(l->value("kernel", std::string()), shape(l->value("block", nlohmann::json())),
+    const long pid = l->contains("process") ? (*l)["process"].value("pid", 0L) : 0L;
+    const auto key = std::make_tuple(pid, l->value("kernel", std::string()), shape(l->value("block", nlohmann::json())),
                                      shape(l->value("grid", nlohmann::json())));
     auto [it, fresh] = index.emplace(key, out.size());
     if (fresh) out.push_back(Group{l, {}});
@@ -290,7 +294,8 @@ std::string summary_csv(const nlohmann::json& report, const NcuContext& ctx, con
   for (const Group& g : groups(launches)) {
     for (const auto& m : names) {
       const auto v = min_max_avg(g, m, o.units);
-      out += csv_row({std::to_string(ctx.pid), ctx.process, ctx.host, kernel_name(*g.first, o),
+      const NcuContext c = launch_context(*g.first, ctx);
+      out += csv_row({std::to_string(c.pid), c.process, c.host, kernel_name(*g.first, o),
                       shape(g.first->value("block", nlohmann::json())), shape(g.first->value("grid", nlohmann::json())),
                       "0", ctx.cc, std::to_string(g.launches.size()), kSection, m, unit_of(m), v[0], v[1], v[2]});
     }
@@ -302,8 +307,10 @@ std::string summary_text(const nlohmann::json& report, const NcuContext& ctx, co
   const auto launches = profiled(report);
   if (launches.empty()) return "";
   const auto names = columns(launches, o);
-  std::string out = fmt::format("[{}] {}@{}\n", ctx.pid, ctx.process, ctx.host);
+  std::string out;
+  long last_pid = -1;
   for (const Group& g : groups(launches)) {
+    out += process_heading(*g.first, ctx, &last_pid);
     out += fmt::format("  {} {}x{}, Device 0, CC {}, Invocations {}\n", kernel_name(*g.first, o),
                        shape(g.first->value("grid", nlohmann::json())), shape(g.first->value("block", nlohmann::json())),
                        ctx.cc, g.launches.size());
@@ -566,6 +573,23 @@ std::string ncu_csv_row(const std::vector<std::string>& fields) { return csv_row
 
 std::vector<const nlohmann::json*> profiled_launches(const nlohmann::json& report) { return profiled(report); }
 
+NcuContext launch_context(const nlohmann::json& l, const NcuContext& ctx) {
+  if (!l.contains("process") || !l["process"].is_object()) return ctx;
+  const long pid = l["process"].value("pid", 0L);
+  if (pid == 0 || pid == ctx.pid) return ctx;
+  NcuContext c = ctx;
+  c.pid = pid;
+  c.process = l["process"].value("name", ctx.process);
+  return c;
+}
+
+std::string process_heading(const nlohmann::json& l, const NcuContext& ctx, long* last_pid) {
+  const NcuContext c = launch_context(l, ctx);
+  if (c.pid == *last_pid) return "";
+  *last_pid = c.pid;
+  return fmt::format("[{}] {}@{}\n", c.pid, c.process, c.host);
+}
+
 std::string launch_heading(const nlohmann::json& l, const NcuContext& ctx, const NcuOptions& o) {
   return fmt::format("  {} {}x{}, Context 1, Stream {}, Device 0, CC {}\n", kernel_name(l, o),
                      shape(l.value("grid", nlohmann::json())), shape(l.value("block", nlohmann::json())),
@@ -580,10 +604,11 @@ const std::vector<std::string>& launch_csv_header() {
 
 std::vector<std::string> launch_csv_fields(std::size_t id, const nlohmann::json& l, const NcuContext& ctx,
                                            const NcuOptions& o) {
+  const NcuContext c = launch_context(l, ctx);
   return {std::to_string(id),
-          std::to_string(ctx.pid),
-          ctx.process,
-          ctx.host,
+          std::to_string(c.pid),
+          c.process,
+          c.host,
           kernel_name(l, o),
           "1",
           std::to_string(ncu_stream(l.value("stream", std::uint64_t{0}))),

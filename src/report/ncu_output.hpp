@@ -83,6 +83,12 @@ std::string ncu_csv_row(const std::vector<std::string>& fields);
 std::vector<const nlohmann::json*> profiled_launches(const nlohmann::json& report);
 /// "  name (grid)x(block), Context 1, Stream 7, Device 0, CC 9.0\n"
 std::string launch_heading(const nlohmann::json& launch, const NcuContext& context, const NcuOptions& options);
+/// The context of one launch: a launch of another process than the run's root (its "process",
+/// docs/runtime.md) has that process's ID and name.
+NcuContext launch_context(const nlohmann::json& launch, const NcuContext& context);
+/// ncu's "[PID] NAME@HOST" line before the first launch of a process in the text layouts: the
+/// line when the launch's process differs from `*last_pid` (which it then becomes), else "".
+std::string process_heading(const nlohmann::json& launch, const NcuContext& context, long* last_pid);
 /// The 11 fields every CSV row of a launch starts with (ID ... CC), and their header.
 std::vector<std::string> launch_csv_fields(std::size_t id, const nlohmann::json& launch, const NcuContext& context,
                                            const NcuOptions& options);

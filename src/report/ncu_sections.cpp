@@ -325,8 +325,9 @@ std::string details_page(const nlohmann::json& report, const NcuContext& ctx, co
     }
     return out;
   }
-  out = fmt::format("[{}] {}@{}\n", ctx.pid, ctx.process, ctx.host);
+  long last_pid = -1;
   for (const auto* l : launches) {
+    out += process_heading(*l, ctx, &last_pid);
     out += launch_heading(*l, ctx, o);
     for (const auto& s : sections) {
       out += fmt::format("    Section: {}\n", display_name(s));

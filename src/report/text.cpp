@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "report/incomplete.hpp"
+#include "report/processes.hpp"
 #include "report/time_text.hpp"
 
 namespace warpscope::report {
@@ -50,8 +51,11 @@ std::string launch_table(const nlohmann::json& report, bool all_launches) {
                      launches.size() == 1 ? "" : "es", report.value("arch", "?"), report.value("gpu", "?"),
                      model ? "" : "; no memory model (--no-stats): instruction counts only");
   if (launches.empty()) return out;
+  // Several processes (a script that runs programs, a program that starts others): a pid column.
+  const bool processes = process_count(report) > 1;
   struct Row {
     std::string label, name, grid, block;
+    std::string pid;
     double count = 1;
     nlohmann::json m;
   };
@@ -63,7 +67,7 @@ std::string launch_table(const nlohmann::json& report, bool all_launches) {
       const std::string name = l.value("name", "?");
       auto [it, fresh] = index.emplace(name, rows.size());
       if (fresh) {
-        rows.push_back(Row{"", name, "-", "-", 0, nlohmann::json::object()});
+        rows.push_back(Row{"", name, "-", "-", "", 0, nlohmann::json::object()});
       }
       Row& r = rows[it->second];
       r.count += 1;
@@ -91,17 +95,23 @@ std::string launch_table(const nlohmann::json& report, bool all_launches) {
   } else {
     std::size_t i = 0;
     for (const auto& l : launches) {
+      const std::string pid = l.contains("process") ? fmt::format("{}", l["process"].value("pid", 0)) : "";
       rows.push_back(Row{fmt::format("{}", l.value("index", i)), l.value("name", "?"), fmt_dim(l.value("grid", nlohmann::json())),
-                         fmt_dim(l.value("block", nlohmann::json())), 1, l.value("metrics", nlohmann::json::object())});
+                         fmt_dim(l.value("block", nlohmann::json())), pid, 1,
+                         l.value("metrics", nlohmann::json::object())});
       if (l.contains("error")) rows.back().name += "  [" + l["error"].get<std::string>().substr(0, 40) + "]";
       rows.back().name = incomplete_marker(l) + rows.back().name;
     }
+  }
+  if (processes && !aggregate) {
+    for (auto& r : rows) r.label = r.pid + "/" + r.label;
   }
   std::vector<std::string> names;
   for (const auto& r : rows) names.push_back(r.name);
   const auto shown = distinct_short_names(names, 40);
   if (model) {
-    out += fmt::format("{:>5}  {:<40} {:>12} {:>11} {:>11} {:>9} {:>8} {:>7} {:>7} {:>7} {:>10} {:>12}\n", "#",
+    out += fmt::format("{:>5}  {:<40} {:>12} {:>11} {:>11} {:>9} {:>8} {:>7} {:>7} {:>7} {:>10} {:>12}\n",
+                       processes && !aggregate ? "pid/#" : "#",
                        "kernel", "grid", "block", "warp inst", "gmem req", "sect/req", "bus %", "L1 ld%",
                        "L2 rd%", "local B", "smem wf/cf");
     for (const auto& r : rows) {
@@ -121,7 +131,8 @@ std::string launch_table(const nlohmann::json& report, bool all_launches) {
            "   lts__t_sector_op_read_hit_rate; its \"L2 Hit Rate\" counts all sectors); local B: local memory sectors\n"
            "   x 32; smem wf/cf: shared-memory wavefronts / bank conflicts.\n";
   } else {
-    out += fmt::format("{:>5}  {:<40} {:>12} {:>11} {:>12} {:>9} {:>9} {:>9} {:>9}\n", "#", "kernel", "grid", "block",
+    out += fmt::format("{:>5}  {:<40} {:>12} {:>11} {:>12} {:>9} {:>9} {:>9} {:>9}\n",
+                       processes && !aggregate ? "pid/#" : "#", "kernel", "grid", "block",
                        "warp inst", "gld inst", "gst inst", "lcl inst", "shm inst");
     // Counters the run did not make (--no-stats: no record of any access) are "-", not 0.
     auto count = [](const nlohmann::json& m, const char* a, const char* b = nullptr) -> std::string {
@@ -142,6 +153,25 @@ std::string launch_table(const nlohmann::json& report, bool all_launches) {
   return out;
 }
 
+
+/// The processes of a run with several, and any whose report came from its launch stream.
+std::string processes_text(const nlohmann::json& report) {
+  if (!report.contains("processes") || !report["processes"].is_array()) return "";
+  const auto& ps = report["processes"];
+  bool partial = false;
+  for (const auto& p : ps) partial = partial || p.value("report_source", "") == "stream";
+  if (ps.size() < 2 && !partial) return "";
+  std::string out = fmt::format("   {} process{}:\n", ps.size(), ps.size() == 1 ? "" : "es");
+  for (const auto& p : ps) {
+    out += fmt::format("     {} {} ({}{} launch{}{})\n", p.value("pid", 0), p.value("name", "?"),
+                       p.value("root", false) ? "the program, " : "", p.value("launches", 0),
+                       p.value("launches", 0) == 1 ? "" : "es",
+                       p.value("report_source", "") == "stream"
+                           ? "; it ended without writing its report: the launches are those it finished"
+                           : "");
+  }
+  return out;
+}
 
 /// The profiles side by side: one block per launch (or per kernel when there are many).
 std::string compare_table(const nlohmann::json& report) {
@@ -409,6 +439,7 @@ std::string text_report(const nlohmann::json& full_report, const TextOptions& op
   // Launches the filter left out (-k/-s/-c, "profiled": false) are listed, not tabled.
   const nlohmann::json report = profiled_only(full_report);
   std::string out = launch_table(report, options.all_launches);
+  out += processes_text(full_report);
   out += not_profiled_text(full_report);
   const auto& launches = report.value("launches", nlohmann::json::array());
   std::uint64_t sampled = 0;

@@ -36,7 +36,7 @@ constexpr Op kOps[] = {Op::kLoad, Op::kStore, Op::kAtomic, Op::kReduction};
 }  // namespace
 
 const std::string& SourceCache::line(const std::string& file, std::uint32_t line) {
-  static const std::string kEmpty;
+  static const std::string& kEmpty = *new std::string;  // never destroyed
   if (file.empty() || line == 0) return kEmpty;
   auto it = files_.find(file);
   if (it == files_.end()) {

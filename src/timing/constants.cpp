@@ -96,7 +96,8 @@ TimeConstants kepler() {
 }  // namespace
 
 const TimeConstants* constants_for(const arch::Profile& profile) {
-  static const std::map<std::string_view, TimeConstants> table = {
+  // Never destroyed: programs launch kernels from their static destructors.
+  static const auto& table = *new std::map<std::string_view, TimeConstants>{
       {"hopper", hopper()}, {"ampere", ampere()}, {"volta", volta()}, {"kepler", kepler()}};
   auto it = table.find(profile.name);
   return it == table.end() ? nullptr : &it->second;

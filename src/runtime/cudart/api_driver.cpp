@@ -113,7 +113,7 @@ cudaError_t entry_point(const char* symbol, void** fn, int* status) {
   }
   // Any other driver function: not provided. Said once per name on stderr.
   static std::mutex mu;
-  static std::set<std::string> said;
+  static std::set<std::string>& said = *new std::set<std::string>;  // never destroyed
   {
     std::lock_guard lock(mu);
     if (said.insert(symbol).second)

@@ -21,7 +21,8 @@ struct CallConfig {
 };
 
 std::vector<CallConfig>& config_stack() {
-  thread_local std::vector<CallConfig> s;
+  // Never destroyed: launches from atexit handlers come after thread_local destructors.
+  thread_local std::vector<CallConfig>& s = *new std::vector<CallConfig>;
   return s;
 }
 

@@ -29,7 +29,7 @@ std::uint64_t round_up(std::uint64_t v, std::uint64_t a) { return (v + a - 1) / 
 /// The file name (no directory) of the PTX's first `.file` directive, "" without one (no
 /// -lineinfo): names a translation unit in messages.
 std::string first_source_file(const std::string& ptx) {
-  static const std::regex file(R"re(\.file\s+\d+\s+"([^"]*)")re");
+  static const std::regex& file = *new std::regex(R"re(\.file\s+\d+\s+"([^"]*)")re");
   std::smatch m;
   const std::size_t at = ptx.find(".file");
   if (at == std::string::npos) return "";
@@ -65,7 +65,7 @@ KernelResources scan_ptx_resources(const std::string& ptx, const std::string& ke
     if (ptx[end] == '}' && --depth == 0) break;
   }
   const std::string body = ptx.substr(open, end - open);
-  static const std::regex decl(R"(\.(shared|local)\s+(?:\.align\s+\d+\s+)?\.[a-z0-9]+\s+[A-Za-z_$%][\w$]*\[(\d+)\])");
+  static const std::regex& decl = *new std::regex(R"(\.(shared|local)\s+(?:\.align\s+\d+\s+)?\.[a-z0-9]+\s+[A-Za-z_$%][\w$]*\[(\d+)\])");
   for (std::sregex_iterator it(body.begin(), body.end(), decl), e; it != e; ++it) {
     const std::uint64_t n = std::stoull((*it)[2].str());
     if ((*it)[1] == "shared") r.static_shared += n;
@@ -78,9 +78,9 @@ KernelResources scan_ptx_resources(const std::string& ptx, const std::string& ke
 /// order with their alignment): what cudaFuncGetAttributes reports as constSizeBytes, for every
 /// kernel of the module alike (measured on an H200, CUDA 13: tests/hw/data/h200/func_attrs.csv).
 std::uint64_t ptx_const_bytes(const std::string& ptx) {
-  static const std::regex decl(
+  static const std::regex& decl = *new std::regex(
       R"(^(?:\.visible\s+)?\.const\s+(?:\.align\s+(\d{1,6})\s+)?\.[a-z]+(\d{1,3})\s+[A-Za-z_$%][\w$]*((?:\[\d{1,12}\])*))");
-  static const std::regex dim(R"(\[(\d+)\])");
+  static const std::regex& dim = *new std::regex(R"(\[(\d+)\])");
   std::uint64_t end = 0;
   std::size_t pos = 0;
   while (pos < ptx.size()) {
@@ -112,7 +112,8 @@ struct PtxasInfo {
 /// across runs). nullptr when there are no ptxas numbers: ptxas is not installed, is switched off
 /// (WARPSCOPE_PTXAS=none), or rejected the PTX; the reason is printed once.
 const PtxasInfo* ptxas_info(const Runtime& rt, const ModuleRec& mod, std::size_t part, const arch::Profile& p) {
-  static std::map<std::pair<const ModuleRec*, std::size_t>, std::optional<PtxasInfo>> memo;
+  // Never destroyed (launches from static destructors and atexit handlers use it).
+  static auto& memo = *new std::map<std::pair<const ModuleRec*, std::size_t>, std::optional<PtxasInfo>>;
   static bool said_unavailable = false;
   const PtxPart& m = mod.parts.at(part);
   auto [it, inserted] = memo.try_emplace(std::pair(&mod, part));

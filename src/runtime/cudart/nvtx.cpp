@@ -55,7 +55,8 @@ std::deque<Domain> g_domains;                // stable addresses: handles point 
 std::deque<RegisteredString> g_strings;
 std::atomic<bool> g_injected{false};
 
-thread_local NvtxStacks t_stacks;
+// Never destroyed: NVTX calls from atexit handlers come after thread_local destructors.
+thread_local NvtxStacks& t_stacks = *new NvtxStacks;
 
 std::vector<std::string>& stack_of(const std::string& domain) {
   for (auto& [d, s] : t_stacks.domains)

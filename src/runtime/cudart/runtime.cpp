@@ -1,10 +1,12 @@
 #include "runtime/cudart/runtime.hpp"
 
 #include <cxxabi.h>
+#include <pthread.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -38,23 +40,18 @@ namespace warpscope::cudart {
 namespace fatbin = warpscope::runtime::fatbin;
 namespace {
 
-/// The unit a profile's global transactions are counted in (metrics global_transactions).
-std::string transaction_unit(const arch::Profile& p) {
-  switch (p.coalescing) {
-    case arch::Coalescing::kCc10: return "64/128/256-byte segments per coalesced half-warp, else 32 bytes per thread";
-    case arch::Coalescing::kCc12: return "32/64/128-byte segments per half-warp";
-    case arch::Coalescing::kLines:
-      return fmt::format("{}-byte lines (loads cached in L1), 32-byte segments (uncached loads, stores)", p.line_bytes);
-    case arch::Coalescing::kSectors: return fmt::format("{}-byte sectors", p.sector_bytes);
-  }
-  return "";
-}
-
 /// A launch's kernel and shape, for the predicted duration of launches the filter leaves out.
 std::string shape_key(const std::string& kernel, const Dim3& grid, const Dim3& block, std::size_t shmem) {
   return fmt::format("{}|{},{},{}|{},{},{}|{}", kernel, grid.x, grid.y, grid.z, block.x, block.y, block.z, shmem);
 }
 
+
+// fork() without exec after CUDA was initialised (the device made): the child's calls fail.
+std::atomic<bool> g_device_made{false};
+std::atomic<bool> g_forked{false};
+extern "C" void warpscope_runtime_after_fork_in_child() {
+  if (g_device_made.load()) g_forked.store(true);
+}
 
 std::string env(const char* name) {
   const char* v = std::getenv(name);
@@ -110,7 +107,6 @@ Runtime::Runtime() {
   arch_file_ = env("WARPSCOPE_ARCH_FILE");
   arch_name_ = env("WARPSCOPE_ARCH");
   compare_names_ = env("WARPSCOPE_COMPARE_ARCH");
-  report_path = env("WARPSCOPE_REPORT");
   quiet = !env("WARPSCOPE_QUIET").empty();
   no_stats = !env("WARPSCOPE_NO_STATS").empty();
   any_ptx = !env("WARPSCOPE_ANY_PTX").empty();
@@ -140,6 +136,8 @@ Runtime::Runtime() {
   const std::string threads = env("WARPSCOPE_THREADS");
   if (!threads.empty()) host_threads = static_cast<unsigned>(std::max(1, std::atoi(threads.c_str())));
   launch_filter = launch_filter_from_environment();
+  configure_report();
+  pthread_atfork(nullptr, nullptr, warpscope_runtime_after_fork_in_child);
   double timeout = 0;
   if (const std::string t = env("WARPSCOPE_TIMEOUT"); !t.empty()) {
     timeout = std::atof(t.c_str());
@@ -214,6 +212,7 @@ Device& Runtime::device() {
     o.printf_fifo_bytes = limit_printf_fifo;
     o.malloc_heap_bytes = limit_malloc_heap;
     device_ = std::make_unique<Device>(o);
+    g_device_made.store(true);
     reserve_address_space();
   }
   return *device_;
@@ -517,7 +516,7 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
     } else {
       ++unpredicted_launches;  // no memory model: the time model has nothing to read
     }
-    launches.push_back(std::move(rec));
+    record_launch(std::move(rec));
     if (interrupted || monitor.stop_code() != 0) finish_stopped(monitor.stop_code());
     return sticky != kSuccess ? kSuccess : result;
   }
@@ -613,7 +612,7 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
       rec.extra["event_time_from_launch"] = launches.size();
     }
   }
-  launches.push_back(std::move(rec));
+  record_launch(std::move(rec));
   if (interrupted || monitor.stop_code() != 0) finish_stopped(monitor.stop_code());
   // A faulting kernel, as on the hardware, does not fail the (asynchronous) launch call itself;
   // the error is sticky and every later call reports it.
@@ -761,88 +760,22 @@ cudaError_t Runtime::free_host_visible(std::uintptr_t key) {
   return kSuccess;
 }
 
-void Runtime::write_report() {
-  // A signal that cut a system call short may let main return (and the program exit): the run
-  // still ends as stopped by it.
-  if (const int stop = Monitor::get().stop_code(); stop != 0 && stopped_.is_null()) finish_stopped(stop);
-  if (report_written_ || report_path.empty()) return;
-  report_written_ = true;
-  nlohmann::json j;
-  j["tool"] = {{"name", "warpscope"}, {"version", WARPSCOPE_VERSION}};
-  j["arch"] = profile().name;
-  j["gpu"] = profile().gpu;
-  j["transaction_unit"] = transaction_unit(profile());
-  j["memory_model"] = !no_stats;
-  j["schema_version"] = 1;
-  {
-    // Where registers, stack frames and spills come from (docs/analysis.md "ptxas").
-    nlohmann::json px;
-    const std::string choice = env("WARPSCOPE_PTXAS");
-    if (choice == "none") {
-      px = {{"available", false}, {"path", ""}, {"note", "WARPSCOPE_PTXAS=none"}};
-    } else {
-      analysis::ptxas::SearchPaths where = analysis::ptxas::SearchPaths::from_environment();
-      if (!choice.empty()) where.fallback = choice;
-      const analysis::ptxas::Located found = analysis::ptxas::find_ptxas(where);
-      px = {{"available", found.found()}, {"path", found.path}, {"note", found.reason}};
-    }
-    j["ptxas"] = std::move(px);
-  }
-  j["compare_archs"] = nlohmann::json::array();
-  for (const arch::Profile& p : compare_profiles()) j["compare_archs"].push_back(p.name);
-  j["event_time"] = event_time_wall ? "wall" : "predicted";
-  j["timing_note"] = event_time_wall
-                         ? "cudaEventElapsedTime and wall_ms are the emulator's wall time, not GPU time"
-                         : "cudaEventElapsedTime is the predicted GPU time of the launches between the records (the "
-                           "time model, docs/time.md; estimated); wall_ms is the emulator's wall time";
-  j["predicted_gpu_ns"] = gpu_ns;
-  j["unpredicted_launches"] = unpredicted_launches;
-  nlohmann::json arr = nlohmann::json::array();
-  for (const auto& r : launches) {
-    nlohmann::json l;
-    l["kernel"] = r.kernel;
-    l["name"] = r.name;
-    l["grid"] = {r.grid.x, r.grid.y, r.grid.z};
-    l["block"] = {r.block.x, r.block.y, r.block.z};
-    l["dynamic_shared_bytes"] = r.dynamic_shared;
-    l["registers"] = r.registers < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.registers);
-    l["stream"] = r.stream;
-    l["module"] = r.module;
-    l["wall_ms"] = r.wall_ms;
-    l["index"] = arr.size();
-    l["metrics"] = r.metrics;
-    l["estimated"] = r.estimated;
-    l["lines"] = r.lines;
-    l["advice"] = r.advice;
-    l["compare"] = r.compare;
-    l["memcheck"] = r.memcheck;
-    l.update(r.extra);
-    if (!r.error.empty()) l["error"] = r.error;
-    l["profiled"] = r.profiled;
-    if (!r.profiled) l["not_profiled"] = r.not_profiled;
-    if (!r.nvtx.is_null()) l["nvtx"] = r.nvtx;
-    if (!r.incomplete.is_null()) l["incomplete"] = r.incomplete;
-    arr.push_back(std::move(l));
-  }
-  j["launches"] = std::move(arr);
-  if (launch_filter) j["launch_filter"] = launch_filter_json(launch_filter->options());
-  if (sticky != kSuccess) j["sticky_error"] = {{"code", error_name(sticky)}, {"message", sticky_message}};
-  if (!stopped_.is_null()) j["stopped"] = stopped_;
-  std::ofstream out(report_path);
-  if (!out) {
-    std::fprintf(stderr, "warpscope: cannot write the report to %s\n", report_path.c_str());
-    return;
-  }
-  out << j.dump(1) << "\n";
-  out.flush();
-  if (!out) {
-    // A full disk or a device that takes nothing: said, and warpscope run fails (it finds no report).
-    std::fprintf(stderr, "warpscope: the report could not be written to %s (%s)\n", report_path.c_str(),
-                 std::strerror(errno));
-  }
-}
+bool forked_child() { return g_forked.load(); }
 
 cudaError_t call(const char* api, bool ignore_sticky, const std::function<cudaError_t(Runtime&)>& body) {
+  if (forked_child()) {
+    // As a GPU answers a forked child of a process that initialised CUDA (the lock is not taken:
+    // another thread of the parent may have held it at the fork).
+    static std::atomic<bool> said{false};
+    if (!said.exchange(true)) {
+      std::fprintf(stderr,
+                   "warpscope: %s in a child forked from a process that used CUDA: cudaErrorInitializationError, "
+                   "as on a GPU (CUDA does not survive fork(); the child must exec a program to use CUDA)\n",
+                   api);
+    }
+    last_error() = kErrInitialization;
+    return kErrInitialization;
+  }
   Runtime& rt = Runtime::get();
   std::lock_guard lock(rt.mu);
   // A signal arrived (or a launch timed out): no more calls, the run ends here.
@@ -870,7 +803,7 @@ cudaError_t call(const char* api, bool ignore_sticky, const std::function<cudaEr
 
 cudaError_t not_supported(const char* name) {
   static std::mutex mu;
-  static std::set<std::string> said;
+  static std::set<std::string>& said = *new std::set<std::string>;  // never destroyed
   {
     std::lock_guard lock(mu);
     if (said.insert(name).second) {

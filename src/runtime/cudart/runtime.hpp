@@ -165,6 +165,7 @@ struct LaunchRecord {
   bool profiled = true;      // false: the launch filter (-k/-s/-c) left it out of the memory model
   std::string not_profiled;  // why, when not profiled
   nlohmann::json nvtx;       // the NVTX ranges the launching thread was in (--nvtx; nvtx.hpp), or null
+  std::uint64_t host_time_ns = 0;  // CLOCK_MONOTONIC when it ended: orders several processes' launches
 };
 
 class Runtime {
@@ -280,7 +281,14 @@ class Runtime {
   void* allocate_host_visible(std::size_t bytes, bool managed, unsigned flags);
   cudaError_t free_host_visible(std::uintptr_t key);
 
+  /// Writes the report document (report_writer.cpp): at exit, when a signal or --timeout stops
+  /// the run, and again for a launch that ends after it was written.
   void write_report();
+  /// Appends a finished launch to the report and, under warpscope run, to the process's launch
+  /// stream on disk at once (report_writer.cpp).
+  void record_launch(LaunchRecord rec);
+  /// The document's fields besides the launches and end-of-run totals (report_writer.cpp).
+  nlohmann::json header_json();
   /// Prints a one-line note to stderr unless WARPSCOPE_QUIET is set.
   void note(const std::string& text) const;
 
@@ -305,6 +313,12 @@ class Runtime {
   std::uint64_t device_lo_ = 0, device_hi_ = 0;  // the device's allocation range
   std::size_t reserved_bytes_ = 0;
   bool report_written_ = false;
+  /// Reads WARPSCOPE_REPORT, WARPSCOPE_REPORT_DIR and --target-processes (report_writer.cpp).
+  void configure_report();
+  nlohmann::json process_;   // the report's "process": pid, ppid, name, exe, args, root, start_ns
+  std::string stream_path_;  // WARPSCOPE_REPORT_DIR/<pid>.stream.jsonl, or "" (no stream)
+  int stream_fd_ = -1;
+  bool stream_failed_ = false;
   nlohmann::json stopped_;  // the report's "stopped": why the run ended early (finish_stopped)
   stats::SourceCache sources_;  // CUDA source text for the report's lines
 };
@@ -316,6 +330,14 @@ cudaError_t map_error(const Error& e, bool* sticky);
 /// Blocks of `block_size` threads with `shared` bytes of shared memory (static + dynamic) and
 /// `regs` registers per thread one SM holds (src/analysis/occupancy.hpp); 0 when none fits.
 int occupancy_blocks(const arch::Profile& p, int block_size, std::uint64_t shared, int regs);
+
+/// The unit a profile's global transactions are counted in (metrics global_transactions).
+std::string transaction_unit(const arch::Profile& p);
+/// CLOCK_MONOTONIC in nanoseconds (comparable between processes of one machine).
+std::uint64_t monotonic_ns();
+/// Whether this process is a child forked (without exec) from one whose CUDA was initialised:
+/// its CUDA calls fail as on a GPU (cudaErrorInitializationError) and it writes no report.
+bool forked_child();
 
 /// Per-thread last error (cudaGetLastError/cudaPeekAtLastError).
 cudaError_t& last_error();

@@ -1,0 +1,153 @@
+// Processes and the report's life (issue 32, docs/runtime.md "Processes and the report's
+// life"): a script that runs two CUDA programs, a program that starts another, ncu's
+// --target-processes, a host crash and a SIGKILL after launches, launches from atexit handlers
+// and static destructors, and a forked child's CUDA calls. Program:
+// tests/runtime/programs/processes.cu. Expected values come from the program's own arithmetic
+// (each `bump` launch adds 32) and from what the GPU does (ncu's process columns; a fork child's
+// answer, docs/runtime.md).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "harness.hpp"
+
+namespace {
+
+class Processes : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!std::filesystem::exists(exe_)) GTEST_SKIP() << exe_ << " not built";
+  }
+
+  struct Run {
+    rt_test::Result r;
+    nlohmann::json report;
+  };
+
+  Run run(const std::string& tag, const std::string& options, const std::string& command) {
+    const std::string json = rt_test::prog("processes_" + tag + ".json");
+    std::filesystem::remove(json);
+    Run out;
+    out.r = rt_test::run_shell(exe_ + " run --threads 2 --json " + json + " " + options + " -- " + command);
+    std::ifstream in(json);
+    if (in) out.report = nlohmann::json::parse(in, nullptr, false);
+    std::filesystem::remove(json);
+    return out;
+  }
+
+  std::string script(const std::string& name, const std::string& body) {
+    const std::string path = rt_test::prog(name);
+    std::ofstream(path) << "#!/bin/sh\n" << body;
+    std::filesystem::permissions(path, std::filesystem::perms::owner_all);
+    return path;
+  }
+
+  static std::vector<std::string> launch_processes(const nlohmann::json& report) {
+    std::vector<std::string> v;
+    for (const auto& l : report["launches"]) v.push_back(l["process"]["name"].get<std::string>());
+    return v;
+  }
+
+  std::string exe_ = std::string(WARPSCOPE_BINARY_DIR) + "/bin/warpscope";
+  std::string prog_ = rt_test::prog("processes");
+};
+
+TEST_F(Processes, AScriptRunningTwoProgramsGivesOneReportWithBoth) {
+  const std::string s = script("two_programs.sh", prog_ + " count 2 first\n" + prog_ + " count 3 second\n");
+  const Run x = run("two", "", s);
+  ASSERT_EQ(x.r.exit_code, 0) << x.r.err;
+  EXPECT_NE(x.r.out.find("first sum=64"), std::string::npos) << x.r.out;
+  EXPECT_NE(x.r.out.find("second sum=96"), std::string::npos) << x.r.out;
+  ASSERT_TRUE(x.report.is_object()) << x.r.err;
+  ASSERT_EQ(x.report["processes"].size(), 2u);
+  ASSERT_EQ(x.report["launches"].size(), 5u);
+  // In order: the first program's two launches, then the second's three, numbered 0..4.
+  const long first = x.report["processes"][0]["pid"], second = x.report["processes"][1]["pid"];
+  EXPECT_NE(first, second);
+  for (std::size_t i = 0; i < 5; ++i) {
+    EXPECT_EQ(x.report["launches"][i]["index"], i);
+    EXPECT_EQ(x.report["launches"][i]["process"]["pid"], i < 2 ? first : second);
+    EXPECT_EQ(x.report["launches"][i]["process_index"], i < 2 ? i : i - 2);
+  }
+  EXPECT_EQ(x.report["processes"][0]["args"][3], "first");
+  EXPECT_EQ(x.report["processes"][1]["launches"], 3);
+  // The summary names both processes; ncu's CSV gives each row its own process ID.
+  EXPECT_NE(x.r.err.find("2 processes:"), std::string::npos) << x.r.err;
+  const Run csv = run("two_csv", "--csv --metrics smsp__inst_executed.sum", s);
+  ASSERT_EQ(csv.r.exit_code, 0) << csv.r.err;
+  const std::string p1 = "\"" + std::to_string(csv.report["processes"][0]["pid"].get<long>()) + "\",\"processes\"";
+  const std::string p2 = "\"" + std::to_string(csv.report["processes"][1]["pid"].get<long>()) + "\",\"processes\"";
+  EXPECT_NE(csv.r.out.find("\"0\"," + p1), std::string::npos) << csv.r.out;
+  EXPECT_NE(csv.r.out.find("\"4\"," + p2), std::string::npos) << csv.r.out;
+}
+
+TEST_F(Processes, AChildProcessIsProfiledUnlessApplicationOnly) {
+  const Run all = run("spawn", "", prog_ + " spawn " + prog_);
+  ASSERT_EQ(all.r.exit_code, 0) << all.r.err;
+  EXPECT_NE(all.r.out.find("child sum=64"), std::string::npos) << all.r.out;
+  ASSERT_EQ(all.report["launches"].size(), 4u);
+  ASSERT_EQ(all.report["processes"].size(), 2u);
+  EXPECT_TRUE(all.report["processes"][0]["root"].get<bool>());
+  EXPECT_FALSE(all.report["processes"][1]["root"].get<bool>());
+  EXPECT_EQ(all.report["processes"][1]["ppid"], all.report["processes"][0]["pid"].get<long>() == 0
+                                                     ? nlohmann::json(0)
+                                                     : all.report["processes"][1]["ppid"]);
+  // The parent's launch, the child's two, the parent's second: in the order they ended.
+  const long root = all.report["processes"][0]["pid"];
+  const std::vector<bool> from_root = {true, false, false, true};
+  for (std::size_t i = 0; i < 4; ++i) EXPECT_EQ(all.report["launches"][i]["process"]["pid"] == root, from_root[i]) << i;
+
+  const Run only = run("spawn_only", "--target-processes application-only", prog_ + " spawn " + prog_);
+  ASSERT_EQ(only.r.exit_code, 0) << only.r.err;
+  EXPECT_NE(only.r.out.find("child sum=64"), std::string::npos) << only.r.out;  // the child still runs
+  ASSERT_EQ(only.report["launches"].size(), 2u);
+  EXPECT_EQ(only.report["processes"].size(), 1u);
+}
+
+TEST_F(Processes, AHostCrashKeepsTheFinishedLaunches) {
+  const Run x = run("crash", "", prog_ + " crash");
+  EXPECT_EQ(x.r.exit_code, 128 + 11) << x.r.err;  // SIGSEGV, as a shell reports it
+  EXPECT_NE(x.r.out.find("before crash sum=32"), std::string::npos);
+  ASSERT_TRUE(x.report.is_object()) << x.r.err;
+  ASSERT_EQ(x.report["launches"].size(), 1u);
+  EXPECT_EQ(x.report["launches"][0]["kernel"], "_Z4bumpPi");
+  EXPECT_EQ(x.report["processes"][0]["report_source"], "stream");
+  EXPECT_NE(x.r.err.find("the report holds the 1 launch that finished"), std::string::npos) << x.r.err;
+  EXPECT_NE(x.r.err.find("ended without writing its report"), std::string::npos) << x.r.err;
+}
+
+TEST_F(Processes, ASigkillKeepsTheFinishedLaunches) {
+  const Run x = run("sigkill", "", prog_ + " sigkill");
+  EXPECT_EQ(x.r.exit_code, 128 + 9) << x.r.err;
+  ASSERT_TRUE(x.report.is_object()) << x.r.err;
+  ASSERT_EQ(x.report["launches"].size(), 1u);
+  EXPECT_GT(x.report["launches"][0]["metrics"]["smsp__inst_executed.sum"].get<double>(), 0);
+}
+
+TEST_F(Processes, LaunchesFromAtexitAndStaticDestructorsAreReported) {
+  const Run x = run("exit_paths", "", prog_ + " exit_paths");
+  ASSERT_EQ(x.r.exit_code, 0) << x.r.err;
+  EXPECT_NE(x.r.out.find("main sum=32"), std::string::npos) << x.r.out;
+  EXPECT_NE(x.r.out.find("atexit sum=32"), std::string::npos) << x.r.out;
+  EXPECT_NE(x.r.out.find("static destructor sum=32"), std::string::npos) << x.r.out;
+  ASSERT_TRUE(x.report.is_object()) << x.r.err;
+  EXPECT_EQ(x.report["launches"].size(), 3u);
+}
+
+TEST_F(Processes, AForkedChildsCudaCallsFailAsOnAGpu) {
+  const Run x = run("fork", "", prog_ + " fork");
+  ASSERT_EQ(x.r.exit_code, 0) << x.r.err;
+  EXPECT_NE(x.r.out.find("parent malloc cudaSuccess"), std::string::npos) << x.r.out;
+  EXPECT_NE(x.r.out.find("child malloc cudaErrorInitializationError"), std::string::npos) << x.r.out;
+  EXPECT_NE(x.r.out.find("child launch cudaErrorInitializationError"), std::string::npos) << x.r.out;
+  EXPECT_NE(x.r.out.find("parent copy cudaSuccess sum=32"), std::string::npos) << x.r.out;
+  EXPECT_NE(x.r.err.find("in a child forked from a process that used CUDA"), std::string::npos) << x.r.err;
+  ASSERT_TRUE(x.report.is_object()) << x.r.err;
+  EXPECT_EQ(x.report["launches"].size(), 1u);  // the parent's only
+}
+
+}  // namespace
