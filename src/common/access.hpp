@@ -178,6 +178,12 @@ class ShardedSink : public AccessSink {
   class Shard : public AccessSink {
    public:
     virtual std::unique_ptr<CtaPart> finish_cta() = 0;
+    /// What the shard holds for merge() so far (bytes), and that much as a part before the CTA
+    /// ends: a long CTA that is next in CTA order is merged as it runs, so that memory stays
+    /// bounded (src/exec/launch.cpp). Merging the parts one after another gives the same result
+    /// as merging the CTA's whole part.
+    virtual std::size_t buffered_bytes() const { return 0; }
+    virtual std::unique_ptr<CtaPart> take_partial() { return nullptr; }
   };
   virtual std::unique_ptr<Shard> make_shard() = 0;
   virtual void merge(std::uint32_t cta, std::unique_ptr<CtaPart> part) = 0;

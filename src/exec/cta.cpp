@@ -230,6 +230,7 @@ bool CtaRunner::sweep() {
     if (unreported_ >= kCheckInstructions) [[unlikely]] {
       flush_progress();
       check_stop();
+      if (check_hook_) check_hook_();
     }
     if (released_) break;  // after a barrier completes, warps resume in warp order
   }

@@ -15,6 +15,11 @@
 #include "exec/stop.hpp"
 
 namespace warpscope::exec {
+namespace {
+/// What a shard may hold before a CTA that is next in order is merged as it runs.
+constexpr std::size_t kPartialMergeBytes = 64u << 20;
+}  // namespace
+
 
 namespace {
 
@@ -84,7 +89,16 @@ LaunchStats run_launch(const LaunchRequest& req) {
     std::unique_ptr<ShardedSink::Shard> shard = sharded ? sharded->make_shard() : nullptr;
     AccessSink* const sink = shard ? shard.get() : req.sink;
     PrintfText text;
+    std::uint64_t running = 0;
+    // A long CTA's records reach the memory model as it runs: memory stays bounded.
+    if (shard) {
+      runner.set_check_hook([&] {
+        if (shard->buffered_bytes() >= kPartialMergeBytes)
+          sharded->merge(static_cast<std::uint32_t>(running), shard->take_partial());
+      });
+    }
     for (std::uint64_t c = 0; c < total; ++c) {
+      running = c;
       text.clear();
       try {
         runner.run(static_cast<std::uint32_t>(c), sink, &text);
@@ -199,6 +213,16 @@ LaunchStats run_launch(const LaunchRequest& req) {
   auto worker = [&] {
     CtaRunner runner(cfg);
     std::unique_ptr<ShardedSink::Shard> shard = sharded ? sharded->make_shard() : nullptr;
+    std::uint64_t chunk_first = 0;
+    // A long chunk that is next in order (every chunk before it delivered, so no merge runs
+    // meanwhile) hands what it has to the memory model as it runs. A chunk behind another long
+    // one waits for its turn (docs/exec.md, "Long CTAs").
+    if (shard) {
+      runner.set_check_hook([&] {
+        if (shard->buffered_bytes() >= kPartialMergeBytes && runner.chunk_is_next())
+          sharded->merge(static_cast<std::uint32_t>(chunk_first), shard->take_partial());
+      });
+    }
     for (;;) {
       std::uint64_t u;
       CtaOutput* o;
@@ -216,6 +240,7 @@ LaunchStats run_launch(const LaunchRequest& req) {
       // The chunk's CTAs in order, up to the first fault. A sharded sink's part covers the chunk.
       const std::uint64_t end = std::min(total, (u + 1) * chunk);
       runner.set_chunk_start(u * chunk);
+      chunk_first = u * chunk;
       std::uint64_t finished = 0;
       for (std::uint64_t c = u * chunk; c < end && !failed; ++c) {
         try {

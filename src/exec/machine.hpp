@@ -13,6 +13,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <string>
 #include <vector>
@@ -250,6 +251,11 @@ class CtaRunner {
   /// The first CTA of the chunk of consecutive CTAs this runner is running (launch.cpp): the hang
   /// rule waits until every CTA before it has finished.
   void set_chunk_start(std::uint64_t first) { chunk_start_ = first; }
+  /// Called on the runner's thread at each look at the stop flags (every kCheckInstructions warp
+  /// instructions): launch.cpp merges what a long CTA's shard holds when the CTA is next in order.
+  void set_check_hook(std::function<void()> hook) { check_hook_ = std::move(hook); }
+  /// Whether every CTA before this runner's chunk has been delivered (stop.cpp).
+  bool chunk_is_next() const { return lower_ctas_finished(); }
 
   std::uint64_t instructions() const { return instructions_; }
   std::uint64_t thread_instructions() const { return thread_instructions_; }
@@ -349,6 +355,7 @@ class CtaRunner {
   std::uint64_t state_hash(const WarpState& w) const;  // stop.cpp
   std::uint64_t unreported_ = 0;    // warp instructions not yet added to LaunchShared::progress
   std::uint64_t chunk_start_ = 0;   // set_chunk_start
+  std::function<void()> check_hook_;  // set_check_hook
   std::vector<std::uint64_t> regs_template_;  // a warp's register file at start
   std::uint64_t instructions_ = 0;
   std::uint64_t thread_instructions_ = 0;

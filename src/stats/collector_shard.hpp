@@ -111,7 +111,20 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
     }
   }
 
-  std::unique_ptr<CtaPart> finish_cta() override {
+  std::unique_ptr<CtaPart> finish_cta() override { return take(true); }
+  std::unique_ptr<CtaPart> take_partial() override { return take(false); }
+
+  std::size_t buffered_bytes() const override {
+    std::size_t b = (atomic_addresses_.size() + atomic_lines_.size()) * sizeof(AtomicNote) +
+                    const_lines_.size() * sizeof(std::uint64_t);
+    for (const auto& m : models_) b += m->part.ops.size() * sizeof(LineOp) + m->part.lines.size() * sizeof(mem::LineSectors);
+    return b;
+  }
+
+ private:
+  /// The part so far; `cta_end`: the CTA (or chunk) ended. A CTA's distinct .const lines are
+  /// counted once over all of its parts.
+  std::unique_ptr<CtaPart> take(bool cta_end) {
     auto part = std::make_unique<Part>();
     part->records = records_;
     records_ = 0;
@@ -119,13 +132,18 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
     part->atomic_lines = std::exchange(atomic_lines_, {});
     part->host_mapped = std::exchange(host_mapped_, {});
     std::sort(const_lines_.begin(), const_lines_.end());
-    part->const_lines = static_cast<std::uint64_t>(std::unique(const_lines_.begin(), const_lines_.end()) - const_lines_.begin());
-    const_lines_.clear();
+    const_lines_.erase(std::unique(const_lines_.begin(), const_lines_.end()), const_lines_.end());
+    part->const_lines = const_lines_.size() - const_reported_;
+    if (cta_end) {
+      const_lines_.clear();
+      const_reported_ = 0;
+    } else {
+      const_reported_ = const_lines_.size();
+    }
     for (auto& m : models_) part->models.push_back(m->take());
     return part;
   }
 
- private:
   struct PerModel {
     const Model& model;
     const arch::Profile& profile;
@@ -684,6 +702,7 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
   std::vector<AtomicNote> atomic_addresses_, atomic_lines_;  // this CTA's global atomics
   HostMappedBytes host_mapped_;
   std::vector<std::uint64_t> const_lines_;  // this CTA's .const loads' 64-byte lines (runs collapsed)
+  std::size_t const_reported_ = 0;          // of them, counted in an earlier part of the CTA
 };
 
 }  // namespace warpscope::stats

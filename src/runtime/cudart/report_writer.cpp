@@ -7,6 +7,7 @@
 //    launch; and DIR/<pid>.json, the whole document, when it exits normally. warpscope run merges
 //    the processes' documents (src/report/processes.hpp).
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -49,6 +50,7 @@ nlohmann::json launch_json(const LaunchRecord& r, std::size_t index) {
   l["module"] = r.module;
   l["wall_ms"] = r.wall_ms;
   l["host_time_ns"] = r.host_time_ns;
+  l["host_peak_rss_bytes"] = r.host_peak_rss_bytes;
   l["index"] = index;
   l["metrics"] = r.metrics;
   l["estimated"] = r.estimated;
@@ -174,6 +176,8 @@ nlohmann::json Runtime::header_json() {
 
 void Runtime::record_launch(LaunchRecord rec) {
   rec.host_time_ns = monotonic_ns();
+  rusage usage{};
+  if (getrusage(RUSAGE_SELF, &usage) == 0) rec.host_peak_rss_bytes = static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;
   launches.push_back(std::move(rec));
   if (!stream_path_.empty() && !stream_failed_ && !forked_child()) {
     if (stream_fd_ < 0) {

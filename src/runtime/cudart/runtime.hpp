@@ -166,6 +166,7 @@ struct LaunchRecord {
   std::string not_profiled;  // why, when not profiled
   nlohmann::json nvtx;       // the NVTX ranges the launching thread was in (--nvtx; nvtx.hpp), or null
   std::uint64_t host_time_ns = 0;  // CLOCK_MONOTONIC when it ended: orders several processes' launches
+  std::uint64_t host_peak_rss_bytes = 0;  // the process's peak resident memory when it ended
 };
 
 class Runtime {
