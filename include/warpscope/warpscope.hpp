@@ -8,7 +8,7 @@
 //  - A faulting launch (out of bounds, misaligned, deadlock, trap) throws and leaves the host
 //    process and the device's other allocations intact.
 //  - Device addresses are 64-bit numbers in the emulated global address space; allocations are
-//    aligned to 256 bytes, as cudaMalloc's are.
+//    placed as cudaMalloc's are (512-byte steps below 2 MiB, 2 MiB granules from there).
 #pragma once
 
 #include <atomic>
@@ -321,6 +321,12 @@ class Device {
 
   DevicePtr malloc(std::size_t bytes);
   void free(DevicePtr ptr);
+  /// Makes host memory [p, p + bytes) readable and writable by kernels at its own address, as
+  /// cudaHostRegister'ed memory is under unified addressing (the kernels use the program's
+  /// memory itself). Throws Error(kUsage) when the range overlaps device memory or another
+  /// mapped range. unmap_host_memory undoes it; false if p starts no mapped range.
+  void map_host_memory(void* p, std::size_t bytes);
+  bool unmap_host_memory(void* p);
   void copy_to_device(DevicePtr dst, const void* src, std::size_t bytes);
   void copy_to_host(void* dst, DevicePtr src, std::size_t bytes);
   void copy_on_device(DevicePtr dst, DevicePtr src, std::size_t bytes);

@@ -224,6 +224,12 @@ Module Device::link_ptx(std::span<const PtxSource> sources, std::string_view ori
 
 DevicePtr Device::malloc(std::size_t bytes) { return impl_->memory.allocate(bytes); }
 
+void Device::map_host_memory(void* p, std::size_t bytes) {
+  impl_->memory.add_external(reinterpret_cast<std::uint64_t>(p), bytes, static_cast<std::uint8_t*>(p));
+}
+
+bool Device::unmap_host_memory(void* p) { return impl_->memory.remove_external(reinterpret_cast<std::uint64_t>(p)); }
+
 void Device::free(DevicePtr ptr) {
   if (ptr == 0) return;
   impl_->memory.release(ptr);

@@ -11,7 +11,11 @@ namespace warpscope::exec {
 
 namespace {
 
-std::uint64_t rounded_size(std::uint64_t bytes) { return (bytes + kAllocAlign - 1) / kAllocAlign * kAllocAlign; }
+/// What an allocation of `bytes` takes: 512-byte steps below 2 MiB, whole granules from there.
+std::uint64_t rounded_size(std::uint64_t bytes) {
+  const std::uint64_t unit = bytes >= kGranule ? kGranule : kAllocAlign;
+  return (bytes + unit - 1) / unit * unit;
+}
 
 // Where the host mirror of the heap is asked to go: far from the device's own address range
 // (src/runtime reserves [kHeapBase, ...) in the process for mapped host memory), which the kernel
@@ -47,6 +51,11 @@ GlobalMemory::GlobalMemory(std::uint64_t capacity) : capacity_(capacity) {
   }
   host_ = static_cast<std::uint8_t*>(p);
   granule_refs_.assign(span_ / kGranule, 0);
+  // The driver's memory below the first allocation: mapped, not counted as used, no allocation.
+  if (span_ > 2 * kDriverBytes) {
+    map_granules(kHeapBase, kDriverBytes);
+    reserved_.emplace(kHeapBase, kDriverBytes);
+  }
 }
 
 GlobalMemory::~GlobalMemory() { munmap(host_, span_); }
@@ -83,8 +92,11 @@ void GlobalMemory::unmap_granules(std::uint64_t base, std::uint64_t rounded) {
 std::uint64_t GlobalMemory::place(std::uint64_t rounded) const {
   // First fit over the gaps between live allocations and reservations (addresses are reused
   // after free, as cudaMalloc's are). Heap blocks lie inside their reservation.
+  // Allocations of 2 MiB and more start on a granule of their own.
+  const std::uint64_t align = rounded >= kGranule ? kGranule : kAllocAlign;
   std::uint64_t candidate = kHeapBase;
   for (;;) {
+    candidate = (candidate + align - 1) / align * align;
     if (candidate + rounded > kHeapBase + span_ || candidate + rounded < candidate) {
       fail(ErrorKind::kUsage, "device address space exhausted");
     }
@@ -141,6 +153,37 @@ void GlobalMemory::add_block(std::uint64_t addr, std::uint64_t bytes, std::uint8
   regions_.emplace(addr, std::move(r));
 }
 
+void GlobalMemory::add_external(std::uint64_t addr, std::uint64_t bytes, std::uint8_t* host) {
+  if (bytes == 0 || addr + bytes < addr) fail(ErrorKind::kUsage, "host memory at 0x{:x}: an empty or wrapping range", addr);
+  if (addr < kHeapBase + span_ && addr + bytes > kHeapBase)
+    fail(ErrorKind::kUsage, "host memory [0x{:x}, 0x{:x}) overlaps the device's address range", addr, addr + bytes);
+  // The parameter, shared and local windows of generic addresses (and function addresses) lie
+  // at the top of the address space, where a thread's stack is: such host memory cannot be told
+  // from them.
+  if (addr + bytes > kHeapLimit)
+    fail(ErrorKind::kUsage,
+         "host memory [0x{:x}, 0x{:x}) lies at or above 0x{:x}, where warpscope's generic shared, local and "
+         "parameter windows are (a stack array?); register heap memory (malloc, new) instead",
+         addr, addr + bytes, kHeapLimit);
+  auto it = regions_.lower_bound(addr + bytes);
+  if (it != regions_.begin()) {
+    const Region& prev = std::prev(it)->second;
+    if (prev.base + std::max<std::uint64_t>(prev.size, 1) > addr)
+      fail(ErrorKind::kUsage, "host memory [0x{:x}, 0x{:x}) overlaps [0x{:x}, 0x{:x}), already mapped", addr,
+           addr + bytes, prev.base, prev.base + prev.size);
+  }
+  Region r{addr, bytes, host, "host memory (cudaHostRegister)"};
+  r.external = true;
+  regions_.emplace(addr, std::move(r));
+}
+
+bool GlobalMemory::remove_external(std::uint64_t addr) {
+  auto it = regions_.find(addr);
+  if (it == regions_.end() || !it->second.external) return false;
+  regions_.erase(it);
+  return true;
+}
+
 bool GlobalMemory::remove_block(std::uint64_t addr) {
   auto it = regions_.find(addr);
   if (it == regions_.end() || !it->second.heap_block) return false;
@@ -155,6 +198,9 @@ void GlobalMemory::release(std::uint64_t base) {
   }
   if (it->second.heap_block) {
     fail(ErrorKind::kUsage, "free of 0x{:x}, which was allocated by device-side malloc (free it in a kernel)", base);
+  }
+  if (it->second.external) {
+    fail(ErrorKind::kUsage, "free of 0x{:x}, which is registered host memory (cudaHostUnregister it)", base);
   }
   const std::uint64_t rounded = rounded_size(it->second.size);
   used_ -= rounded;

@@ -2,9 +2,15 @@
 // generic-address windows of the per-CTA shared and per-thread local spaces.
 //
 // Contract:
-//  - Global allocations are 256-byte aligned and live in [kHeapBase, kHeapLimit). find() says
-//    which allocation holds an address; address 0 and everything outside an allocation are not
-//    in one.
+//  - Global allocations are placed as the CUDA driver places them (tests/hw/data/h100/runtime_gt,
+//    tests/hw/data/h200/issue32): below 2 MiB, in 512-byte steps, first fit (1, 256 and 257 bytes
+//    each take 512); from 2 MiB, whole 2 MiB granules of their own. They live in
+//    [kHeapBase + kDriverBytes, kHeapLimit). find() says which allocation holds an address;
+//    address 0 and everything outside an allocation are not in one.
+//  - The driver's own memory lies below the first allocation: on the H200 reads down to 64 MiB
+//    below it return zeros without a fault (1 GiB below faults). [kHeapBase, kHeapBase +
+//    kDriverBytes) is mapped, reads as zero and holds no allocation (memcheck reports accesses
+//    there; they do not fault).
 //  - The GPU maps device memory in 2 MiB granules (kGranule, from kHeapBase): a granule that holds
 //    part of a live allocation (its bytes rounded up to 256) is mapped, and any address in it can
 //    be read and written without a trap, although it belongs to no allocation (padding, freed
@@ -40,7 +46,8 @@ inline constexpr std::uint64_t kHeapLimit = 0x7ffd'0000'0000ull;
 // the parameter buffer. Only the TMA instructions read through it (ops_tma.cpp); other generic
 // accesses there fault as unallocated global memory.
 inline constexpr std::uint64_t kParamWindow = kHeapLimit;
-inline constexpr std::uint64_t kAllocAlign = 256;
+inline constexpr std::uint64_t kAllocAlign = 512;                // allocations below 2 MiB
+inline constexpr std::uint64_t kDriverBytes = 64ull << 20;        // mapped below the first allocation
 inline constexpr std::uint64_t kGranule = 2ull << 20;  // the GPU's mapping unit (docs/exec.md)
 /// A function's address (in vtables, function pointers): kFunctionAddressBase + 16 x its index in
 /// the PTX module's function list. No memory lies there.
@@ -77,6 +84,7 @@ struct Region {
   std::string label;  // "" for malloc'ed memory, the symbol name for module variables
   bool constant = false;  // a module's .const variable (isspacep.const)
   bool heap_block = false;  // a block of the device heap: its host memory is the heap's
+  bool external = false;    // host memory at its own address (add_external)
   bool contains(std::uint64_t addr, std::uint64_t bytes) const {
     return addr >= base && addr - base <= size && size - (addr - base) >= bytes;
   }
@@ -89,7 +97,7 @@ class GlobalMemory {
   GlobalMemory(const GlobalMemory&) = delete;
   GlobalMemory& operator=(const GlobalMemory&) = delete;
 
-  /// A zero-filled allocation of `bytes` (at least 1) aligned to 256. Throws kUsage when the
+  /// A zero-filled allocation of `bytes` (at least 1), placed as the driver places them. Throws kUsage when the
   /// capacity would be exceeded.
   std::uint64_t allocate(std::uint64_t bytes, std::string label = {}, bool constant = false);
   /// Frees an allocation by its base address; throws kUsage for anything else.
@@ -104,6 +112,11 @@ class GlobalMemory {
   /// `host`; remove_block undoes it (false if addr starts no block). release() refuses blocks.
   void add_block(std::uint64_t addr, std::uint64_t bytes, std::uint8_t* host, std::string label);
   bool remove_block(std::uint64_t addr);
+  /// Host memory kernels reach at its own address (Device::map_host_memory): an allocation
+  /// labelled "host memory (cudaHostRegister)" outside the device's range. Throws kUsage when it
+  /// overlaps the device range or another allocation.
+  void add_external(std::uint64_t addr, std::uint64_t bytes, std::uint8_t* host);
+  bool remove_external(std::uint64_t addr);
 
   /// The allocation holding [addr, addr+bytes), or nullptr.
   const Region* find(std::uint64_t addr, std::uint64_t bytes) const;

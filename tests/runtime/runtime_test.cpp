@@ -379,12 +379,44 @@ TEST(ApiErrors, AsTheH200Answers) {
     EXPECT_EQ(mine, gpu) << mode << "\n" << r.out << r.err;
     EXPECT_GT(gpu.size(), 5u) << mode;
   }
-  // Pinned memory (cudaMallocHost) is read and written by a kernel through its host pointer.
-  // (Registered memory, cudaHostRegister, is not mapped for kernels yet: the probe's later cases.)
+  // Pinned memory (cudaMallocHost) and registered memory (cudaHostRegister) are read and written
+  // by a kernel through their host pointers; pageable memory faults: every line as on the H200.
   const auto r = rt_test::run_under_warpscope(probe + " pinned");
   const auto mine = probe_lines(r.out + "\n", "");
   const auto gpu = probe_lines(h200, "pinned");
-  ASSERT_GE(mine.size(), 3u) << r.out << r.err;
-  EXPECT_EQ(std::vector<std::string>(mine.begin(), mine.begin() + 3), std::vector<std::string>(gpu.begin(), gpu.begin() + 3));
+  EXPECT_EQ(mine, gpu) << r.out << r.err;
   EXPECT_NE(r.out.find("pinned_after 1 32\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("registered_after 1 1\n"), std::string::npos) << r.out;
+}
+
+// Reads around a process's first allocation answer as on the H200
+// (tests/hw/data/h200/issue32/first_alloc.csv): down to 64 MiB below it the driver's memory is
+// mapped and reads zero (Rodinia's srad_v2 reads 4 KB before its first allocation), 1 GiB below
+// faults; inside its 2 MiB granule reads succeed. (2-4 MiB above a small first allocation the H200
+// also reads zero; warpscope faults there: docs/runtime.md.) memcheck reports the reads that go on.
+TEST(ApiErrors, AroundTheFirstAllocationAsTheH200) {
+  const std::string gpu =
+      rt_test::slurp(std::string(WARPSCOPE_SOURCE_DIR) + "/tests/hw/data/h200/issue32/first_alloc.csv");
+  std::istringstream in(gpu);
+  int compared = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("first,", 0) != 0) continue;
+    std::vector<std::string> f;
+    std::istringstream fields(line);
+    for (std::string x; std::getline(fields, x, ',');) f.push_back(x);
+    ASSERT_EQ(f.size(), 7u) << line;
+    const long long size = std::stoll(f[1]), off = std::stoll(f[2]);
+    if (off >= 0 && size + off > (2 << 20)) continue;  // above the first granule: not modelled
+    const auto r = rt_test::run_under_warpscope(rt_test::prog("first_alloc_probe") + " " + f[1] + " " + f[2], "",
+                                                "WARPSCOPE_QUIET=1");
+    // FIRST and OUT are addresses of the run; the error and the value must agree.
+    std::vector<std::string> g;
+    std::istringstream got(r.out.substr(0, r.out.find('\n')));
+    for (std::string x; std::getline(got, x, ',');) g.push_back(x);
+    ASSERT_EQ(g.size(), 7u) << r.out << r.err;
+    EXPECT_EQ(g[5], f[5]) << line;
+    EXPECT_EQ(g[6], f[6]) << line;
+    ++compared;
+  }
+  EXPECT_GE(compared, 40);
 }

@@ -166,6 +166,11 @@ WS_API cudaError_t cudaHostGetDevicePointer(void** dptr, void* hptr, unsigned fl
     if (dptr == nullptr || flags != 0) return kErrInvalidValue;
     const auto p = reinterpret_cast<std::uintptr_t>(hptr);
     auto h = rt.host_allocs.upper_bound(p);
+    // Registered memory: kernels use it at its own address (cudaHostRegister below).
+    if (auto r = rt.registered.upper_bound(p); r != rt.registered.begin() && p - std::prev(r)->first < std::prev(r)->second) {
+      *dptr = hptr;
+      return kSuccess;
+    }
     if (h == rt.host_allocs.begin()) return kErrInvalidValue;
     --h;
     if (p - h->first >= std::max<std::size_t>(h->second.bytes, 1) || h->second.device_base == 0) {
@@ -188,14 +193,39 @@ WS_API cudaError_t cudaHostGetFlags(unsigned* flags, void* hptr) {
   });
 }
 
-// caveat: accepted; registered host memory is not visible to kernels (only mapped cudaHostAlloc and managed memory
-//   are)
-WS_API cudaError_t cudaHostRegister(void*, std::size_t, unsigned) {
-  // Page-locking changes nothing here; kernels cannot reach registered memory (docs/runtime.md).
-  return kSuccess;
+// Registered host memory is read and written by kernels at its own address, as on a GPU with
+// unified addressing (the kernels use the program's memory itself; tests/hw/data/h200/runtime_gt:
+// a kernel's increments are seen by the host after cudaDeviceSynchronize).
+// caveat: memory at or above 0x7ffd00000000 (a thread's stack) cannot be registered: warpscope's generic windows
+//   are there (cudaErrorInvalidValue, with a note)
+WS_API cudaError_t cudaHostRegister(void* ptr, std::size_t bytes, unsigned flags) {
+  return call("cudaHostRegister", [&](Runtime& rt) {
+    // cudaHostRegisterDefault 0, Portable 1, Mapped 2, IoMemory 4, ReadOnly 8.
+    if (ptr == nullptr || bytes == 0 || (flags & ~0xfu) != 0) return kErrInvalidValue;
+    const auto p = reinterpret_cast<std::uintptr_t>(ptr);
+    auto next = rt.registered.lower_bound(p);
+    if (next != rt.registered.end() && next->first < p + bytes) return kErrHostMemoryAlreadyRegistered;
+    if (next != rt.registered.begin() && std::prev(next)->first + std::prev(next)->second > p)
+      return kErrHostMemoryAlreadyRegistered;
+    if (rt.classify(ptr, bytes) != Runtime::Where::kHost) return kErrInvalidValue;
+    rt.device().map_host_memory(ptr, bytes);  // throws (a note, cudaErrorInvalidValue) where it cannot
+    rt.registered[p] = bytes;
+    return kSuccess;
+  });
 }
-// caveat: accepted (cudaHostRegister changes nothing)
-WS_API cudaError_t cudaHostUnregister(void*) { return kSuccess; }
+
+WS_API cudaError_t cudaHostUnregister(void* ptr) {
+  return call("cudaHostUnregister", [&](Runtime& rt) {
+    auto it = rt.registered.find(reinterpret_cast<std::uintptr_t>(ptr));
+    // Pinned memory of cudaMallocHost/cudaHostAlloc is no registration: cudaErrorInvalidValue, as
+    // the H200 answers (tests/hw/data/h200/runtime_gt/api_errors.txt).
+    if (rt.classify(ptr, 1) != Runtime::Where::kHost) return kErrInvalidValue;
+    if (ptr == nullptr || it == rt.registered.end()) return kErrHostMemoryNotRegistered;
+    rt.device().unmap_host_memory(ptr);
+    rt.registered.erase(it);
+    return kSuccess;
+  });
+}
 
 // caveat: host pages at the device address, copied to the device before and back after every launch; allocations are
 //   rounded to pages

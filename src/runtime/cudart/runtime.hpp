@@ -223,6 +223,7 @@ class Runtime {
   std::map<DevicePtr, std::size_t> allocations;  // plain device allocations, by base
   std::map<std::uintptr_t, HostAlloc> host_allocs;  // managed and pinned, by program pointer
   std::map<DevicePtr, std::size_t> symbol_ranges;    // module variables of loaded modules
+  std::map<std::uintptr_t, std::size_t> registered;  // cudaHostRegister'ed ranges, by start
   std::set<Stream*> streams;
   std::set<Event*> events;
   std::uint64_t next_stream_id = 1;

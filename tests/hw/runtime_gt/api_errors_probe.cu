@@ -83,6 +83,17 @@ int main(int argc, char** argv) {
     touch<<<1, 32>>>(r);
     CASE("kernel_on_registered", cudaDeviceSynchronize());
     printf("registered_after %d %d\n", r[0], r[31]);
+    CASE("host_register_again", cudaHostRegister(r, 4096, cudaHostRegisterDefault));
+    CASE("host_register_overlap", cudaHostRegister(r + 512, 4096, cudaHostRegisterDefault));
+    CASE("host_register_null", cudaHostRegister(nullptr, 4096, cudaHostRegisterDefault));
+    CASE("host_register_zero_bytes", cudaHostRegister(r + 2048, 0, cudaHostRegisterDefault));
+    CASE("host_register_bad_flags", cudaHostRegister(r + 2048, 64, 0x100));
+    void* dp = nullptr;
+    CASE("host_get_device_pointer_registered", cudaHostGetDevicePointer(&dp, r + 8, 0));
+    printf("registered_device_pointer_same %d\n", dp == (void*)(r + 8));
+    CASE("host_unregister", cudaHostUnregister(r));
+    CASE("host_unregister_again", cudaHostUnregister(r));
+    CASE("host_unregister_inside", cudaHostUnregister(h));
     int* m = static_cast<int*>(malloc(4096));
     memset(m, 0, 4096);
     touch<<<1, 32>>>(m);
