@@ -1,5 +1,7 @@
 // The warpscope command line. Each subcommand lives in its own file; this one only dispatches
-// and turns warpscope::Error into a one-line message and exit code 1.
+// and turns warpscope::Error into a one-line message. Exit codes: 2 for input warpscope refuses (an
+// option, a path, a program, a profile, a fatbinary: a message naming it), 1 for an internal error;
+// otherwise the program's own (docs/runtime.md, "Exit status").
 #include <iostream>
 
 #include <CLI/CLI.hpp>
@@ -29,7 +31,8 @@ int main(int argc, char** argv) {
     if (dynamic_cast<const CLI::Success*>(&e) == nullptr && dynamic_cast<const CLI::CallForHelp*>(&e) == nullptr &&
         dynamic_cast<const CLI::CallForAllHelp*>(&e) == nullptr && dynamic_cast<const CLI::CallForVersion*>(&e) == nullptr)
       std::cerr << warpscope::cli::unknown_option_hint(app, argc, argv);
-    return app.exit(e);
+    const int code = app.exit(e);
+    return code == 0 ? 0 : 2;  // a bad command line is bad input (CLI11's own codes are not kept)
   }
   if (query_metrics) {
     std::cout << warpscope::report::query_metrics_text() << std::flush;
@@ -44,6 +47,10 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("run")) return warpscope::cli::run_run(run);
   } catch (const warpscope::Error& e) {
     std::cerr << "warpscope: " << warpscope::to_string(e.kind()) << ": " << e.what() << "\n";
+    return e.kind() == warpscope::ErrorKind::kInternal ? 1 : 2;
+  } catch (const std::exception& e) {
+    // Nothing may end warpscope with an abort: a failure no check named is an internal error.
+    std::cerr << "warpscope: internal error: " << e.what() << "\n";
     return 1;
   }
   return 0;

@@ -24,4 +24,4 @@ nvcc -arch=sm_90 -o "$b/first_alloc_probe" "$here/runtime_gt/first_alloc_probe.c
   done
 } > "$out/first_alloc.csv"
 nvcc -arch=sm_90 -o "$b/processes" "$here/../runtime/programs/processes.cu"
-for m in fork exit_paths "count 2 first"; do echo "## processes $m"; "$b/processes" $m 2>&1; echo "rc=$?"; done > "$out/processes.txt"
+for m in fork exit_paths exit_errors "count 2 first"; do echo "## processes $m"; "$b/processes" $m 2>&1; echo "rc=$?"; done > "$out/processes.txt"

@@ -208,11 +208,11 @@ TEST_F(NcuCli, PrintSummaryPerKernelGroupsByKernelAndShape) {
 
 TEST_F(NcuCli, BadFilterOptionsAreRefusedBeforeTheProgramRuns) {
   auto r = rt_test::run_shell(exe_ + " run -k 'regex:(' -- " + prog("selection"));
-  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.out, "");  // the program did not run
   EXPECT_NE(r.err.find("--kernel-name regex:(: not a regular expression"), std::string::npos) << r.err;
   r = rt_test::run_shell(exe_ + " run --metrics dram__bytes_red.sum -- " + prog("selection"));
-  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("did you mean dram__bytes_read.sum"), std::string::npos) << r.err;
   r = rt_test::run_shell(exe_ + " run --kernel-name-base demangle -- " + prog("selection"));
   EXPECT_NE(r.exit_code, 0);
@@ -273,7 +273,7 @@ TEST_F(NcuCli, KernelIdSelectsTheNthMatchingLaunch) {
   for (const char* bad : {"--kernel-id 2::copy_f:1", "--kernel-id ::copy_f:0", "--kernel-id copy_f",
                           "--kernel-id ::copy_f:1 -k copy_f", "--kernel-id 1:7:copy_f:1"}) {
     const auto r = rt_test::run_shell(exe_ + " run --quiet " + bad + " -- " + prog("selection"));
-    EXPECT_EQ(r.exit_code, 1) << bad;
+    EXPECT_EQ(r.exit_code, 2) << bad;
     EXPECT_NE(r.err.find("--kernel-id"), std::string::npos) << bad << ": " << r.err;
   }
 }
@@ -287,7 +287,7 @@ TEST_F(NcuCli, LogFileTakesTheResultsAndLeavesTheProgramsOutput) {
   EXPECT_EQ(r.out.find("\"ID\""), std::string::npos) << r.out;  // the program's stdout has its own lines only
   // A log file that cannot be written stops the run before the program starts.
   const auto bad = rt_test::run_shell(exe_ + " run --log-file /nonexistent/dir/x.csv --csv -- " + prog("selection"));
-  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("--log-file /nonexistent/dir/x.csv: cannot write"), std::string::npos) << bad.err;
   EXPECT_EQ(bad.out.find("failures"), std::string::npos) << bad.out;
 }
@@ -320,7 +320,7 @@ TEST_F(NcuCli, DerivedMetricsFromTheLaunchesCounters) {
   EXPECT_EQ(sm_rows[0].at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.min"), "0");
   EXPECT_EQ(sm_rows[0].at("l1tex__t_requests_pipe_lsu_mem_global_op_ld.max"), "8");
   const auto refused = rt_test::run_shell(exe_ + " run --metrics lts__t_sectors.max -- " + prog("selection"));
-  EXPECT_EQ(refused.exit_code, 1);
+  EXPECT_EQ(refused.exit_code, 2);
   EXPECT_NE(refused.err.find("the model counts this for the whole GPU, not each unit"), std::string::npos) << refused.err;
 }
 
@@ -333,7 +333,7 @@ TEST_F(NcuCli, SectionsPrintNcusDetailsLayout) {
   // ncu's order: Speed Of Light before Occupancy, whatever the order asked.
   EXPECT_LT(r.out.find("Speed Of Light"), r.out.find("Section: Occupancy"));
   const auto unknown = rt_test::run_shell(exe_ + " run --section NoSuchSection -- " + prog("selection"));
-  EXPECT_EQ(unknown.exit_code, 1);
+  EXPECT_EQ(unknown.exit_code, 2);
   EXPECT_NE(unknown.err.find("--section NoSuchSection: not a section of Nsight Compute"), std::string::npos)
       << unknown.err;
 }
@@ -361,7 +361,7 @@ TEST_F(NcuCli, ImportPrintsASavedReportAgain) {
   EXPECT_EQ(strip_pid(again.out), strip_pid(first.out));
   EXPECT_EQ(strip_pid(again.out).size(), 8u);  // header, units, 6 launches
   const auto missing = rt_test::run_shell(exe_ + " run --import /nonexistent.json --csv");
-  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_EQ(missing.exit_code, 2);
   EXPECT_NE(missing.err.find("--import /nonexistent.json: cannot read"), std::string::npos) << missing.err;
 }
 
@@ -372,7 +372,7 @@ TEST_F(NcuCli, OptionsOfNcuThatWarpscopeLacksAreNamedAsSuch) {
       << r.err;
   EXPECT_EQ(r.err.find("did you mean"), std::string::npos) << r.err;
   const auto none = rt_test::run_shell(exe_ + " run --cache-control none -- " + prog("selection"));
-  EXPECT_EQ(none.exit_code, 1);
+  EXPECT_EQ(none.exit_code, 2);
   EXPECT_NE(none.err.find("--cache-control none: not modelled"), std::string::npos) << none.err;
   const auto q = rt_test::run_shell(exe_ + " run --query-metrics");
   EXPECT_EQ(q.exit_code, 0);
@@ -486,7 +486,7 @@ TEST_F(NcuCli, BadProgramAndReportPathsAreRefusedBeforeTheRun) {
   };
   for (const auto& [args, message] : cases) {
     const auto r = rt_test::run_shell("timeout 20 " + exe_ + " run --quiet " + args);
-    EXPECT_EQ(r.exit_code, 1) << args << ": " << r.err;
+    EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;  // bad input: exit code 2 (issue 32)
     EXPECT_NE(r.err.find(message), std::string::npos) << args << ": " << r.err;
     EXPECT_EQ(r.out.find("failures"), std::string::npos) << args << ": the program ran";
   }
@@ -494,7 +494,7 @@ TEST_F(NcuCli, BadProgramAndReportPathsAreRefusedBeforeTheRun) {
   // Output that cannot be written (a full device) fails the run with a message.
   if (std::filesystem::is_character_file("/dev/full")) {
     const auto full = rt_test::run_shell(exe_ + " run --quiet --log-file /dev/full --csv -- " + prog("selection"));
-    EXPECT_EQ(full.exit_code, 1) << full.err;
+    EXPECT_EQ(full.exit_code, 1) << full.err;  // the run failed (after the program), not its input
     EXPECT_NE(full.err.find("--log-file /dev/full: the output could not be written"), std::string::npos) << full.err;
   }
 }
@@ -585,7 +585,7 @@ TEST_F(NcuCli, SetsPagesAndKernelNameBases) {
   }
   // --print-source ptx: the source page has CUDA lines only.
   const auto ptx = rt_test::run_shell(exe_ + " run --page source --print-source ptx -- " + prog("selection"));
-  EXPECT_EQ(ptx.exit_code, 1);
+  EXPECT_EQ(ptx.exit_code, 2);
   EXPECT_NE(ptx.err.find("--print-source ptx: warpscope's source page has the CUDA lines only"), std::string::npos)
       << ptx.err;
 }

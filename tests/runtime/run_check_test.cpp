@@ -98,7 +98,7 @@ TEST_F(WarpscopeRun, StdinAndArgumentsReachTheProgram) {
 
 TEST_F(WarpscopeRun, RefusesTheStaticRuntime) {
   const auto r = rt_test::run_shell(exe_ + " run -- " + rt_test::prog("fault_nvidia_static"));
-  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("-cudart shared"), std::string::npos) << r.err;
 }
 
@@ -156,7 +156,7 @@ TEST_F(WarpscopeRun, MemcheckErrorSummaryAndModes) {
 
 TEST_F(WarpscopeRun, RejectsBadProfileNamesAndFractions) {
   const auto a = rt_test::run_shell(exe_ + " run --compare-arch kepler,nosuchgpu -- /bin/true");
-  EXPECT_EQ(a.exit_code, 1);
+  EXPECT_EQ(a.exit_code, 2);
   EXPECT_NE(a.err.find("nosuchgpu"), std::string::npos) << a.err;
   const auto b = rt_test::run_shell(exe_ + " run --sample-ctas 1.5 -- /bin/true");
   EXPECT_NE(b.exit_code, 0);

@@ -4,6 +4,7 @@
 //   crash          one launch, then a null write on the host (SIGSEGV)
 //   sigkill        one launch, then SIGKILL to itself
 //   exit_paths     one launch from main, one from an atexit handler, one from a static destructor
+//   exit_errors    each call's answer on those paths (atexit handlers before and after CUDA's init)
 //   fork           cudaMalloc, fork(); the child's cudaMalloc and launch answers, then the parent's
 #include <signal.h>
 #include <sys/wait.h>
@@ -27,10 +28,22 @@ static int launch_and_read(int times) {
   return h;
 }
 
+/// Each call's answer, for the calls an exit path makes (mode exit_errors).
+static void calls_with_errors(const char* where) {
+  int* d = nullptr;
+  std::printf("%s malloc %s\n", where, cudaGetErrorName(cudaMalloc(&d, sizeof(int))));
+  bump<<<1, 32>>>(d);
+  std::printf("%s launch %s\n", where, cudaGetErrorName(cudaGetLastError()));
+  int h = -1;
+  std::printf("%s copy %s\n", where, cudaGetErrorName(cudaMemcpy(&h, d, sizeof(int), cudaMemcpyDeviceToHost)));
+  std::printf("%s free %s\n", where, cudaGetErrorName(cudaFree(d)));
+}
+
 struct LaunchAtExit {
-  bool armed = false;
+  int armed = 0;  // 1: launch and read; 2: each call's answer
   ~LaunchAtExit() {
-    if (armed) std::printf("static destructor sum=%d\n", launch_and_read(1));
+    if (armed == 1) std::printf("static destructor sum=%d\n", launch_and_read(1));
+    if (armed == 2) calls_with_errors("static destructor");
   }
 };
 static LaunchAtExit g_at_exit;
@@ -55,9 +68,16 @@ int main(int argc, char** argv) {
     std::printf("before kill sum=%d\n", launch_and_read(1));
     kill(getpid(), SIGKILL);
   } else if (mode == "exit_paths") {
-    g_at_exit.armed = true;
+    g_at_exit.armed = 1;
     std::atexit([] { std::printf("atexit sum=%d\n", launch_and_read(1)); });
     std::printf("main sum=%d\n", launch_and_read(1));
+  } else if (mode == "exit_errors") {
+    // The same exit paths, each call's answer: an atexit handler registered before CUDA's first
+    // call, one registered after it, and a static destructor.
+    g_at_exit.armed = 2;
+    std::atexit([] { calls_with_errors("atexit before init"); });
+    calls_with_errors("main");
+    std::atexit([] { calls_with_errors("atexit after init"); });
   } else if (mode == "fork") {
     int* d = nullptr;
     std::printf("parent malloc %s\n", cudaGetErrorName(cudaMalloc(&d, 4)));
