@@ -537,6 +537,7 @@ class KernelDecoder final : public DecodeCtx {
       }
       decode_one(ins, out, fi.begin, ipdom[i]);
       mark_poll(ins, out);
+      note_order_dependence(ins);
       img_->code.push_back(out);
       img_->source.push_back(InstSource{f, i});
     }
@@ -564,6 +565,17 @@ class KernelDecoder final : public DecodeCtx {
     } else if (ins.op == Opcode::kAtom && out.mem_op == Op::kAtomic && out.d != kNoSlot) {
       out.ctl = Ctl::kPoll;
     }
+  }
+
+  /// Global atomics whose outcome depends on the order CTAs run in: an atom (its returned value:
+  /// a slot taken from a counter, an exchange, a compare-and-swap) or a floating-point reduction
+  /// (its rounding). Such a kernel's CTAs run on one host thread, in CTA order, so that the
+  /// program's output is the same in every run and for every --threads (docs/exec.md).
+  void note_order_dependence(const ptx::Instruction& ins) {
+    const bool global = ins.space == StateSpace::kGlobal || ins.space == StateSpace::kGeneric;
+    if (!global) return;
+    if (ins.op == Opcode::kAtom || (ins.op == Opcode::kRed && ptx::is_float(ins.type)))
+      img_->order_dependent_atomics = true;
   }
 
   void decode_one(const ptx::Instruction& ins, Inst& out, std::uint32_t base, std::uint32_t ipdom) {

@@ -73,7 +73,10 @@ LaunchStats run_launch(const LaunchRequest& req) {
   }
   const std::uint64_t total = std::uint64_t(req.grid.x) * req.grid.y * req.grid.z;
   // The device heap hands out blocks in the order malloc is called: one thread, CTA after CTA.
-  const unsigned wanted = req.host_threads == 0 || req.kernel->uses_heap ? 1 : req.host_threads;
+  // So do CTAs whose global atomics' outcome depends on their order (returned values, float
+  // rounding): one thread, CTA order, the same result in every run (docs/exec.md, "Host threads").
+  const unsigned wanted =
+      req.host_threads == 0 || req.kernel->uses_heap || req.kernel->order_dependent_atomics ? 1 : req.host_threads;
   const unsigned threads = static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(wanted, total)));
   cfg.atomic_global = threads > 1;
   std::ostream& out = *req.printf_output;

@@ -165,6 +165,7 @@ struct KernelImage {
   std::uint64_t local_bytes = 0;        // per-thread stack (deepest call chain's frames)
   bool recursive = false;
   bool uses_heap = false;       // calls malloc/free (device heap)
+  bool order_dependent_atomics = false;  // global atom, or a floating-point red (decode.cpp)
   bool uses_printf = false;     // calls vprintf
   bool reads_workspace = false; // reads %envreg1/%envreg2: the cooperative grid workspace (this_grid())
   std::vector<ParamInfo> params;

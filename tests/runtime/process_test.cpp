@@ -163,4 +163,19 @@ TEST_F(Processes, ALongCtaRunsInBoundedMemory) {
   EXPECT_LT(l["host_peak_rss_bytes"].get<double>(), 300e6) << "peak resident memory";
 }
 
+// The same output in every run and for every --threads, for a program whose result depends on
+// the order of its CTAs' global atomics (a float sum, slots taken with atomicAdd): such a
+// kernel's CTAs run in CTA order on one host thread. In CTA order the slots are 0, 1, 2, ...
+TEST_F(Processes, OrderDependentAtomicsGiveOneAnswer) {
+  std::string first;
+  for (const char* threads : {"1", "2", "4", "2", "4", "3"}) {
+    const Run x = run(std::string("atomic_order_") + threads, std::string("--threads ") + threads,
+                      rt_test::prog("atomic_order"));
+    ASSERT_EQ(x.r.exit_code, 0) << x.r.err;
+    if (first.empty()) first = x.r.out;
+    EXPECT_EQ(x.r.out, first) << "--threads " << threads;
+  }
+  EXPECT_NE(first.find("first 0 1 2\n"), std::string::npos) << first;
+}
+
 }  // namespace
