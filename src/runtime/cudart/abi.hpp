@@ -17,6 +17,7 @@ inline constexpr cudaError_t kSuccess = 0;
 inline constexpr cudaError_t kErrInvalidValue = 1;
 inline constexpr cudaError_t kErrMemoryAllocation = 2;
 inline constexpr cudaError_t kErrInitialization = 3;
+inline constexpr cudaError_t kErrCudartUnloading = 4;
 inline constexpr cudaError_t kErrHostMemoryAlreadyRegistered = 712;
 inline constexpr cudaError_t kErrHostMemoryNotRegistered = 713;
 inline constexpr cudaError_t kErrInvalidConfiguration = 9;

@@ -762,6 +762,23 @@ cudaError_t Runtime::free_host_visible(std::uintptr_t key) {
 
 bool forked_child() { return g_forked.load(); }
 
+namespace {
+// The runtime's teardown, as CUDA's: registered with atexit by the program's first runtime call,
+// so that atexit handlers registered after that call run before it (their CUDA calls work) and
+// handlers registered before it, and static destructors of objects made before it, run after it:
+// their calls fail with cudaErrorCudartUnloading, as on the H200
+// (tests/hw/data/h200/issue32/processes.txt, mode exit_errors).
+std::atomic<bool> g_teardown_registered{false};
+std::atomic<bool> g_unloading{false};
+
+extern "C" void warpscope_runtime_teardown() {
+  Runtime& rt = Runtime::get();
+  std::lock_guard lock(rt.mu);
+  rt.write_report();
+  g_unloading.store(true);
+}
+}  // namespace
+
 cudaError_t call(const char* api, bool ignore_sticky, const std::function<cudaError_t(Runtime&)>& body) {
   if (forked_child()) {
     // As a GPU answers a forked child of a process that initialised CUDA (the lock is not taken:
@@ -776,6 +793,19 @@ cudaError_t call(const char* api, bool ignore_sticky, const std::function<cudaEr
     last_error() = kErrInitialization;
     return kErrInitialization;
   }
+  if (g_unloading.load()) {
+    static std::atomic<bool> said{false};
+    if (!said.exchange(true)) {
+      std::fprintf(stderr,
+                   "warpscope: %s after the CUDA runtime was torn down at exit (from an atexit handler registered "
+                   "before the program's first CUDA call, or a static destructor): cudaErrorCudartUnloading, as on "
+                   "a GPU\n",
+                   api);
+    }
+    last_error() = kErrCudartUnloading;
+    return kErrCudartUnloading;
+  }
+  if (!g_teardown_registered.exchange(true)) std::atexit(warpscope_runtime_teardown);
   Runtime& rt = Runtime::get();
   std::lock_guard lock(rt.mu);
   // A signal arrived (or a launch timed out): no more calls, the run ends here.
