@@ -727,6 +727,13 @@ class Parser {
         next();
         if (t.text == "_") {
           o.kind = K::kSink;
+          // `_|p`: a sink for the first destination and a register for the second (elect.sync,
+          // setp, ...; CCCL 3.0 emits `elect.sync _|p, mask`).
+          if (at(TokenKind::kPipe)) {
+            next();
+            o.second_pos = peek().pos;
+            o.second = expect_ident("a register after '|'");
+          }
           return o;
         }
         o.kind = K::kName;

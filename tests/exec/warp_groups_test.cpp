@@ -99,12 +99,14 @@ TEST_F(WarpGroups, EveryLaneGetsItsGroupsAnswer) {
     EXPECT_EQ(static_cast<std::uint32_t>(o[10]), same_sign ? group + 1 : 0u);
     // elect.sync: one leader per group, a member of it, the same for every member; exactly the
     // leader's predicate is true.
-    const int leader = o[11] / 2;
+    // The form with the sink, `elect.sync _|q`, elects the same lane.
+    const int leader = o[11] / 4;
     EXPECT_TRUE((group >> leader) & 1);
+    EXPECT_EQ((o[11] >> 1) & 1, (t % 32) == leader ? 1 : 0);
     EXPECT_EQ(o[11] & 1, (t % 32) == leader ? 1 : 0);
     for (int k = 0; k < 32; ++k) {
       if ((group >> k) & 1) {
-        EXPECT_EQ(out[(w + k) * 12 + 11] / 2, leader) << "lane " << k;
+        EXPECT_EQ(out[(w + k) * 12 + 11] / 4, leader) << "lane " << k;
       }
     }
   }

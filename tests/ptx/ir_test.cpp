@@ -267,6 +267,22 @@ TEST(PtxIr, SetpWithCombiningAndTwoDestinations) {
   EXPECT_EQ(in[5].type, Type::kPred);
 }
 
+// The PTX ISA's sink `_` as the first of a pair of destinations: `elect.sync _|p, mask` (CCCL 3.0
+// emits it in every thrust::transform), `setp _|p` (the second destination alone).
+TEST(PtxIr, ASinkAsTheFirstOfTwoDestinations) {
+  Module m = load_kernel(
+      "elect.sync _|%p1, -1;\n"
+      "setp.lt.and.s32 _|%p2, %r1, %r2, %p0;\n");
+  const Function& f = m.functions[0];
+  const auto& in = f.instructions;
+  EXPECT_EQ(in[0].op, Opcode::kElect);
+  EXPECT_EQ(in[0].operands[0].kind, OperandKind::kSink);
+  EXPECT_EQ(in[0].dest2.kind, OperandKind::kReg);
+  EXPECT_EQ(f.registers[in[0].dest2.reg].name, "%p1");
+  EXPECT_EQ(in[1].operands[0].kind, OperandKind::kSink);
+  EXPECT_EQ(f.registers[in[1].dest2.reg].name, "%p2");
+}
+
 TEST(PtxIr, BranchesLabelsAndGuards) {
   Module m = load_kernel(
       "@!%p1 bra $L__BB0_2;\n"

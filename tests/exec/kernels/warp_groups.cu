@@ -32,10 +32,12 @@ extern "C" __global__ void per_group(const int* key, const int* val, int* out) {
   o[9] = (int)__match_any_sync(m, x & 3);
   int pred = 0;
   o[10] = (int)__match_all_sync(m, x >> 31, &pred) + pred;
-  unsigned leader = 0, elected = 0;
+  unsigned leader = 0, elected = 0, elected_alone = 0;
   asm volatile("{ .reg .pred q; elect.sync %0|q, %2; selp.u32 %1, 1, 0, q; }"
                : "=r"(leader), "=r"(elected) : "r"(m));
-  o[11] = (int)(leader * 2 + elected);
+  // The predicate alone, the lane number to the sink (CCCL 3.0's form).
+  asm volatile("{ .reg .pred q; elect.sync _|q, %1; selp.u32 %0, 1, 0, q; }" : "=r"(elected_alone) : "r"(m));
+  o[11] = (int)(leader * 4 + elected * 2 + elected_alone);
 }
 
 // cg::tiled_partition<8> + cg::reduce, and coalesced_threads() in divergent code: per tile sums,
