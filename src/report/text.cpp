@@ -31,14 +31,26 @@ std::string shorten(std::string s, std::size_t n) {
   return s.substr(0, n - 3) + "...";
 }
 
-/// Names shortened to `n` characters, except where two different names would then read the same
-/// (two instantiations of one template): those are printed whole.
-std::map<std::string, std::string> distinct_short_names(const std::vector<std::string>& names, std::size_t n) {
+/// Names shortened to `n` characters. Where two different names would then read the same (two
+/// instantiations of one template: CUB's and Thrust's kernels), each gets a number, " [k1]",
+/// " [k2]", ..., in the order of `names`, and `*legend` a line per number with the whole name.
+std::map<std::string, std::string> distinct_short_names(const std::vector<std::string>& names, std::size_t n,
+                                                        std::string* legend = nullptr) {
   std::map<std::string, std::set<std::string>> by_short;
   for (const auto& name : names) by_short[shorten(name, n)].insert(name);
   std::map<std::string, std::string> out;
-  for (const auto& [short_name, full] : by_short)
-    for (const auto& f : full) out[f] = full.size() == 1 ? short_name : f;
+  unsigned next = 1;
+  for (const auto& name : names) {
+    if (out.count(name)) continue;
+    const std::string s = shorten(name, n);
+    if (by_short[s].size() == 1) {
+      out[name] = s;
+      continue;
+    }
+    const std::string tag = fmt::format(" [k{}]", next++);
+    out[name] = shorten(name, n - tag.size()) + tag;
+    if (legend != nullptr) *legend += fmt::format("   {} {}\n", tag.substr(1), name);
+  }
   return out;
 }
 
@@ -108,7 +120,8 @@ std::string launch_table(const nlohmann::json& report, bool all_launches) {
   }
   std::vector<std::string> names;
   for (const auto& r : rows) names.push_back(r.name);
-  const auto shown = distinct_short_names(names, 40);
+  std::string legend;
+  const auto shown = distinct_short_names(names, 40, &legend);
   if (model) {
     out += fmt::format("{:>5}  {:<40} {:>12} {:>11} {:>11} {:>9} {:>8} {:>7} {:>7} {:>7} {:>10} {:>12}\n",
                        processes && !aggregate ? "pid/#" : "#",
@@ -150,6 +163,7 @@ std::string launch_table(const nlohmann::json& report, bool all_launches) {
                                "smsp__sass_inst_executed_op_shared_st.sum"));
     }
   }
+  if (!legend.empty()) out += "   kernels whose names read the same when shortened:\n" + legend;
   return out;
 }
 

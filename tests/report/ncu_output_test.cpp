@@ -241,8 +241,9 @@ TEST(NotProfiledText, GroupsIndicesByReason) {
 }
 
 TEST(TextReport, KernelNamesAreNeverCutSoThatTwoLookAlike) {
-  // Two instantiations whose names agree in their first 40 characters are printed whole; a long
-  // name that no other shares its 40-character form with is still shortened.
+  // Two instantiations whose names agree in their first 40 characters are shortened with a
+  // number each, [k1] and [k2], and a legend under the table gives their whole names; a long name
+  // that no other shares its 40-character form with is shortened as before.
   const std::string a = "void transpose_tile_kernel<float, 32, 8, false>(const float *, float *, int)";
   const std::string b = "void transpose_tile_kernel<float, 32, 8, true>(const float *, float *, int)";
   const std::string c = "void another_kernel_with_a_long_name_here<int>(int *)";
@@ -252,8 +253,10 @@ TEST(TextReport, KernelNamesAreNeverCutSoThatTwoLookAlike) {
     j["launches"].push_back({{"index", index++}, {"kernel", "k"}, {"name", name}, {"grid", {1, 1, 1}},
                              {"block", {32, 1, 1}}, {"metrics", nlohmann::json::object()}, {"profiled", true}});
   const std::string text = warpscope::report::text_report(j);
-  EXPECT_NE(text.find(a), std::string::npos) << text;
-  EXPECT_NE(text.find(b), std::string::npos) << text;
+  EXPECT_NE(text.find("  " + a.substr(0, 32) + "... [k1] "), std::string::npos) << text;
+  EXPECT_NE(text.find("  " + b.substr(0, 32) + "... [k2] "), std::string::npos) << text;
+  EXPECT_NE(text.find("   [k1] " + a + "\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("   [k2] " + b + "\n"), std::string::npos) << text;
   EXPECT_EQ(text.find(c), std::string::npos) << text;
   EXPECT_NE(text.find(c.substr(0, 37) + "..."), std::string::npos) << text;
 }

@@ -389,6 +389,14 @@ TEST(ApiErrors, AsTheH200Answers) {
   EXPECT_NE(r.out.find("registered_after 1 1\n"), std::string::npos) << r.out;
 }
 
+// Thrust (CCCL 3.0) runs: its transform kernel's `elect.sync _|p` (a sink as the first of two
+// destinations) parses and elects lane 0; results are checked element by element by the program.
+TEST(Runtime, ThrustTransformAndReduce) {
+  const auto r = rt_test::run_under_warpscope(rt_test::prog("thrust_transform"), "", "WARPSCOPE_QUIET=1");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "wrong 0 sum 328350.0\n") << r.err;
+}
+
 // Reads around a process's first allocation answer as on the H200
 // (tests/hw/data/h200/issue32/first_alloc.csv): down to 64 MiB below it the driver's memory is
 // mapped and reads zero (Rodinia's srad_v2 reads 4 KB before its first allocation), 1 GiB below
