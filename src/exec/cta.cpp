@@ -59,7 +59,9 @@ std::vector<std::uint64_t> CtaRunner::pc_thread_instructions() const { return pr
 void CtaRunner::point_ctx(WarpState& w) {
   x_.regs = w.regs.data();
   x_.local = w.local.data();
-  x_.local_stride = k_.local_bytes;
+  x_.local_stride = k_.local_bytes + kStackWindowBytes;
+  x_.local_frame = k_.local_bytes;
+  x_.local_overrun = &w.local_overrun;
   x_.warp_index = w.index;
   x_.clock = &w.instructions;
   x_.clock_state = &w.clock;
@@ -117,7 +119,17 @@ void CtaRunner::init_warps(std::uint32_t linear) {
     } else {
       w.regs.assign(regs_template_.begin(), regs_template_.end());
     }
-    if (k_.local_bytes) w.local.assign(std::size_t(kLanes) * k_.local_bytes, 0);
+    // Each lane's frame starts as zeros; the window after it is zeroed again only when an access
+    // past the frame wrote there (so every CTA sees zeros, at the cost of the frame alone).
+    {
+      const std::size_t stride = k_.local_bytes + kStackWindowBytes;
+      if (w.local.size() != std::size_t(kLanes) * stride || w.local_overrun) {
+        w.local.assign(std::size_t(kLanes) * stride, 0);
+        w.local_overrun = false;
+      } else if (k_.local_bytes != 0) {
+        for (unsigned l = 0; l < kLanes; ++l) std::memset(w.local.data() + l * stride, 0, k_.local_bytes);
+      }
+    }
     std::uint64_t* regs = w.regs.data();
     if (k_.sregs.empty()) continue;
     // Thread coordinates of the warp's lanes, counted up from the first one.

@@ -89,8 +89,12 @@ void memory_fault(const Ctx& x, const Inst& in, ErrorKind kind, unsigned lane, s
                              addr, x.shared_size);
         break;
       case Space::kLocal:
-        detail = fmt::format("local offset 0x{:x} is outside the thread's {} bytes of local memory",
-                             addr, x.local_stride);
+        detail = fmt::format("local offset 0x{:x} is outside the thread's {} bytes of local memory{}", addr,
+                             x.local_frame,
+                             x.memcheck == nullptr
+                                 ? " (--memcheck strict)"
+                                 : fmt::format(" and the {}-byte stack the GPU maps after them",
+                                               x.local_stride - x.local_frame));
         break;
       default: {
         const Region* r = x.global->nearest(addr);

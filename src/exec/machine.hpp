@@ -30,6 +30,10 @@ inline constexpr unsigned kMaxClusterCtas = 16;
 /// once the warp has run this many instructions (a CTA that runs that long may be hung).
 inline constexpr std::uint64_t kWatchPolls = 1u << 20;
 /// Warp instructions between two looks at the stop flags (CtaRunner::sweep, stop.cpp).
+/// A thread's local memory on the GPU is its frame plus its stack (cudaLimitStackSize, 1024 bytes
+/// by default on the H100): an access past the frame but inside that window does not fault. It
+/// proceeds and memcheck reports it (memaccess.hpp).
+inline constexpr std::uint64_t kStackWindowBytes = 1024;
 inline constexpr std::uint64_t kCheckInstructions = 1u << 16;
 /// Patient epochs a spinning warp may evolve (run its whole budget without its state repeating)
 /// while its poll returns the same value, before the spin counts as a cycle (note_poll).
@@ -86,7 +90,8 @@ struct WarpState {
   std::uint64_t instructions = 0;
   std::uint64_t thread_instructions = 0;
   std::vector<std::uint64_t> regs;
-  std::vector<std::uint8_t> local;
+  std::vector<std::uint8_t> local;  // kLanes x (the frame + kStackWindowBytes)
+  bool local_overrun = false;       // the window past the frame was written: zeroed at the next CTA
   std::vector<std::vector<std::uint64_t>> saved;  // registers of suspended recursive activations
   HeldRecords held;           // records of instructions with lane groupings (compiled.cpp)
   ClockState clock;           // %clock reads (ops_move.cpp)

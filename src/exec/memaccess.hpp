@@ -68,8 +68,13 @@ inline std::uint8_t* translate(Ctx& x, const Inst& in, unsigned lane, std::uint6
     space = Space::kLocal;
     space_addr = off;
     if (off & (w - 1)) memory_fault(x, in, ErrorKind::kMisaligned, lane, generic ? addr : off, w, Space::kLocal, op, generic);
-    if (off > x.local_stride || x.local_stride - off < w) {
-      memory_fault(x, in, ErrorKind::kOutOfBounds, lane, generic ? addr : off, w, Space::kLocal, op, generic);
+    if (off > x.local_frame || x.local_frame - off < w) [[unlikely]] {
+      // Past the frame: inside the stack window the GPU runs it (memcheck reports it), beyond it
+      // (or under --memcheck strict) the launch faults.
+      if (off > x.local_stride || x.local_stride - off < w || x.memcheck == nullptr)
+        memory_fault(x, in, ErrorKind::kOutOfBounds, lane, generic ? addr : off, w, Space::kLocal, op, generic);
+      x.memcheck->record(x, in, lane, off, w, Space::kLocal, op);
+      if (x.local_overrun != nullptr) *x.local_overrun = true;
     }
     return x.local + std::size_t(lane) * x.local_stride + off;
   };

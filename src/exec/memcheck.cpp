@@ -50,8 +50,15 @@ void MemcheckLog::record(const Ctx& x, const Inst& in, unsigned lane, std::uint6
   e.address = addr;
   e.size = width;
   e.access = std::string(access_word(op));
-  e.space = space == Space::kConst ? "const" : "global";
-  if (const Region* r = x.global->nearest(addr); r != nullptr) {
+  e.space = space == Space::kConst ? "const" : space == Space::kLocal ? "local" : "global";
+  if (space == Space::kLocal) {
+    // Past the thread's frame, inside its stack window: the GPU reads and writes it.
+    e.before = false;
+    e.distance = addr + width - x.local_frame;
+    e.relation = fmt::format("{} bytes past the end of the thread's {}-byte local frame (inside the {}-byte stack "
+                             "after it)",
+                             e.distance, x.local_frame, x.local_stride - x.local_frame);
+  } else if (const Region* r = x.global->nearest(addr); r != nullptr) {
     e.allocation_base = r->base;
     e.allocation_size = r->size;
     e.allocation_label = r->label;

@@ -295,7 +295,9 @@ struct Ctx {
   std::uint8_t* shared = nullptr;
   std::uint64_t shared_size = 0;
   std::uint8_t* local = nullptr;   // lane l's stack starts at local + l * local_stride
-  std::uint64_t local_stride = 0;
+  std::uint64_t local_stride = 0;  // the frame and the stack window after it (kStackWindowBytes)
+  std::uint64_t local_frame = 0;   // the kernel's local bytes per thread (the PTX's frames)
+  bool* local_overrun = nullptr;   // set when an access went past the frame (the window is dirty)
   std::uint64_t frame_base = 0;    // current function's frame, frame-relative addresses add it
   const std::uint8_t* kparams = nullptr;
   std::uint64_t kparam_size = 0;

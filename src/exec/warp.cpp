@@ -89,11 +89,11 @@ void CtaRunner::do_call(WarpState& w, Split& s, std::uint32_t call, std::uint32_
   const FuncImage& caller = k_.funcs[cur_func_];
   const FuncImage& callee = k_.funcs[ci.callee];
   const std::uint64_t new_base = x_.frame_base + caller.frame_bytes;
-  if (new_base + callee.frame_bytes > x_.local_stride) {
+  if (new_base + callee.frame_bytes > x_.local_frame) {
     lane_fault(x_, pc, ErrorKind::kOutOfBounds, static_cast<unsigned>(std::countr_zero(m)),
                fmt::format("stack overflow: calling {} needs {} bytes of local memory per thread, the "
                            "limit is {}",
-                           pretty_kernel(callee.name), new_base + callee.frame_bytes, x_.local_stride));
+                           pretty_kernel(callee.name), new_base + callee.frame_bytes, x_.local_frame));
   }
   // A recursive activation keeps the outer one's registers aside.
   bool recursive = cur_func_ == ci.callee;

@@ -193,4 +193,26 @@ TEST_F(Processes, OrderDependentAtomicsGiveOneAnswer) {
   EXPECT_NE(first.find("first 0 1 2\n"), std::string::npos) << first;
 }
 
+// A local array read past its end: inside the stack after the thread's frame the GPU runs it and
+// memcheck reports it (32 lanes, space "local", 8 bytes past the 16-byte frame); past that stack,
+// or under --memcheck strict, the launch faults.
+TEST_F(Processes, LocalOverrunsInsideTheStackRunAndAreReported) {
+  const Run in = run("local_in", "", rt_test::prog("local_overrun") + " 5");
+  ASSERT_EQ(in.r.exit_code, 0) << in.r.err;
+  EXPECT_EQ(in.r.out, "cudaSuccess\n");
+  ASSERT_TRUE(in.report.is_object()) << in.r.err;
+  const auto& mc = in.report["launches"][0]["memcheck"];
+  EXPECT_EQ(mc["errors"], 32);
+  ASSERT_EQ(mc["first"].size(), 1u);
+  EXPECT_EQ(mc["first"][0]["space"], "local");
+  EXPECT_EQ(mc["first"][0]["address"], 20);  // a[5]: byte 20 of the frame
+  EXPECT_NE(mc["first"][0]["relation"].get<std::string>().find("8 bytes past the end of the thread's 16-byte local frame"),
+            std::string::npos);
+  const Run far = run("local_far", "", rt_test::prog("local_overrun") + " 4096");
+  EXPECT_EQ(far.r.out, "cudaErrorIllegalAddress\n") << far.r.err;
+  const Run strict = run("local_strict", "--memcheck strict", rt_test::prog("local_overrun") + " 5");
+  EXPECT_EQ(strict.r.out, "cudaErrorIllegalAddress\n") << strict.r.err;
+  EXPECT_NE(strict.r.err.find("(--memcheck strict)"), std::string::npos) << strict.r.err;
+}
+
 }  // namespace
