@@ -137,6 +137,8 @@ Runtime::Runtime() {
       std::fprintf(stderr, "warpscope: WARPSCOPE_MEMCHECK=%s is not report, off or strict; using report\n", m.c_str());
     }
   }
+  sanitize_tool = env("WARPSCOPE_SANITIZE");
+  leak_check = env("WARPSCOPE_LEAK_CHECK") == "full";
   const std::string threads = env("WARPSCOPE_THREADS");
   if (!threads.empty()) host_threads = static_cast<unsigned>(std::max(1, std::atoi(threads.c_str())));
   launch_filter = launch_filter_from_environment();
@@ -211,6 +213,8 @@ Device& Runtime::device() {
     if (o.global_memory_bytes == 0) o.global_memory_bytes = 1ull << 32;
     o.host_threads = host_threads;
     o.memcheck = memcheck == "strict" ? MemcheckMode::kStrict : MemcheckMode::kReport;
+    o.sanitize.racecheck = sanitize_tool == "racecheck";
+    o.sanitize.synccheck = sanitize_tool == "synccheck";
     o.printf_fifo_bytes = limit_printf_fifo;
     o.malloc_heap_bytes = limit_malloc_heap;
     device_ = std::make_unique<Device>(o);
@@ -254,6 +258,7 @@ void Runtime::reset_device() {
     }
   }
   host_allocs.clear();
+  note_leaks();  // cudaDeviceReset: what the context still held leaked
   allocations.clear();
   symbol_ranges.clear();
   reset_captures();
@@ -446,6 +451,7 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
     options.stop = monitor.stop_flag();
     options.progress = &progress;
     options.sink_cta_every = every;
+    if (!sanitize_tool.empty()) options.sanitizer_findings = &stats.sanitizer;
     stats = dev.launch(*k->module->module, k->name, rec.grid, rec.block, kargs, options);
     monitor.launch_ends();
     if (stats.printf_dropped != 0) {
@@ -479,6 +485,7 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
   monitor.launch_ends();
   const auto t1 = std::chrono::steady_clock::now();
   rec.memcheck = memcheck_json(stats, memcheck);
+  if (!sanitize_tool.empty()) rec.sanitizer = sanitizer_findings_json(stats);
   if (memcheck == "report") {
     for (const MemcheckError& e : stats.memcheck) {
       std::fprintf(stderr, "warpscope: memcheck: %s (launch #%zu: %llu such lane access%s by this instruction; the GPU maps "
@@ -767,6 +774,7 @@ void Runtime::write_report() {
   if (const int stop = Monitor::get().stop_code(); stop != 0 && stopped_.is_null()) finish_stopped(stop);
   if (report_written_ || report_path.empty()) return;
   report_written_ = true;
+  note_leaks();  // the program's exit: what it still holds leaked
   nlohmann::json j;
   j["tool"] = {{"name", "warpscope"}, {"version", WARPSCOPE_VERSION}};
   j["arch"] = profile().name;
@@ -816,6 +824,7 @@ void Runtime::write_report() {
     l["advice"] = r.advice;
     l["compare"] = r.compare;
     l["memcheck"] = r.memcheck;
+    if (!r.sanitizer.is_null()) l["sanitizer"] = r.sanitizer;
     l.update(r.extra);
     if (!r.error.empty()) l["error"] = r.error;
     l["profiled"] = r.profiled;
@@ -828,6 +837,7 @@ void Runtime::write_report() {
   if (launch_filter) j["launch_filter"] = launch_filter_json(launch_filter->options());
   if (sticky != kSuccess) j["sticky_error"] = {{"code", error_name(sticky)}, {"message", sticky_message}};
   if (!stopped_.is_null()) j["stopped"] = stopped_;
+  if (!sanitize_tool.empty()) j["sanitizer"] = sanitizer_json();
   std::ofstream out(report_path);
   if (!out) {
     std::fprintf(stderr, "warpscope: cannot write the report to %s\n", report_path.c_str());
@@ -849,6 +859,7 @@ cudaError_t call(const char* api, bool ignore_sticky, const std::function<cudaEr
   if (const int stop = Monitor::get().stop_code(); stop != 0) rt.finish_stopped(stop);
   if (!ignore_sticky && rt.sticky != kSuccess) {
     last_error() = rt.sticky;
+    rt.note_api_error(api, rt.sticky);
     return rt.sticky;
   }
   cudaError_t e = kSuccess;
@@ -864,7 +875,10 @@ cudaError_t call(const char* api, bool ignore_sticky, const std::function<cudaEr
   } catch (const std::bad_alloc&) {
     e = kErrMemoryAllocation;
   }
-  if (e != kSuccess) last_error() = e;
+  if (e != kSuccess) {
+    last_error() = e;
+    rt.note_api_error(api, e);
+  }
   return e;
 }
 
