@@ -78,9 +78,15 @@ struct Result {
 };
 
 /// Runs one workload; `launch` is called for each kernel launch (it adds the statistics).
+DeviceOptions options(unsigned threads) {
+  DeviceOptions o;
+  o.host_threads = threads;
+  return o;
+}
+
 class Runner {
  public:
-  Runner(bool stats, unsigned threads) : stats_(stats), dev_(DeviceOptions{.host_threads = threads}) {
+  Runner(bool stats, unsigned threads) : stats_(stats), dev_(options(threads)) {
     module_ = dev_.load_ptx(workloads_ptx(), "workloads.ptx");
   }
 

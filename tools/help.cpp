@@ -17,9 +17,12 @@ const char* main_help_footer() {
                                             report every kernel launch's memory traffic
   warpscope run examples/saxpy.cu -- 1000   compile a .cu file (cached) and run it
   warpscope pattern --index 'lane*2'        one warp access: requests, sectors, bus utilization
+  warpscope sanitize -- ./app               compute-sanitizer's memcheck on the CPU (--tool racecheck,
+                                            synccheck; --leak-check full; docs/sanitize.md)
   warpscope --version                       the version
   warpscope run --help                      every option of run (ncu's among them), with examples
-  warpscope pattern --help                  every option of pattern, with examples)";
+  warpscope pattern --help                  every option of pattern, with examples
+  warpscope sanitize --help                 every option of sanitize)";
 }
 
 const char* run_help_footer() {

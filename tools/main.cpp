@@ -11,6 +11,7 @@
 #include "pattern_cmd.hpp"
 #include "report/ncu_sections.hpp"
 #include "run_cmd.hpp"
+#include "sanitize_cmd.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"warpscope: how CUDA kernels use GPU memory, emulated warp by warp on the CPU"};
@@ -22,6 +23,8 @@ int main(int argc, char** argv) {
   warpscope::cli::add_pattern_command(app, pattern);
   warpscope::cli::RunOptions run;
   warpscope::cli::add_run_command(app, run);
+  warpscope::cli::SanitizeOptions sanitize;
+  warpscope::cli::add_sanitize_command(app, sanitize);
   app.footer(warpscope::cli::main_help_footer());
   app.get_subcommand("pattern")->footer(warpscope::cli::pattern_help_footer());
   try {
@@ -39,12 +42,13 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (app.get_subcommands().empty()) {
-    std::cerr << "warpscope: a command is required: run or pattern (warpscope --help)\n";
+    std::cerr << "warpscope: a command is required: run, sanitize or pattern (warpscope --help)\n";
     return 2;
   }
   try {
     if (app.got_subcommand("pattern")) return warpscope::cli::run_pattern(pattern);
     if (app.got_subcommand("run")) return warpscope::cli::run_run(run);
+    if (app.got_subcommand("sanitize")) return warpscope::cli::run_sanitize(sanitize);
   } catch (const warpscope::Error& e) {
     std::cerr << "warpscope: " << warpscope::to_string(e.kind()) << ": " << e.what() << "\n";
     return e.kind() == warpscope::ErrorKind::kInternal ? 1 : 2;

@@ -44,6 +44,8 @@ std::string env_or(const char* name, const std::string& fallback = {}) {
   return v == nullptr || *v == '\0' ? fallback : std::string(v);
 }
 
+}  // namespace
+
 /// The path execvp would run for `cmd`.
 std::string resolve_executable(const std::string& cmd) {
   if (cmd.find('/') != std::string::npos) return cmd;
@@ -55,6 +57,8 @@ std::string resolve_executable(const std::string& cmd) {
   }
   return cmd;
 }
+
+namespace {
 
 std::string find_nvcc() {
   std::vector<std::string> candidates;
@@ -119,6 +123,8 @@ std::string nvcc_arch(const arch::Profile& p) {
   return cc < 75 ? "sm_75" : p.ptx_target;
 }
 
+}  // namespace
+
 /// The program must be an executable regular file (a directory, a device such as /dev/zero or an
 /// empty name is refused before anything runs).
 void check_program_path(const std::string& exe, const std::string& given) {
@@ -133,6 +139,8 @@ void check_program_path(const std::string& exe, const std::string& given) {
   if (!S_ISREG(st.st_mode)) fail(ErrorKind::kUsage, "run: {} is not a regular file (a device, pipe or socket), not a program", given);
   if (access(exe.c_str(), X_OK) != 0) fail(ErrorKind::kUsage, "run: {} is not executable (chmod +x, or run a .cu file)", given);
 }
+
+namespace {
 
 /// Report paths are checked before the program starts: a report that cannot be written must not
 /// be found out after the run.

@@ -73,6 +73,11 @@ std::string summary_text(const nlohmann::json& report, bool all_launches);
 /// the warpscope executable (../lib/warpscope). Throws Error when it is not found.
 std::string find_cudart_dir(const std::string& option);
 
+/// The path execvp would run for `cmd` (PATH searched when it has no slash).
+std::string resolve_executable(const std::string& cmd);
+/// Fails with Error(kUsage) unless `exe` (as `given` on the command line) is an executable file.
+void check_program_path(const std::string& exe, const std::string& given);
+
 void add_run_command(CLI::App& app, RunOptions& options);
 /// Runs the program; returns its exit code (128 + signal when it was killed: 130 after SIGINT,
 /// 143 after SIGTERM; 124 when a launch ran past --timeout).

@@ -136,6 +136,40 @@ struct MemcheckError {
   std::uint64_t count = 0;     // lane accesses of this instruction outside every allocation
 };
 
+/// One side of a sanitizer finding (SanitizerFinding): the instruction and the thread.
+struct SanitizerSite {
+  std::uint32_t pc = 0;    // as WarpAccess::pc / Module::instructions
+  std::string file;        // CUDA source ("" without .loc)
+  std::uint32_t line = 0;
+  Dim3 thread;
+  std::string access;      // racecheck: "Read" or "Write"; synccheck: ""
+};
+
+/// A finding of `warpscope sanitize`'s racecheck or synccheck (docs/sanitize.md): one per kind
+/// and pair of instructions, the first in CTA order (then execution order), with the count of
+/// all of them. The same for any host thread count.
+struct SanitizerFinding {
+  std::string tool;        // "racecheck" or "synccheck"
+  // racecheck: "RAW", "WAR" or "WAW"; synccheck: "divergent_block", "divergent_warp" or
+  // "invalid_arguments"
+  std::string kind;
+  bool warning = false;    // racecheck: between threads of one warp in different instructions
+  std::string kernel;      // mangled
+  Dim3 block;
+  std::uint64_t address = 0;  // racecheck: the shared-memory offset of the first byte found
+  SanitizerSite first;     // racecheck: the earlier access; synccheck: where it was detected
+  SanitizerSite second;    // racecheck: the later access
+  std::string detail;      // synccheck: the masks or lanes involved
+  std::uint64_t count = 0; // racecheck: hazards (bytes x thread pairs found); synccheck: warps
+};
+
+/// What `warpscope sanitize --tool` checks in the interpreter (DeviceOptions::sanitize).
+struct SanitizeChecks {
+  bool racecheck = false;  // shared-memory hazards between threads of a CTA
+  bool synccheck = false;  // barriers and warp-synchronous masks
+  bool any() const { return racecheck || synccheck; }
+};
+
 /// What to do with a global access outside every allocation (DeviceOptions::memcheck).
 enum class MemcheckMode : std::uint8_t {
   kReport,  // where the GPU maps the address: proceed and report (LaunchStats::memcheck); else fault
@@ -155,6 +189,9 @@ struct LaunchStats {
   /// their total number of lane accesses. The same for any host thread count.
   std::vector<MemcheckError> memcheck;
   std::uint64_t memcheck_errors = 0;
+  /// racecheck and synccheck findings (DeviceOptions::sanitize), ordered by where their first
+  /// one happened (CTA order, then execution order).
+  std::vector<SanitizerFinding> sanitizer;
   /// Device printf calls whose output was dropped because the launch's printf FIFO was full.
   std::uint64_t printf_dropped = 0;
   /// Cycles the warps' %clock reads ran ahead of their instruction counts when they ended (the
@@ -179,6 +216,7 @@ struct DeviceOptions {
   std::ostream* printf_output = nullptr;            // device printf; nullptr: std::cout
   unsigned host_threads = 1;                        // CTAs run in parallel on this many threads
   MemcheckMode memcheck = MemcheckMode::kReport;    // accesses outside every allocation
+  SanitizeChecks sanitize;                          // racecheck / synccheck (docs/sanitize.md)
   std::uint64_t printf_fifo_bytes = 1 << 20;        // cudaLimitPrintfFifoSize (see Device)
   std::uint64_t malloc_heap_bytes = 8 << 20;        // cudaLimitMallocHeapSize (see Device)
 };
@@ -210,6 +248,9 @@ struct LaunchOptions {
   /// CTA sampling (`--sample-ctas`): only CTAs whose linear index is a multiple of this feed the
   /// access sink; the others run without emitting records (1: every CTA feeds it).
   std::uint32_t sink_cta_every = 1;
+  /// When set, receives LaunchStats::sanitizer also when the launch throws (a synccheck finding
+  /// before the fault it leads to). Not for cooperative or cluster launches.
+  std::vector<SanitizerFinding>* sanitizer_findings = nullptr;
   /// Thread-block clusters (cudaLaunchAttributeClusterDimension, `__cluster_dims__`): the CTAs of
   /// a cluster are co-scheduled (they take turns on one host thread, as a cooperative launch's
   /// do) and reach each other's shared memory (distributed shared memory, docs/exec.md). 1x1x1

@@ -410,8 +410,10 @@ LaunchStats Device::launch(const Module& module, std::string_view kernel, Dim3 g
   req.stop = options.stop;
   req.progress = options.progress;
   req.sink_cta_every = options.sink_cta_every;
+  req.sanitizer_findings = options.sanitizer_findings;
   req.launch_id = ++impl_->launches;
   req.memcheck_strict = impl_->options.memcheck == MemcheckMode::kStrict;
+  req.sanitize = impl_->options.sanitize;
   LaunchStats stats;
   if (options.cooperative) {
     // The grid workspace of cooperative_groups::this_grid(): grid.sync() counts arrivals in the

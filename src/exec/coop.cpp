@@ -218,6 +218,7 @@ LaunchStats run_cooperative(const LaunchRequest& req, const LaunchConfig& cfg) {
       partial.pc_instructions = runner.pc_instructions();
       partial.pc_thread_instructions = runner.pc_thread_instructions();
       runner.memcheck().finish(partial);
+      runner.sanitizer().finish(partial);
       sort_places(places);
     };
     try {
@@ -307,6 +308,7 @@ LaunchStats run_cooperative(const LaunchRequest& req, const LaunchConfig& cfg) {
   stats.pc_instructions = runner.pc_instructions();
   stats.pc_thread_instructions = runner.pc_thread_instructions();
   runner.memcheck().finish(stats);
+  runner.sanitizer().finish(stats);
   return stats;
 }
 

@@ -42,6 +42,12 @@ CtaRunner::CtaRunner(const LaunchConfig& cfg) : cfg_(cfg), k_(*cfg.kernel) {
   // Polls are watched in cooperative launches and cluster launches (CTAs that take turns).
   coop_ = cfg.cooperative || std::uint64_t(cfg.cluster.x) * cfg.cluster.y * cfg.cluster.z > 1;
   cluster_ = &own_cluster_;
+  // racecheck follows one CTA at a time: not the CTAs of cooperative and cluster launches, which
+  // take turns (docs/sanitize.md).
+  if (cfg.sanitize.racecheck && !coop_) {
+    race_ = std::make_unique<RaceChecker>(k_, x_, sanlog_);
+    x_.race = race_.get();
+  }
 }
 
 namespace {
@@ -214,6 +220,11 @@ void CtaRunner::enter_cta(std::uint32_t linear, AccessSink* sink, PrintfText* pr
   x_.ctaid = Dim3{linear % g.x, (linear / g.x) % g.y, linear / (g.x * g.y)};
   // CTA sampling: the other CTAs run without building records nobody will count.
   x_.sink = cfg_.sink_cta_every > 1 && linear % cfg_.sink_cta_every != 0 ? nullptr : sink;
+  if (race_) {
+    // The race checker sees every record first and passes it on.
+    race_->set_inner(x_.sink);
+    x_.sink = race_.get();
+  }
   x_.printf_out = printf_out;
   x_.shared = shared_.data();
   x_.shared_size = shared_.size();
@@ -224,6 +235,7 @@ void CtaRunner::begin_cta(std::uint32_t linear, AccessSink* sink, PrintfText* pr
       cfg_.dynamic_shared > 0 ? k_.dynamic_shared_offset + cfg_.dynamic_shared : k_.static_shared;
   shared_.assign(shared_bytes, 0);
   enter_cta(linear, sink, printf_out);
+  if (race_) race_->begin_cta(cfg_.block.x * cfg_.block.y * cfg_.block.z, shared_bytes);
   bars_.fill(BarrierState{});
   bars_pending_ = 0;
   barrier_activity_ = false;
@@ -450,6 +462,11 @@ bool CtaRunner::check_warp_arrival(WarpState& w, std::uint32_t id) {
       first_pc = s.bar_pc;
       first_mask = s.bar_mask;
     } else if (s.bar_pc != first_pc && (k_.code[s.bar_pc].flags & kFlagAligned)) {
+      if (cfg_.sanitize.synccheck) {
+        note_sync("divergent_warp", s.bar_pc, w.index * kLanes + static_cast<std::uint32_t>(std::countr_zero(s.bar_mask)),
+                  fmt::format("warp {}: {} at one barrier instruction, {} at another", w.index, lanes_text(first_mask),
+                              lanes_text(s.bar_mask)));
+      }
       throw Error(ErrorKind::kDeadlock,
                   fmt::format("barrier deadlock in kernel {}, block ({},{},{}): warp {} reaches barrier {} "
                               "in divergent code: {} wait at {} while {} wait at {}; an aligned barrier "
@@ -462,6 +479,7 @@ bool CtaRunner::check_warp_arrival(WarpState& w, std::uint32_t id) {
   w.arrived[id] = 0;
   bars_[id].arrivals += 1;
   bars_pending_ |= 1u << id;
+  if (race_) race_->arrive(w.index, id);
   barrier_activity_ = true;
   return true;
 }
@@ -478,7 +496,46 @@ void CtaRunner::check_barriers() {
   }
 }
 
+void CtaRunner::note_sync(const char* kind, std::uint32_t pc, std::uint32_t tid, std::string detail) {
+  SanitizerFinding f;
+  f.tool = "synccheck";
+  f.kind = kind;
+  f.kernel = k_.name;
+  f.block = x_.ctaid;
+  f.first = sanitizer_site(k_, pc, tid, cfg_.block);
+  f.second.pc = kNoPc;
+  f.detail = std::move(detail);
+  sanlog_.note(f, x_.cta_linear);
+}
+
+void CtaRunner::check_divergent_block(std::uint32_t id) {
+  // A barrier of the whole CTA (no thread count) that its warps reached at different
+  // instructions: synccheck's "Divergent thread(s) in block", noted for the first thread of each
+  // warp whose instruction is not the lowest warp's.
+  std::uint32_t first_pc = kNoPc;
+  for (const WarpState& w : warps_) {
+    for (const Split& s : w.splits) {
+      if (s.state != SplitState::kBarrier || s.bar_id != id || s.bar_count != 0) continue;
+      if (first_pc == kNoPc) {
+        first_pc = s.bar_pc;
+      } else if (s.bar_pc != first_pc) {
+        note_sync("divergent_block", s.bar_pc, w.index * kLanes + static_cast<std::uint32_t>(std::countr_zero(s.bar_mask)),
+                  fmt::format("barrier {}: warp {} waits at {}, a lower warp at {}", id, w.index,
+                              k_.where(s.bar_pc), k_.where(first_pc)));
+      }
+    }
+  }
+}
+
 void CtaRunner::release(std::uint32_t id) {
+  if (cfg_.sanitize.synccheck) check_divergent_block(id);
+  if (race_) {
+    std::uint32_t waiting = 0;
+    for (const WarpState& w : warps_)
+      for (const Split& s : w.splits)
+        if (s.state == SplitState::kBarrier && s.bar_id == id && w.index < 32) waiting |= 1u << w.index;
+    race_->release(id, waiting);
+  }
   const BarrierState b = bars_[id];
   bars_[id] = BarrierState{};
   bars_pending_ &= ~(1u << id);

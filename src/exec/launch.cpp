@@ -55,6 +55,7 @@ LaunchStats run_launch(const LaunchRequest& req) {
   cfg.params = req.params;
   cfg.launch_id = req.launch_id;
   cfg.memcheck_strict = req.memcheck_strict;
+  cfg.sanitize = req.sanitize;
   cfg.heap = req.heap;
   cfg.sink_cta_every = req.sink_cta_every == 0 ? 1 : req.sink_cta_every;
   if (req.kernel->uses_heap && req.heap == nullptr) fail(ErrorKind::kInternal, "launch of a kernel that uses malloc without a heap");
@@ -118,12 +119,18 @@ LaunchStats run_launch(const LaunchRequest& req) {
         partial.pc_instructions = runner.pc_instructions();
         partial.pc_thread_instructions = runner.pc_thread_instructions();
         runner.memcheck().finish(partial);
+        runner.sanitizer().finish(partial);
         throw_stopped(*req.kernel, s, req.grid, static_cast<std::uint32_t>(c), c, total, std::move(places),
                       std::move(partial));
       } catch (...) {
         if (shard) sharded->merge(static_cast<std::uint32_t>(c), shard->finish_cta());
         fifo.deliver(out, text);
         fifo.flush();
+        if (req.sanitizer_findings != nullptr) {
+          LaunchStats found;
+          runner.sanitizer().finish(found);
+          *req.sanitizer_findings = std::move(found.sanitizer);
+        }
         throw;
       }
       if (shard) sharded->merge(static_cast<std::uint32_t>(c), shard->finish_cta());
@@ -141,6 +148,8 @@ LaunchStats run_launch(const LaunchRequest& req) {
     stats.pc_instructions = runner.pc_instructions();
     stats.pc_thread_instructions = runner.pc_thread_instructions();
     runner.memcheck().finish(stats);
+    runner.sanitizer().finish(stats);
+    if (req.sanitizer_findings != nullptr) *req.sanitizer_findings = stats.sanitizer;
     return stats;
   }
 
@@ -162,6 +171,7 @@ LaunchStats run_launch(const LaunchRequest& req) {
   std::uint64_t error_unit = units;
   std::uint64_t insts = 0, tinsts = 0;
   MemcheckLog memcheck;
+  SanitizerLog sanitizer;
   bool delivering = false;
   const std::uint64_t window = std::uint64_t(threads) * 4;
   // A launch that stops (CtaStop): where the warps of every stopped CTA were, what they ran, and
@@ -281,6 +291,7 @@ LaunchStats run_launch(const LaunchRequest& req) {
     add_counts(stats.pc_instructions, runner.pc_instructions());
     add_counts(stats.pc_thread_instructions, runner.pc_thread_instructions());
     memcheck.merge(runner.memcheck());
+    sanitizer.merge(runner.sanitizer());
   };
 
   std::vector<std::thread> pool;
@@ -296,6 +307,8 @@ LaunchStats run_launch(const LaunchRequest& req) {
   stats.warp_instructions = insts;
   stats.thread_instructions = tinsts;
   memcheck.finish(stats);
+  sanitizer.finish(stats);
+  if (req.sanitizer_findings != nullptr) *req.sanitizer_findings = stats.sanitizer;
   if (error) {
     try {
       std::rethrow_exception(error);

@@ -27,6 +27,7 @@ struct LaunchRequest {
   unsigned host_threads = 1;
   std::uint32_t launch_id = 0;
   bool memcheck_strict = false;  // MemcheckMode::kStrict
+  SanitizeChecks sanitize;       // racecheck / synccheck (sanitize.hpp)
   std::uint64_t printf_fifo_bytes = 1 << 20;  // cudaLimitPrintfFifoSize
   // Cooperative launch: CTAs interleaved on one host thread until each blocks (coop.cpp), and the
   // grid workspace (this_grid()'s barrier word at +4) in %envreg1:%envreg2.
@@ -39,6 +40,7 @@ struct LaunchRequest {
   const std::atomic<int>* stop = nullptr;  // LaunchOptions::stop
   LaunchProgress* progress = nullptr;      // LaunchOptions::progress
   std::uint32_t sink_cta_every = 1;        // LaunchOptions::sink_cta_every
+  std::vector<SanitizerFinding>* sanitizer_findings = nullptr;  // LaunchOptions::sanitizer_findings
 };
 
 /// Runs the grid to completion. Throws warpscope::Error for the fault of the lowest-numbered

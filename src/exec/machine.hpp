@@ -15,10 +15,12 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "exec/memcheck.hpp"
+#include "exec/sanitize.hpp"
 #include "exec/program.hpp"
 
 namespace warpscope::exec {
@@ -196,6 +198,7 @@ struct LaunchConfig {
   // before another's loop has run far; docs/exec.md "CTAs and barriers").
   std::uint64_t turn_budget = 1u << 10;
   bool memcheck_strict = false;           // MemcheckMode::kStrict: unallocated accesses fault
+  SanitizeChecks sanitize;                // racecheck / synccheck (sanitize.hpp)
   // Cooperative launches: CTAs are interleaved (coop.cpp) and %envreg1:%envreg2 hold the grid
   // workspace's address that cooperative_groups::this_grid() reads; 0 otherwise.
   bool cooperative = false;
@@ -275,6 +278,8 @@ class CtaRunner {
   std::vector<std::uint64_t> pc_thread_instructions() const;
   /// The accesses outside every allocation that proceeded, over every CTA this runner ran.
   const MemcheckLog& memcheck() const { return memcheck_; }
+  /// racecheck and synccheck findings, over every CTA this runner ran.
+  const SanitizerLog& sanitizer() const { return sanlog_; }
 
  private:
   enum class RunResult : std::uint8_t { kDone, kBlocked, kWaitMerge, kYield, kSyncWait };
@@ -368,6 +373,12 @@ class CtaRunner {
   std::uint64_t cta_instructions_max_ = 0;
   std::vector<std::uint64_t> pc_warp_, pc_thread_;
   MemcheckLog memcheck_;
+  // sanitize.hpp: findings, the race checker (racecheck of launches whose CTAs run one at a time)
+  // and synccheck's notes.
+  SanitizerLog sanlog_;
+  std::unique_ptr<RaceChecker> race_;
+  void note_sync(const char* kind, std::uint32_t pc, std::uint32_t tid, std::string detail);
+  void check_divergent_block(std::uint32_t id);
 };
 
 /// Device printf: formats one lane's `vprintf(fmt, args)` (printf.cpp). Returns the number of

@@ -9,6 +9,7 @@
 // its own lanes only. A shuffle whose source lane is not executing reads that lane's register as
 // it is (the PTX ISA leaves the value undefined; this one is deterministic).
 #include "exec/ops_common.hpp"
+#include "exec/sanitize.hpp"
 
 namespace warpscope::exec {
 namespace {
@@ -150,6 +151,11 @@ void elect(const Inst& in, Ctx& x, std::uint32_t) {
 
 void nop(const Inst&, Ctx&, std::uint32_t) {}
 
+/// bar.warp.sync: orders its lanes' shared accesses for racecheck (sanitize.hpp).
+void bar_warp_sync(const Inst&, Ctx& x, std::uint32_t m) {
+  if (x.race != nullptr) x.race->sync_warp(x.warp_index, m);
+}
+
 }  // namespace
 
 bool decode_warp(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out) {
@@ -234,7 +240,7 @@ bool decode_warp(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out) {
       out.e = dc.src(ops[0], Type::kU32);
       out.ctl = Ctl::kWarpSync;
       out.aux = 1;  // lanes meet at any bar.warp.sync
-      out.fn = &nop;
+      out.fn = &bar_warp_sync;
       return true;
     case Opcode::kMembar:
     case Opcode::kFence:

@@ -38,6 +38,7 @@ inline constexpr std::uint32_t kNoPc = 0xffffffffu;
 struct Inst;
 struct Ctx;
 class MemcheckLog;
+class RaceChecker;
 class ObjectTable;
 /// A semantic function: executes `in` for the lanes set in `mask` (never 0).
 using ExecFn = void (*)(const Inst& in, Ctx& x, std::uint32_t mask);
@@ -317,6 +318,7 @@ struct Ctx {
   // disjoint lane masks whose union is the mask fn gets; each group computes on its own lanes.
   std::uint32_t ngroups = 0;
   std::uint32_t groups[kLanes] = {};
+  RaceChecker* race = nullptr;     // racecheck (sanitize.hpp): told of bar.warp.sync
   MemcheckLog* memcheck = nullptr; // MemcheckMode::kReport: unallocated mapped accesses go on (memcheck.hpp)
   // Thread-block clusters (cluster.cpp): the shared memory of each CTA of the cluster by rank
   // (each shared_size bytes), this CTA's rank, and how many CTAs the cluster has (1: none).

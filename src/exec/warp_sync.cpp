@@ -117,6 +117,14 @@ bool CtaRunner::warp_sync(WarpState& w, const Inst& in, std::uint32_t pc, std::u
     s.mask[l] = static_cast<std::uint32_t>(mm[l]);
     s.pc[l] = pc;
   });
+  if (cfg_.sanitize.synccheck) {
+    // synccheck's "Invalid arguments": a lane its own membermask leaves out (then the fault below).
+    for_lanes(m, [&](unsigned l) {
+      if (((s.mask[l] >> l) & 1) == 0)
+        note_sync("invalid_arguments", pc, w.index * kLanes + l,
+                  fmt::format("membermask 0x{:08x} of lane {} does not name the lane", s.mask[l], l));
+    });
+  }
   check_self(x_, s);
   const std::uint32_t named = named_lanes(s, w.live);
   if (const std::uint32_t idle = named & active & ~m; idle != 0) {

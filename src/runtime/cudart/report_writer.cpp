@@ -58,6 +58,7 @@ nlohmann::json launch_json(const LaunchRecord& r, std::size_t index) {
   l["advice"] = r.advice;
   l["compare"] = r.compare;
   l["memcheck"] = r.memcheck;
+  if (!r.sanitizer.is_null()) l["sanitizer"] = r.sanitizer;
   l.update(r.extra);
   if (!r.error.empty()) l["error"] = r.error;
   l["profiled"] = r.profiled;
@@ -213,6 +214,7 @@ void Runtime::write_report() {
   if (const int stop = Monitor::get().stop_code(); stop != 0 && stopped_.is_null()) finish_stopped(stop);
   if (report_written_ || report_path.empty() || forked_child()) return;
   report_written_ = true;
+  note_leaks();  // the program's exit: what it still holds leaked (warpscope sanitize --leak-check full)
   nlohmann::json j = header_json();
   j["predicted_gpu_ns"] = gpu_ns;
   j["unpredicted_launches"] = unpredicted_launches;
@@ -221,6 +223,7 @@ void Runtime::write_report() {
   j["launches"] = std::move(arr);
   if (sticky != kSuccess) j["sticky_error"] = {{"code", error_name(sticky)}, {"message", sticky_message}};
   if (!stopped_.is_null()) j["stopped"] = stopped_;
+  if (!sanitize_tool.empty()) j["sanitizer"] = sanitizer_json();
   // In warpscope run's own folder the document is written whole to a temporary file and renamed,
   // so that a reader never sees half of it (a crash while writing leaves the launch stream). A
   // WARPSCOPE_REPORT path is written in place: it may be a device or a link, never replaced.

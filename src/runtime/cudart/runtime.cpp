@@ -133,6 +133,8 @@ Runtime::Runtime() {
       std::fprintf(stderr, "warpscope: WARPSCOPE_MEMCHECK=%s is not report, off or strict; using report\n", m.c_str());
     }
   }
+  sanitize_tool = env("WARPSCOPE_SANITIZE");
+  leak_check = env("WARPSCOPE_LEAK_CHECK") == "full";
   const std::string threads = env("WARPSCOPE_THREADS");
   if (!threads.empty()) host_threads = static_cast<unsigned>(std::max(1, std::atoi(threads.c_str())));
   launch_filter = launch_filter_from_environment();
@@ -209,6 +211,8 @@ Device& Runtime::device() {
     if (o.global_memory_bytes == 0) o.global_memory_bytes = 1ull << 32;
     o.host_threads = host_threads;
     o.memcheck = memcheck == "strict" ? MemcheckMode::kStrict : MemcheckMode::kReport;
+    o.sanitize.racecheck = sanitize_tool == "racecheck";
+    o.sanitize.synccheck = sanitize_tool == "synccheck";
     o.printf_fifo_bytes = limit_printf_fifo;
     o.malloc_heap_bytes = limit_malloc_heap;
     device_ = std::make_unique<Device>(o);
@@ -253,6 +257,7 @@ void Runtime::reset_device() {
     }
   }
   host_allocs.clear();
+  note_leaks();  // cudaDeviceReset: what the context still held leaked
   allocations.clear();
   symbol_ranges.clear();
   reset_captures();
@@ -445,6 +450,7 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
     options.stop = monitor.stop_flag();
     options.progress = &progress;
     options.sink_cta_every = every;
+    if (!sanitize_tool.empty()) options.sanitizer_findings = &stats.sanitizer;
     stats = dev.launch(*k->module->module, k->name, rec.grid, rec.block, kargs, options);
     monitor.launch_ends();
     if (stats.printf_dropped != 0) {
@@ -478,6 +484,7 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
   monitor.launch_ends();
   const auto t1 = std::chrono::steady_clock::now();
   rec.memcheck = memcheck_json(stats, memcheck);
+  if (!sanitize_tool.empty()) rec.sanitizer = sanitizer_findings_json(stats);
   if (memcheck == "report") {
     for (const MemcheckError& e : stats.memcheck) {
       std::fprintf(stderr, "warpscope: memcheck: %s (launch #%zu: %llu such lane access%s by this instruction; the GPU maps "
@@ -812,6 +819,7 @@ cudaError_t call(const char* api, bool ignore_sticky, const std::function<cudaEr
   if (const int stop = Monitor::get().stop_code(); stop != 0) rt.finish_stopped(stop);
   if (!ignore_sticky && rt.sticky != kSuccess) {
     last_error() = rt.sticky;
+    rt.note_api_error(api, rt.sticky);
     return rt.sticky;
   }
   cudaError_t e = kSuccess;
@@ -827,7 +835,10 @@ cudaError_t call(const char* api, bool ignore_sticky, const std::function<cudaEr
   } catch (const std::bad_alloc&) {
     e = kErrMemoryAllocation;
   }
-  if (e != kSuccess) last_error() = e;
+  if (e != kSuccess) {
+    last_error() = e;
+    rt.note_api_error(api, e);
+  }
   return e;
 }
 

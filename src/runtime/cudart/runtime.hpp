@@ -157,6 +157,7 @@ struct LaunchRecord {
   nlohmann::json compare;    // [{arch, metrics, estimated, lines, advice, ...}] for --compare-arch
   nlohmann::json extra = nlohmann::json::object();  // resources, occupancy, local_arrays
   nlohmann::json memcheck;   // {"mode", "errors", "first": [...]} (docs/report.md)
+  nlohmann::json sanitizer;  // racecheck/synccheck findings (sanitize.cpp), or null
   nlohmann::json incomplete;  // null, or where a launch that did not end stopped (stopping.cpp)
   // The machine code's executed instructions (sm_90 profiles with ptxas's cubin; the time model
   // reads them): per opcode and per instruction. Empty for other profiles and without a cubin.
@@ -201,6 +202,20 @@ class Runtime {
   // in the report; "off": the same without the stderr lines (still counted); "strict": the launch
   // faults at the first one (cudaErrorIllegalAddress), as warpscope did before.
   std::string memcheck = "report";
+  // `warpscope sanitize` (sanitize.cpp, docs/sanitize.md): WARPSCOPE_SANITIZE names the tool
+  // (memcheck, racecheck, synccheck, initcheck; "" outside sanitize), WARPSCOPE_LEAK_CHECK=full
+  // reports device allocations never freed. API errors and leaks go into the report's
+  // "sanitizer" object, each launch's findings into its "sanitizer" array.
+  std::string sanitize_tool;
+  bool leak_check = false;
+  nlohmann::json api_errors = nlohmann::json::array();
+  nlohmann::json leaks = nlohmann::json::array();
+  /// Notes an API call that returned an error (call()).
+  void note_api_error(const char* api, cudaError_t e);
+  /// Notes the live device allocations as leaks (at exit and at cudaDeviceReset).
+  void note_leaks();
+  /// The report's "sanitizer" object; null outside sanitize.
+  nlohmann::json sanitizer_json() const;
   // -k/--kernel-name, -s/--launch-skip, -c/--launch-count (launch_selection.hpp).
   std::optional<KernelFilter> launch_filter;
 
@@ -350,6 +365,9 @@ cudaError_t call(const char* api, bool ignore_sticky, const std::function<cudaEr
 inline cudaError_t call(const char* api, const std::function<cudaError_t(Runtime&)>& body) {
   return call(api, false, body);
 }
+
+/// A launch's racecheck and synccheck findings as the report's JSON (sanitize.cpp).
+nlohmann::json sanitizer_findings_json(const LaunchStats& stats);
 
 /// Prints "warpscope: NAME is not supported by warpscope's CUDA runtime" once per name.
 cudaError_t not_supported(const char* name);

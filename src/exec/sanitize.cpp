@@ -1,0 +1,183 @@
+#include "exec/sanitize.hpp"
+
+#include <algorithm>
+#include <bit>
+
+#include "ptx/ptx.hpp"
+
+namespace warpscope::exec {
+
+void SanitizerLog::note(const SanitizerFinding& f, std::uint32_t cta, std::uint64_t n) {
+  auto [it, fresh] = items_.try_emplace(Key{f.tool, f.kind, f.first.pc, f.second.pc});
+  Item& item = it->second;
+  if (fresh) {
+    item.finding = f;
+    item.finding.count = 0;
+    item.cta = cta;
+    item.seq = seq_++;
+  }
+  item.finding.count += n;
+}
+
+void SanitizerLog::merge(const SanitizerLog& other) {
+  for (const auto& [key, theirs] : other.items_) {
+    auto [it, fresh] = items_.try_emplace(key, theirs);
+    if (fresh) continue;
+    Item& mine = it->second;
+    const std::uint64_t count = mine.finding.count + theirs.finding.count;
+    if (theirs.cta < mine.cta) mine = theirs;
+    mine.finding.count = count;
+  }
+}
+
+void SanitizerLog::finish(LaunchStats& stats) const {
+  std::vector<const Item*> items;
+  for (const auto& [key, item] : items_) items.push_back(&item);
+  std::sort(items.begin(), items.end(),
+            [](const Item* a, const Item* b) { return a->cta != b->cta ? a->cta < b->cta : a->seq < b->seq; });
+  stats.sanitizer.clear();
+  for (const Item* i : items) stats.sanitizer.push_back(i->finding);
+}
+
+SanitizerSite sanitizer_site(const KernelImage& k, std::uint32_t pc, std::uint32_t tid, Dim3 block) {
+  SanitizerSite s;
+  s.pc = pc;
+  if (pc < k.source.size()) {
+    const ptx::SourceLoc loc = k.module->outermost(k.ir_instruction(pc).loc);
+    if (loc.valid()) {
+      s.file = std::string(k.module->file_path(loc));
+      s.line = loc.line;
+    }
+  }
+  s.thread.x = tid % block.x;
+  s.thread.y = (tid / block.x) % block.y;
+  s.thread.z = tid / (block.x * block.y);
+  return s;
+}
+
+void RaceChecker::begin_cta(std::uint32_t threads, std::uint64_t shared_bytes) {
+  if (cells_.size() < shared_bytes) cells_.resize(shared_bytes);
+  if (++gen_ == 0) {  // the generation wrapped: clear for real
+    for (Cell& c : cells_) c.gen = 0;
+    gen_ = 1;
+  }
+  nwarps_ = std::min<std::uint32_t>((threads + kLanes - 1) / kLanes, kMaxWarps);
+  clocks_.assign(nwarps_, Clock{});
+  // Each warp starts at tick 1: an access at tick t is seen by a clock holding t or more, and
+  // a fresh clock (0) has seen nothing of another warp.
+  for (std::uint32_t w = 0; w < nwarps_; ++w) clocks_[w][w] = 1;
+  lanes_.assign(nwarps_, std::array<std::uint32_t, kLanes>{});
+  barrier_.fill(Clock{});
+}
+
+bool RaceChecker::ordered(const Access& e, std::uint32_t warp, unsigned lane, std::uint64_t dyn) const {
+  const std::uint32_t ew = e.tid / kLanes;
+  if (ew != warp) return ew < nwarps_ && clocks_[warp][ew] >= e.wclock;
+  if (e.dyn == dyn) return false;  // two lanes of one instruction
+  return lanes_[warp][lane] > e.lclock;
+}
+
+void RaceChecker::hazard(const char* kind, const Access& earlier, bool earlier_write, const Access& later,
+                         bool later_write, std::uint64_t offset) {
+  SanitizerFinding f;
+  f.tool = "racecheck";
+  f.kind = kind;
+  f.warning = earlier.tid / kLanes == later.tid / kLanes && earlier.dyn != later.dyn;
+  f.kernel = k_.name;
+  f.block = x_.ctaid;
+  f.address = offset;
+  f.first = sanitizer_site(k_, earlier.pc, earlier.tid, x_.ntid);
+  f.first.access = earlier_write ? "Write" : "Read";
+  f.second = sanitizer_site(k_, later.pc, later.tid, x_.ntid);
+  f.second.access = later_write ? "Write" : "Read";
+  log_.note(f, x_.cta_linear);
+}
+
+void RaceChecker::on_access(const WarpAccess& a) {
+  if (inner_ != nullptr) inner_->on_access(a);
+  if (a.space != Space::kShared || (a.op != Op::kLoad && a.op != Op::kStore)) return;
+  const std::uint32_t warp = a.warp;
+  if (warp >= nwarps_) return;
+  const bool write = a.op == Op::kStore;
+  const std::uint64_t dyn = x_.clock != nullptr ? *x_.clock : 0;
+  const std::uint32_t bits = static_cast<std::uint32_t>(a.active.bits());
+  const std::uint64_t size = cells_.size();
+  // One hazard per kind and byte in this record is enough: it names both sides.
+  for (std::uint32_t b = bits; b != 0; b &= b - 1) {
+    const unsigned lane = static_cast<unsigned>(std::countr_zero(b));
+    Access me;
+    me.dyn = dyn;
+    me.pc = a.pc;
+    me.wclock = clocks_[warp][warp];
+    me.lclock = lanes_[warp][lane];
+    me.tid = static_cast<std::uint16_t>(warp * kLanes + lane);
+    me.valid = true;
+    const std::uint64_t base = a.addr[lane];
+    for (std::uint64_t i = 0; i < a.width; ++i) {
+      const std::uint64_t off = base + i;
+      if (off >= size) break;
+      Cell& c = cells_[off];
+      if (c.gen != gen_) {
+        c.gen = gen_;
+        c.next_read = 0;
+        c.write.valid = false;
+        for (Access& r : c.reads) r.valid = false;
+      }
+      if (c.write.valid && c.write.tid != me.tid && !ordered(c.write, warp, lane, dyn)) {
+        hazard(write ? "WAW" : "RAW", c.write, true, me, write, off);
+      }
+      if (write) {
+        for (const Access& r : c.reads) {
+          if (r.valid && r.tid != me.tid && !ordered(r, warp, lane, dyn)) hazard("WAR", r, false, me, true, off);
+        }
+        c.write = me;
+        for (Access& r : c.reads) r.valid = false;
+        c.next_read = 0;
+      } else {
+        // One read per warp: the latest (its clocks are the highest of the warp's).
+        Access* slot = nullptr;
+        for (Access& r : c.reads)
+          if (r.valid && r.tid / kLanes == warp) slot = &r;
+        if (slot == nullptr) {
+          for (Access& r : c.reads)
+            if (!r.valid && slot == nullptr) slot = &r;
+        }
+        if (slot == nullptr) {
+          slot = &c.reads[c.next_read];
+          c.next_read = static_cast<std::uint8_t>((c.next_read + 1) % kReads);
+        }
+        *slot = me;
+      }
+    }
+  }
+}
+
+void RaceChecker::arrive(std::uint32_t warp, std::uint32_t id) {
+  if (warp >= nwarps_ || id >= barrier_.size()) return;
+  Clock& acc = barrier_[id];
+  const Clock& mine = clocks_[warp];
+  for (std::uint32_t i = 0; i < nwarps_; ++i) acc[i] = std::max(acc[i], mine[i]);
+  ++clocks_[warp][warp];  // what the warp does from now on is not covered by this arrival
+}
+
+void RaceChecker::release(std::uint32_t id, std::uint32_t waiting) {
+  if (id >= barrier_.size()) return;
+  const Clock acc = barrier_[id];
+  barrier_[id] = Clock{};
+  for (std::uint32_t b = waiting; b != 0; b &= b - 1) {
+    const auto w = static_cast<std::uint32_t>(std::countr_zero(b));
+    if (w >= nwarps_) continue;
+    for (std::uint32_t i = 0; i < nwarps_; ++i) clocks_[w][i] = std::max(clocks_[w][i], acc[i]);
+    sync_warp(w, kFullMask);
+  }
+}
+
+void RaceChecker::sync_warp(std::uint32_t warp, std::uint32_t mask) {
+  if (warp >= nwarps_) return;
+  auto& lanes = lanes_[warp];
+  std::uint32_t top = 0;
+  for (std::uint32_t b = mask; b != 0; b &= b - 1) top = std::max(top, lanes[std::countr_zero(b)]);
+  for (std::uint32_t b = mask; b != 0; b &= b - 1) lanes[std::countr_zero(b)] = top + 1;
+}
+
+}  // namespace warpscope::exec

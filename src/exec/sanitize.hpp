@@ -1,0 +1,119 @@
+// `warpscope sanitize`'s checks inside the interpreter (docs/sanitize.md): racecheck (hazards on
+// shared memory between threads of a CTA that nothing orders) and synccheck (barriers reached in
+// divergent code, invalid warp-synchronous membermasks).
+//
+// Racecheck sees the interpreter's shared-memory records (a RaceChecker is the CTA runner's
+// AccessSink while it checks, and passes every record on to the real sink) and its
+// synchronisation: CTA barriers (bar.sync, barrier.sync, bar.red, bar.arrive, named barriers
+// with thread counts) and bar.warp.sync (__syncwarp). The order it checks is happens-before, not
+// the interpreter's schedule:
+//  - between warps, one vector clock per warp: a warp's clock ticks when it arrives at a barrier;
+//    the barrier collects the arriving warps' clocks and the warps that wait there take their
+//    maximum when it completes. Access A of warp a (at a's tick t) is ordered before a later
+//    access of warp b when b's clock has seen a at t or later.
+//  - inside a warp, one clock per lane: __syncwarp(mask) sets its lanes' clocks to their maximum
+//    plus one, and so does a CTA barrier for the warp's lanes. Lane b's access is ordered after
+//    lane a's earlier one when b's clock is past the one a's access had. Two lanes' accesses in
+//    one execution of one instruction are never ordered (a store of two lanes to one byte).
+// Shadow state per byte of the CTA's shared memory: the last write and up to kReads reads since
+// (one per warp, the latest), in the CTA's generation (a new CTA invalidates everything at once).
+// A hazard is an access that conflicts (one side writes) with an unordered one of another thread:
+// a read after an unordered write is RAW, a write after an unordered read WAR, after an unordered
+// write WAW. Between warps it is an error; inside one warp, in different instructions, a warning
+// (compute-sanitizer's level for hazards of warp-synchronous code).
+//
+// Determinism: the hazards found depend only on the accesses and the synchronisation, which the
+// schedule does not change for a kernel whose hazards are all reported... except which side of
+// an unordered pair runs first: the interpreter's schedule is fixed (warps round-robin in index
+// order), so the result is the same for any number of host threads; each runner has its own log
+// and merge() keeps, per finding, the one of the lowest CTA, as MemcheckLog does.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "common/access.hpp"
+#include "exec/program.hpp"
+#include "warpscope/warpscope.hpp"
+
+namespace warpscope::exec {
+
+/// racecheck and synccheck findings of the CTAs one runner ran (or, after merge(), of a launch).
+class SanitizerLog {
+ public:
+  /// Notes a finding of CTA `cta`; one per (tool, kind, first pc, second pc), counted `n` times.
+  void note(const SanitizerFinding& f, std::uint32_t cta, std::uint64_t n = 1);
+  void merge(const SanitizerLog& other);
+  /// Fills stats.sanitizer, ordered by first occurrence.
+  void finish(LaunchStats& stats) const;
+
+ private:
+  struct Item {
+    SanitizerFinding finding;
+    std::uint32_t cta = 0;
+    std::uint64_t seq = 0;
+  };
+  using Key = std::tuple<std::string, std::string, std::uint32_t, std::uint32_t>;
+  std::map<Key, Item> items_;
+  std::uint64_t seq_ = 0;
+};
+
+/// A SanitizerSite for lane `tid` (linear thread index in the CTA) at `pc`.
+SanitizerSite sanitizer_site(const KernelImage& k, std::uint32_t pc, std::uint32_t tid, Dim3 block);
+
+class RaceChecker : public AccessSink {
+ public:
+  static constexpr unsigned kMaxWarps = 32;  // 1024 threads
+  static constexpr unsigned kReads = 4;      // reads kept per byte since its last write
+
+  RaceChecker(const KernelImage& k, const Ctx& x, SanitizerLog& log) : k_(k), x_(x), log_(log) {}
+
+  /// The sink the records go on to (null: none).
+  void set_inner(AccessSink* inner) { inner_ = inner; }
+  /// A new CTA of `threads` threads with `shared_bytes` of shared memory.
+  void begin_cta(std::uint32_t threads, std::uint64_t shared_bytes);
+  void on_access(const WarpAccess& a) override;
+  /// Warp `warp` counts as arrived at barrier `id` (all its non-exited lanes are there).
+  void arrive(std::uint32_t warp, std::uint32_t id);
+  /// Barrier `id` completed: `waiting` warps (a bit each) go on past it.
+  void release(std::uint32_t id, std::uint32_t waiting);
+  /// bar.warp.sync executed by `mask`'s lanes of warp `warp`.
+  void sync_warp(std::uint32_t warp, std::uint32_t mask);
+
+ private:
+  using Clock = std::array<std::uint32_t, kMaxWarps>;
+  struct Access {
+    std::uint64_t dyn = 0;     // the warp's instruction count: one execution of one instruction
+    std::uint32_t pc = 0;
+    std::uint32_t wclock = 0;  // the warp's own tick
+    std::uint32_t lclock = 0;  // the lane's clock
+    std::uint16_t tid = 0;
+    bool valid = false;
+  };
+  struct Cell {
+    std::uint32_t gen = 0;
+    std::uint8_t next_read = 0;
+    Access write;
+    std::array<Access, kReads> reads;
+  };
+  bool ordered(const Access& earlier, std::uint32_t warp, unsigned lane, std::uint64_t dyn) const;
+  void hazard(const char* kind, const Access& earlier, bool earlier_write, const Access& later, bool later_write,
+              std::uint64_t offset);
+
+  const KernelImage& k_;
+  const Ctx& x_;
+  SanitizerLog& log_;
+  AccessSink* inner_ = nullptr;
+  std::vector<Cell> cells_;
+  std::uint32_t gen_ = 0;
+  std::uint32_t nwarps_ = 0;
+  std::vector<Clock> clocks_;                        // per warp
+  std::vector<std::array<std::uint32_t, kLanes>> lanes_;  // per warp, per lane
+  std::array<Clock, 16> barrier_{};                  // clocks collected per barrier id
+};
+
+}  // namespace warpscope::exec

@@ -1,0 +1,43 @@
+// racecheck reproducers (docs/sanitize.md): `race raw` reads what a thread of the other warp
+// wrote with no barrier between (RAW and WAR between warps 0 and 1), `race waw` has every thread
+// write one word (WAW), `race ok` does the same work as `raw` with the barriers it needs and
+// orders a warp's exchange with __syncwarp (no hazard).
+#include <cstdio>
+#include <cstring>
+
+__global__ void shift_unsynced(int* out) {
+  __shared__ int s[64];
+  s[threadIdx.x] = threadIdx.x;                      // race: write
+  out[threadIdx.x] = s[(threadIdx.x + 32) % 64];     // race: read
+}
+
+__global__ void one_word(int* out) {
+  __shared__ int flag;
+  flag = threadIdx.x;                                // waw: write
+  __syncthreads();
+  if (threadIdx.x == 0) out[0] = flag;
+}
+
+__global__ void shift_synced(int* out) {
+  __shared__ int s[64];
+  s[threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  const int v = s[(threadIdx.x + 32) % 64];
+  __syncthreads();
+  s[threadIdx.x] = v * 2;                            // reuse after the second barrier
+  __syncwarp();
+  out[threadIdx.x] = s[threadIdx.x ^ 1];             // a lane of the same warp, after __syncwarp
+}
+
+int main(int argc, char** argv) {
+  const char* mode = argc > 1 ? argv[1] : "raw";
+  int* out = nullptr;
+  cudaMalloc(&out, 64 * sizeof(int));
+  if (std::strcmp(mode, "raw") == 0) shift_unsynced<<<1, 64>>>(out);
+  if (std::strcmp(mode, "waw") == 0) one_word<<<1, 64>>>(out);
+  if (std::strcmp(mode, "ok") == 0) shift_synced<<<2, 64>>>(out);
+  const cudaError_t e = cudaDeviceSynchronize();
+  cudaFree(out);
+  std::printf("%s: %s\n", mode, cudaGetErrorName(e));
+  return 0;
+}

@@ -1,0 +1,212 @@
+// `warpscope sanitize` on the reproducers of tests/runtime/programs (race.cu, synccheck.cu,
+// leak.cu, oob.cu; docs/sanitize.md). The expected lines follow compute-sanitizer's layout
+// (docs/sanitize.md "Output") and the rules of each check:
+//  - race raw: block of 64 threads, thread t writes s[t] then reads s[(t+32)%64]. Warp 0 runs
+//    first (warps round-robin in index order; its whole body is one turn), so warp 1's reads of
+//    s[0..31] find warp 0's unordered writes (RAW, thread 0 / thread 32 at byte 0) and its writes
+//    of s[32..63] find warp 0's unordered reads (WAR, thread 0 / thread 32 at byte 0x80); 32
+//    lanes x 4 bytes = 128 hazards each, 256 in the one analysis report;
+//  - race waw: 64 threads store to one int: lanes 1-31 of warp 0 conflict with the lane before
+//    (same instruction), and each lane of warp 1 with the last write: 31 x 4 + 32 x 4 = 252;
+//  - leak: 4096 bytes never freed, and cudaFree of a host address (cudaErrorInvalidValue = 1,
+//    "invalid argument": the runtime's error table, docs/runtime.md);
+//  - oob: thread 3 reads 4096 bytes before a 1 MiB allocation (tests/runtime/programs/oob.cu).
+// The instruction offsets (+0x...) are PTX instruction indices and are not asserted.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <string>
+
+#include "harness.hpp"
+
+namespace {
+
+using rt_test::prog;
+
+const std::string kPrograms = std::string(WARPSCOPE_SOURCE_DIR) + "/tests/runtime/programs/";
+
+/// The 1-based line of `file` that contains `text`.
+unsigned line_of(const std::string& file, const std::string& text) {
+  std::ifstream in(kPrograms + file);
+  std::string line;
+  for (unsigned n = 1; std::getline(in, line); ++n)
+    if (line.find(text) != std::string::npos) return n;
+  ADD_FAILURE() << text << " not in " << file;
+  return 0;
+}
+
+/// The output with every "+0x<hex>" replaced by "+0x?".
+std::string masked(const std::string& s) { return std::regex_replace(s, std::regex(R"(\+0x[0-9a-f]+)"), "+0x?"); }
+
+class SanitizePrograms : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!std::filesystem::exists(exe_)) GTEST_SKIP() << exe_ << " not built";
+  }
+  rt_test::Result sanitize(const std::string& options, const std::string& program) {
+    return rt_test::run_shell(exe_ + " sanitize --threads 1 " + options + " -- " + prog(program));
+  }
+  std::string exe_ = std::string(WARPSCOPE_BINARY_DIR) + "/bin/warpscope";
+};
+
+TEST_F(SanitizePrograms, MissingBarrierIsOneAnalysisReportWithBothLines) {
+  const auto r = sanitize("--tool racecheck", "race raw");
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const unsigned w = line_of("race.cu", "// race: write"), rd = line_of("race.cu", "// race: read");
+  EXPECT_EQ(masked(r.out),
+            "========= COMPUTE-SANITIZER\n"
+            "raw: cudaSuccess\n"
+            "========= Error: Race reported between Write access at shift_unsynced(int *)+0x? in race.cu:" +
+                std::to_string(w) +
+                "\n"
+                "=========     and Read access at shift_unsynced(int *)+0x? in race.cu:" +
+                std::to_string(rd) +
+                " [256 hazards]\n"
+                "========= \n"
+                "========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)\n");
+}
+
+TEST_F(SanitizePrograms, MissingBarrierHazardsNameBothThreadsAndTheByte) {
+  const auto r = sanitize("--tool racecheck --racecheck-report hazard", "race raw");
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const std::string w = "race.cu:" + std::to_string(line_of("race.cu", "// race: write"));
+  const std::string rd = "race.cu:" + std::to_string(line_of("race.cu", "// race: read"));
+  EXPECT_EQ(masked(r.out),
+            "========= COMPUTE-SANITIZER\n"
+            "raw: cudaSuccess\n"
+            "========= Error: Potential WAR hazard detected at __shared__ 0x80 in block (0,0,0) :\n"
+            "=========     Read Thread (0,0,0) at shift_unsynced(int *)+0x? in " + rd + "\n"
+            "=========     Write Thread (32,0,0) at shift_unsynced(int *)+0x? in " + w + "\n"
+            "========= \n"
+            "========= Error: Potential RAW hazard detected at __shared__ 0x0 in block (0,0,0) :\n"
+            "=========     Write Thread (0,0,0) at shift_unsynced(int *)+0x? in " + w + "\n"
+            "=========     Read Thread (32,0,0) at shift_unsynced(int *)+0x? in " + rd + "\n"
+            "========= \n"
+            "========= RACECHECK SUMMARY: 2 hazards displayed (2 errors, 0 warnings)\n");
+}
+
+TEST_F(SanitizePrograms, EveryThreadWritingOneWordIsAWaw) {
+  const auto r = sanitize("--tool racecheck --racecheck-report all", "race waw");
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const std::string at = "one_word(int *)+0x? in race.cu:" + std::to_string(line_of("race.cu", "// waw: write"));
+  EXPECT_EQ(masked(r.out),
+            "========= COMPUTE-SANITIZER\n"
+            "waw: cudaSuccess\n"
+            "========= Error: Potential WAW hazard detected at __shared__ 0x0 in block (0,0,0) :\n"
+            "=========     Write Thread (0,0,0) at " + at + "\n"
+            "=========     Write Thread (1,0,0) at " + at + "\n"
+            "========= \n"
+            "========= Error: Race reported between Write access at " + at + "\n"
+            "=========     and Write access at " + at + " [252 hazards]\n"
+            "========= \n"
+            "========= RACECHECK SUMMARY: 2 hazards displayed (2 errors, 0 warnings)\n");
+}
+
+TEST_F(SanitizePrograms, BarriersAndSyncwarpLeaveNoHazard) {
+  const auto r = sanitize("--tool racecheck --racecheck-report all --error-exitcode 9", "race ok");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(r.out, "========= COMPUTE-SANITIZER\nok: cudaSuccess\n"
+                   "========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)\n");
+}
+
+TEST_F(SanitizePrograms, RacecheckIsTheSameForAnyThreadCount) {
+  const auto one = rt_test::run_shell(exe_ + " sanitize --tool racecheck --racecheck-report all --threads 1 -- " +
+                                      prog("race raw"));
+  const auto three = rt_test::run_shell(exe_ + " sanitize --tool racecheck --racecheck-report all --threads 3 -- " +
+                                        prog("race raw"));
+  EXPECT_EQ(one.out, three.out);
+}
+
+TEST_F(SanitizePrograms, DivergentSyncthreadsIsABarrierErrorInTheBlock) {
+  const auto r = sanitize("--tool synccheck --error-exitcode 5", "synccheck block");
+  EXPECT_EQ(r.exit_code, 5) << r.out << r.err;
+  EXPECT_EQ(masked(r.out),
+            "========= COMPUTE-SANITIZER\n"
+            "block: cudaSuccess\n"
+            "========= Barrier error detected. Divergent thread(s) in block\n"
+            "=========     at two_barriers(int *)+0x? in synccheck.cu:" +
+                std::to_string(line_of("synccheck.cu", "// sync: warp 1")) +
+                "\n"
+                "=========     by thread (32,0,0) in block (0,0,0)\n"
+                "========= \n"
+                "========= ERROR SUMMARY: 1 error\n");
+}
+
+TEST_F(SanitizePrograms, SyncwarpMaskWithoutTheCallerIsInvalidArguments) {
+  const auto r = sanitize("--tool synccheck", "synccheck mask");
+  const std::string out = masked(r.out);
+  // 16 lanes (16-31) leave themselves out: one report, 16 errors, and the launch's fault.
+  EXPECT_NE(out.find("========= Barrier error detected. Invalid arguments\n"
+                     "=========     at bad_mask(int *, unsigned int)+0x? in synccheck.cu:" +
+                     std::to_string(line_of("synccheck.cu", "// sync: mask")) +
+                     "\n"
+                     "=========     by thread (16,0,0) in block (0,0,0)\n"
+                     "========= \n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(out.find("========= ERROR SUMMARY: 17 errors\n"), std::string::npos) << r.out;
+}
+
+TEST_F(SanitizePrograms, LeakAndApiErrorAreMemcheckErrors) {
+  const auto r = sanitize("--leak-check full --error-exitcode 7", "leak");
+  EXPECT_EQ(r.exit_code, 7) << r.out << r.err;
+  EXPECT_EQ(std::regex_replace(r.out, std::regex("at 0x[0-9a-f]+"), "at 0x?"),
+            "========= COMPUTE-SANITIZER\n"
+            "cudaFree(&host): cudaErrorInvalidValue\n"
+            "========= Program hit cudaErrorInvalidValue (error 1) due to \"invalid argument\" on CUDA API call to "
+            "cudaFree.\n"
+            "========= \n"
+            "========= Leaked 4096 bytes at 0x?\n"
+            "========= \n"
+            "========= LEAK SUMMARY: 4096 bytes leaked in 1 allocations\n"
+            "========= ERROR SUMMARY: 2 errors\n");
+}
+
+TEST_F(SanitizePrograms, WithoutLeakCheckOnlyTheApiError) {
+  const auto r = sanitize("", "leak");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(r.out.find("Leaked"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("========= ERROR SUMMARY: 1 error\n"), std::string::npos) << r.out;
+}
+
+TEST_F(SanitizePrograms, OutOfBoundsReadInMemchecksLayout) {
+  const auto r = sanitize("", "oob");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  // The reads 4096 bytes before b = the 1 MiB allocation after a (1 MiB) and x (16 KiB, freed),
+  // placed first-fit as the driver places them (docs/runtime.md).
+  EXPECT_NE(masked(r.out).find("========= Invalid __global__ read of size 4 bytes\n"
+                               "=========     at read_before(const int *, long long, int *)+0x? in oob.cu:9\n"
+                               "=========     by thread (3,0,0) in block (0,0,0)\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(std::regex_replace(r.out, std::regex("0x[0-9a-f]+"), "0x?")
+                .find("=========     Address 0x? is out of bounds\n"
+                      "=========     and is 4,096 bytes before the nearest allocation at 0x? of size 1,048,576 "
+                      "bytes\n========= \n========= ERROR SUMMARY: 1 error\n"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST_F(SanitizePrograms, LogFileTakesTheToolsOutputAndSaveTheReport) {
+  const std::string log = prog("sanitize_log.txt"), save = prog("sanitize_save.json");
+  const auto r = sanitize("--tool racecheck --log-file " + log + " --save " + save, "race raw");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(r.out, "raw: cudaSuccess\n");
+  EXPECT_NE(rt_test::slurp(log).find("RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)"), std::string::npos);
+  const std::string json = rt_test::slurp(save);
+  EXPECT_NE(json.find("\"sanitizer\""), std::string::npos);
+  EXPECT_NE(json.find("\"RAW\""), std::string::npos);
+}
+
+TEST_F(SanitizePrograms, InitcheckAndXmlAreRefusedWithAReason) {
+  const auto i = sanitize("--tool initcheck", "leak");
+  EXPECT_EQ(i.exit_code, 2);  // refused input: exit code 2 (docs/runtime.md, "Exit status")
+  EXPECT_NE(i.err.find("initcheck is not implemented yet"), std::string::npos) << i.err;
+  const auto x = sanitize("--xml --save x.xml", "leak");
+  EXPECT_EQ(x.exit_code, 2);
+  EXPECT_NE(x.err.find("--xml"), std::string::npos) << x.err;
+}
+
+}  // namespace

@@ -1,0 +1,405 @@
+#include "sanitize_cmd.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <thread>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "child_signals.hpp"
+#include "common/error.hpp"
+#include "profile_option.hpp"
+#include "report/ncu_output.hpp"
+#include "report/processes.hpp"
+#include "run_cmd.hpp"
+
+
+namespace warpscope::cli {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* kPrefix = "========= ";
+
+/// 4096 -> "4,096", as compute-sanitizer writes sizes and distances.
+std::string grouped(std::uint64_t v) {
+  std::string digits = std::to_string(v);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i != 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+std::string dim3(const json& a) {
+  return fmt::format("({},{},{})", a.at(0).get<std::uint64_t>(), a.at(1).get<std::uint64_t>(),
+                     a.at(2).get<std::uint64_t>());
+}
+
+/// "kernel(int*)+0x1a in race.cu:12": the kernel, the PTX instruction's index (warpscope has no
+/// machine-code offsets; docs/sanitize.md) and the source line, its file without directories as
+/// compute-sanitizer's --strip-paths yes writes it.
+std::string location(const std::string& kernel, const json& site) {
+  std::string s = fmt::format("{}+0x{:x}", kernel, site.value("pc", std::uint64_t{0}));
+  const std::string file = site.value("file", std::string());
+  if (!file.empty()) s += fmt::format(" in {}:{}", fs::path(file).filename().string(), site.value("line", 0u));
+  return s;
+}
+
+/// The kernel as compute-sanitizer names it: demangled as Nsight Compute writes it ("raw(int *)",
+/// tests/hw/data/h200/sanitize/sanitize.txt).
+std::string sanitizer_kernel_name(const json& launch) {
+  return report::printed_kernel_name(launch, "demangled");
+}
+
+/// Collects the lines, stopping the reports (not the counts) at --print-limit.
+class Out {
+ public:
+  explicit Out(std::uint64_t limit) : limit_(limit) {}
+  /// Starts a report; false when the print limit is reached (its lines are dropped).
+  bool report() {
+    ++reports_;
+    return limit_ == 0 || reports_ <= limit_;
+  }
+  void line(const std::string& s) { text += kPrefix + s + "\n"; }
+  void end() { text += "========= \n"; }  // compute-sanitizer's separator keeps the prefix's space
+  std::string text;
+
+ private:
+  std::uint64_t limit_;
+  std::uint64_t reports_ = 0;
+};
+
+const char* sync_class(const std::string& kind) {
+  if (kind == "divergent_block") return "Divergent thread(s) in block";
+  if (kind == "divergent_warp") return "Divergent thread(s) in warp";
+  return "Invalid arguments";
+}
+
+struct RaceTotals {
+  std::uint64_t displayed = 0, errors = 0, warnings = 0;
+};
+
+void racecheck_hazards(const json& launch, const json& findings, Out& out, RaceTotals& t) {
+  const std::string kernel = sanitizer_kernel_name(launch);
+  for (const json& f : findings) {
+    if (f.value("tool", "") != "racecheck") continue;
+    const bool warning = f.value("severity", "") == "warning";
+    if (!out.report()) continue;
+    ++t.displayed;
+    ++(warning ? t.warnings : t.errors);
+    const json& a = f["first"];
+    const json& b = f["second"];
+    out.line(fmt::format("{}: Potential {} hazard detected at __shared__ 0x{:x} in block {} :",
+                         warning ? "Warning" : "Error", f.value("kind", ""), f.value("address", std::uint64_t{0}),
+                         dim3(f["block"])));
+    out.line(fmt::format("    {} Thread {} at {}", a.value("access", ""), dim3(a["thread"]), location(kernel, a)));
+    out.line(fmt::format("    {} Thread {} at {}", b.value("access", ""), dim3(b["thread"]), location(kernel, b)));
+    out.end();
+  }
+}
+
+/// Analysis reports: the hazards grouped by one access location and the locations it races with.
+/// The location taking part in the most unreported pairs goes first (ties: the lower pc), with
+/// all its unreported pairs; then the next, until every pair is in a report.
+void racecheck_analysis(const json& launch, const json& findings, Out& out, RaceTotals& t) {
+  const std::string kernel = sanitizer_kernel_name(launch);
+  struct Pair {
+    const json* f;
+    bool done = false;
+  };
+  std::vector<Pair> pairs;
+  for (const json& f : findings)
+    if (f.value("tool", "") == "racecheck") pairs.push_back({&f});
+  // A location: pc and access kind.
+  auto key = [](const json& site) {
+    return std::make_pair(site.value("pc", std::uint64_t{0}), site.value("access", std::string()));
+  };
+  for (;;) {
+    std::map<std::pair<std::uint64_t, std::string>, std::uint64_t> degree;
+    for (const Pair& p : pairs) {
+      if (p.done) continue;
+      ++degree[key((*p.f)["first"])];
+      if (key((*p.f)["second"]) != key((*p.f)["first"])) ++degree[key((*p.f)["second"])];
+    }
+    if (degree.empty()) break;
+    auto best = degree.begin();
+    for (auto it = degree.begin(); it != degree.end(); ++it)
+      if (it->second > best->second) best = it;
+    const auto center = best->first;
+    // The partners, in order of pc, each with its hazards; the report is an error when any is.
+    std::map<std::pair<std::uint64_t, std::string>, std::pair<const json*, std::uint64_t>> partners;
+    bool error = false;
+    const json* center_site = nullptr;
+    for (Pair& p : pairs) {
+      if (p.done) continue;
+      const json& f = *p.f;
+      const bool first_is = key(f["first"]) == center;
+      if (!first_is && key(f["second"]) != center) continue;
+      p.done = true;
+      center_site = first_is ? &f["first"] : &f["second"];
+      const json& other = first_is ? f["second"] : f["first"];
+      auto& slot = partners[key(other)];
+      slot.first = &other;
+      slot.second += f.value("count", std::uint64_t{0});
+      error = error || f.value("severity", "") != "warning";
+    }
+    if (!out.report()) continue;
+    ++t.displayed;
+    ++(error ? t.errors : t.warnings);
+    out.line(fmt::format("{}: Race reported between {} access at {}", error ? "Error" : "Warning",
+                         center_site->value("access", ""), location(kernel, *center_site)));
+    for (const auto& [k, p] : partners) {
+      out.line(fmt::format("    and {} access at {} [{} hazard{}]", p.first->value("access", ""),
+                           location(kernel, *p.first), p.second, p.second == 1 ? "" : "s"));
+    }
+    out.end();
+  }
+}
+
+}  // namespace
+
+SanitizeText sanitize_text(const json& report, const SanitizeOptions& o) {
+  Out out(o.print_limit);
+  std::uint64_t errors = 0;
+  const json& san = report.contains("sanitizer") ? report["sanitizer"] : json::object();
+  const json api_errors = san.value("api_errors", json::array());
+  const json launches = report.value("launches", json::array());
+  RaceTotals race;
+  // API errors are memcheck's, each where it happened among the launches.
+  auto api_before = [&](std::uint64_t launch) {
+    if (o.tool != "memcheck") return;
+    for (const json& e : api_errors) {
+      if (e.value("after_launch", std::uint64_t{0}) != launch) continue;
+      ++errors;
+      if (!out.report()) continue;
+      out.line(fmt::format("Program hit {} (error {}) due to \"{}\" on CUDA API call to {}.", e.value("name", ""),
+                           e.value("code", 0), e.value("string", ""), e.value("api", "")));
+      out.end();
+    }
+  };
+  for (std::size_t i = 0; i < launches.size(); ++i) {
+    api_before(i);
+    const json& l = launches[i];
+    const std::string kernel = sanitizer_kernel_name(l);
+    if (o.tool == "memcheck") {
+      const json m = l.value("memcheck", json::object());
+      errors += m.value("errors", std::uint64_t{0});
+      for (const json& e : m.value("first", json::array())) {
+        if (!out.report()) continue;
+        const std::string space = e.value("space", "global") == "const" ? "__constant__" : "__global__";
+        out.line(fmt::format("Invalid {} {} of size {} bytes", space, e.value("access", ""), e.value("size", 0u)));
+        out.line(fmt::format("    at {}", location(kernel, e)));
+        out.line(fmt::format("    by thread {} in block {}", dim3(e["thread"]), dim3(e["block"])));
+        out.line(fmt::format("    Address 0x{:x} is out of bounds", e.value("address", std::uint64_t{0})));
+        const json& a = e["allocation"];
+        if (a.value("size", std::uint64_t{0}) != 0) {
+          out.line(fmt::format("    and is {} bytes {} the nearest allocation at 0x{:x} of size {} bytes",
+                               grouped(e.value("distance", std::uint64_t{0})), e.value("before", false) ? "before" : "after",
+                               a.value("base", std::uint64_t{0}), grouped(a.value("size", std::uint64_t{0}))));
+        }
+        if (const std::uint64_t n = e.value("count", std::uint64_t{0}); n > 1) {
+          out.line(fmt::format("    (warpscope: {} such thread accesses by this instruction in this launch; the "
+                               "first is shown)", n));
+        }
+        out.end();
+      }
+    } else if (o.tool == "racecheck") {
+      const json f = l.value("sanitizer", json::array());
+      if (o.racecheck_report == "hazard" || o.racecheck_report == "all") racecheck_hazards(l, f, out, race);
+      if (o.racecheck_report == "analysis" || o.racecheck_report == "all") racecheck_analysis(l, f, out, race);
+    } else if (o.tool == "synccheck") {
+      for (const json& f : l.value("sanitizer", json::array())) {
+        if (f.value("tool", "") != "synccheck") continue;
+        errors += f.value("count", std::uint64_t{0});
+        if (!out.report()) continue;
+        const json& s = f["first"];
+        out.line(fmt::format("Barrier error detected. {}", sync_class(f.value("kind", ""))));
+        out.line(fmt::format("    at {}", location(kernel, s)));
+        out.line(fmt::format("    by thread {} in block {}", dim3(s["thread"]), dim3(f["block"])));
+        out.end();
+      }
+    }
+    // A launch that faulted: the interpreter's message (the sticky error's API reports follow).
+    if (l.contains("error") && o.tool != "racecheck") {
+      ++errors;
+      if (out.report()) {
+        out.line(fmt::format("Error: kernel {} (launch #{}) failed: {}", kernel, i, l["error"].get<std::string>()));
+        out.end();
+      }
+    }
+  }
+  api_before(launches.size());
+  if (o.tool == "memcheck" && o.leak_check == "full") {
+    std::uint64_t bytes = 0, count = 0;
+    for (const json& k : san.value("leaks", json::array())) {
+      bytes += k.value("size", std::uint64_t{0});
+      ++count;
+      ++errors;
+      if (!out.report()) continue;
+      out.line(fmt::format("Leaked {} bytes at 0x{:x}", k.value("size", std::uint64_t{0}),
+                           k.value("address", std::uint64_t{0})));
+      out.end();
+    }
+    out.line(fmt::format("LEAK SUMMARY: {} bytes leaked in {} allocations", bytes, count));
+  }
+  if (o.tool == "racecheck") {
+    out.line(fmt::format("RACECHECK SUMMARY: {} hazard{} displayed ({} error{}, {} warning{})", race.displayed,
+                         race.displayed == 1 ? "" : "s", race.errors, race.errors == 1 ? "" : "s", race.warnings,
+                         race.warnings == 1 ? "" : "s"));
+    errors = race.errors;
+  } else {
+    out.line(fmt::format("ERROR SUMMARY: {} error{}", errors, errors == 1 ? "" : "s"));
+  }
+  return {out.text, errors};
+}
+
+void add_sanitize_command(CLI::App& app, SanitizeOptions& o) {
+  CLI::App* cmd = app.add_subcommand(
+      "sanitize", "Run a CUDA program (or a .cu file) under compute-sanitizer's checks: memcheck, racecheck, "
+                  "synccheck (docs/sanitize.md)");
+  cmd->add_option("--tool", o.tool, "memcheck (default), racecheck, synccheck; initcheck is not implemented yet")
+      ->check(CLI::IsMember({"memcheck", "racecheck", "initcheck", "synccheck"}))
+      ->capture_default_str();
+  cmd->add_option("--leak-check", o.leak_check, "full: report device allocations never freed (memcheck)")
+      ->check(CLI::IsMember({"full", "no"}))
+      ->capture_default_str();
+  cmd->add_option("--error-exitcode", o.error_exitcode,
+                  "Exit with N when the program succeeded but the tool found errors");
+  cmd->add_option("--print-limit", o.print_limit, "Stop printing reports after N (0: unlimited); all are counted")
+      ->capture_default_str();
+  cmd->add_option("--racecheck-report", o.racecheck_report,
+                  "hazard (one report per hazard), analysis (grouped per location, default) or all")
+      ->check(CLI::IsMember({"hazard", "analysis", "all"}))
+      ->capture_default_str();
+  cmd->add_option("--check-api-memory-access", o.check_api_memory_access, "initcheck's option (yes|no)")
+      ->check(CLI::IsMember({"yes", "no"}));
+  cmd->add_option("--show-backtrace", o.show_backtrace,
+                  "Accepted for compatibility: warpscope prints no host or device backtraces")
+      ->check(CLI::IsMember({"yes", "host", "device", "no"}));
+  cmd->add_option("--log-file", o.log_file, "Write the tool's output to FILE instead of stdout");
+  cmd->add_option("--save", o.save, "Write the run's JSON report (with the tool's findings) to FILE");
+  cmd->add_flag("--xml", o.xml, "Refused: --save writes warpscope's JSON report, not XML");
+  cmd->add_option("--arch", o.arch, "Architecture profile (default hopper)")->capture_default_str();
+  cmd->add_option("--threads", o.threads, "Host threads that run CTAs (0: one per core); findings are the same");
+  cmd->add_option("--cudart-dir", o.cudart_dir, "Directory holding warpscope's libcudart.so.13");
+  cmd->add_option("--cache-dir", o.cache_dir, "Build cache for `sanitize app.cu`");
+  cmd->add_option("--nvcc-flags", o.nvcc_flags, "Extra nvcc flags for `sanitize app.cu`");
+  cmd->add_option("command", o.command, "The program and its arguments (after --), or a .cu file")
+      ->allow_extra_args();
+  cmd->positionals_at_end(true);
+  cmd->callback([&o] {
+    if (!o.command.empty() && o.command.front() == "--") o.command.erase(o.command.begin());
+    const auto& first = o.command.empty() ? std::string() : o.command.front();
+    if (first.size() > 3 && first.substr(first.size() - 3) == ".cu" && o.command.size() > 1 && o.command[1] == "--")
+      o.command.erase(o.command.begin() + 1);
+  });
+}
+
+int run_sanitize(const SanitizeOptions& o) {
+  if (o.tool == "initcheck")
+    fail(ErrorKind::kUnsupported, "sanitize --tool initcheck is not implemented yet (docs/sanitize.md)");
+  if (o.xml) fail(ErrorKind::kUsage, "sanitize --xml: warpscope saves JSON, not XML; use --save FILE alone");
+  const arch::Profile profile = resolve_profile(o.arch, "");
+  std::vector<std::string> command = o.command;
+  if (command.empty()) fail(ErrorKind::kUsage, "sanitize: no program given");
+  const bool cu = command[0].size() > 3 && command[0].substr(command[0].size() - 3) == ".cu";
+  if (cu) command[0] = compile_cu(command[0], profile, o.nvcc_flags, o.cache_dir);
+  const std::string exe = resolve_executable(command[0]);
+  check_program_path(exe, command[0]);
+  const BinaryCheck check = check_binary(exe, profile);
+  if (!check.runnable || !check.message.empty()) fail(ErrorKind::kUsage, "{}", check.message);
+  const std::string lib_dir = check.kind == BinaryCheck::Kind::kWarpscopeStatic ? "" : find_cudart_dir(o.cudart_dir);
+  std::ofstream log;
+  if (!o.log_file.empty()) {
+    log.open(o.log_file, std::ios::trunc);
+    if (!log) fail(ErrorKind::kIo, "--log-file {}: cannot write: {}", o.log_file, std::strerror(errno));
+  }
+  std::ostream& out = o.log_file.empty() ? std::cout : log;
+  if (!o.save.empty()) {
+    std::ofstream probe(o.save, std::ios::app);
+    if (!probe) fail(ErrorKind::kIo, "--save {}: cannot write: {}", o.save, std::strerror(errno));
+  }
+  // Every process writes into this folder as `warpscope run`'s do (docs/runtime.md, "Processes and
+  // the report's life"); the documents are merged below.
+  char dir_template[] = "/tmp/warpscope-sanitize-XXXXXX";
+  if (mkdtemp(dir_template) == nullptr)
+    fail(ErrorKind::kIo, "cannot create a temporary folder for the report: {}", std::strerror(errno));
+  const std::string report_dir = dir_template;
+  struct RemoveDir {
+    std::string dir;
+    ~RemoveDir() {
+      std::error_code ec;
+      fs::remove_all(dir, ec);
+    }
+  } remove_dir{report_dir};
+  out << kPrefix << "COMPUTE-SANITIZER\n" << std::flush;
+  ChildSignals signals;
+  const pid_t pid = fork();
+  if (pid < 0) fail(ErrorKind::kIo, "fork: {}", std::strerror(errno));
+  if (pid == 0) {
+    signals.in_child();
+    if (!lib_dir.empty()) {
+      const char* old = std::getenv("LD_LIBRARY_PATH");
+      const std::string path = old == nullptr || *old == '\0' ? lib_dir : lib_dir + ":" + old;
+      setenv("LD_LIBRARY_PATH", path.c_str(), 1);
+    }
+    setenv("WARPSCOPE_ARCH", profile.name.c_str(), 1);
+    unsetenv("WARPSCOPE_REPORT");
+    setenv("WARPSCOPE_REPORT_DIR", report_dir.c_str(), 1);
+    setenv("WARPSCOPE_ROOT_PID", std::to_string(getpid()).c_str(), 1);
+    const unsigned threads = o.threads != 0 ? o.threads : std::max(1u, std::thread::hardware_concurrency());
+    setenv("WARPSCOPE_THREADS", std::to_string(threads).c_str(), 1);
+    // No memory model, no ptxas: the checks need neither (and without ptxas's machine code every
+    // record reaches the race checker as the PTX makes it).
+    setenv("WARPSCOPE_NO_STATS", "1", 1);
+    setenv("WARPSCOPE_PTXAS", "none", 1);
+    setenv("WARPSCOPE_MEMCHECK", "off", 1);  // counted in the report, printed here
+    setenv("WARPSCOPE_QUIET", "1", 1);
+    setenv("WARPSCOPE_SANITIZE", o.tool.c_str(), 1);
+    if (o.leak_check == "full") setenv("WARPSCOPE_LEAK_CHECK", "full", 1);
+    if (cu && profile.cc_major * 10 + profile.cc_minor < 75) setenv("WARPSCOPE_ANY_PTX", "1", 1);
+    std::vector<char*> argv;
+    for (auto& a : command) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execvp(argv[0], argv.data());
+    std::fprintf(stderr, "warpscope: cannot run %s: %s\n", argv[0], std::strerror(errno));
+    _exit(127);
+  }
+  signals.child_started(pid);
+  const int status = signals.wait(pid).status;
+  const int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  const json j = report::merge_process_reports(report::read_process_reports(report_dir, nullptr));
+  if (!o.save.empty() && !j.is_null()) {
+    std::ofstream save(o.save, std::ios::trunc);
+    save << j.dump(1) << "\n";
+    if (!save.flush()) fail(ErrorKind::kIo, "--save {}: the report could not be written", o.save);
+  }
+  if (j.is_null()) {
+    out << kPrefix << "warpscope: no report from the program (it used no CUDA, or ended abruptly)\n" << std::flush;
+    return rc;
+  }
+  const SanitizeText t = sanitize_text(j, o);
+  out << t.text << std::flush;
+  if (log.is_open() && !log.flush()) {
+    std::fprintf(stderr, "warpscope: --log-file %s: the output could not be written\n", o.log_file.c_str());
+    return rc != 0 ? rc : 1;
+  }
+  if (rc == 0 && t.errors != 0 && o.error_exitcode != 0) return o.error_exitcode;
+  return rc;
+}
+
+}  // namespace warpscope::cli
