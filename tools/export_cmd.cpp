@@ -63,7 +63,7 @@ nlohmann::json as_report(const ncurep::Report& rep) {
     nlohmann::json m = nlohmann::json::object();
     for (const auto& [n, v] : r.metrics)
       if (const auto x = v.as_number()) m[n] = *x;
-      else if (n == "warpscope__profile" && j.find("arch") == j.end()) j["arch"] = v.text;
+      else if (n == "warpscope_profile" && j.find("arch") == j.end()) j["arch"] = v.text;
     j["launches"].push_back({{"index", j["launches"].size()},
                              {"kernel", r.mangled},
                              {"grid", r.grid},
@@ -95,7 +95,7 @@ std::string check_export_path(const NcuRunOptions& o) {
 
 void write_export(const std::string& path, const nlohmann::json& report, const arch::Profile& profile, long pid,
                   const std::string& executable, const std::vector<std::string>& arguments) {
-  std::vector<ncurep::ExportProfile> profiles = {export_profile(profile, report.value("gpu", std::string()))};
+  std::vector<ncurep::ExportProfile> profiles = {export_profile(profile, "")};
   for (const auto& a : report.value("compare_archs", nlohmann::json::array()))
     if (a.is_string()) profiles.push_back(export_profile(arch::builtin_profile(a.get<std::string>()), ""));
   ncurep::ExportContext ctx;

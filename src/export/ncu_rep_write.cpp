@@ -113,7 +113,7 @@ std::vector<std::string> result_metrics(const nlohmann::json& l) {
   return {names.begin(), names.end()};
 }
 
-/// The sections warpscope fills, each as one table of its metric rows that have a value.
+/// The sections warpscope fills, each with its metric rows that have a value.
 void add_sections(pb::ProfileResult& r, const std::set<std::string>& present) {
   std::uint32_t order = 0;
   for (const auto& s : report::ncu_sections()) {
@@ -126,11 +126,12 @@ void add_sections(pb::ProfileResult& r, const std::set<std::string>& present) {
     sec->set_identifier(s.identifier);
     sec->set_displayname(s.display_name);
     sec->set_order(order += 10);
-    auto* table = sec->add_body()->add_items()->mutable_table();
-    table->set_rows(static_cast<std::uint32_t>(rows.size()));
-    table->set_columns(1);
+    // The header: two columns, row-major (what ncu's CLI prints of a section; a section with a body
+    // alone prints nothing there).
+    auto* header = sec->mutable_header();
+    header->set_rows(static_cast<std::uint32_t>((rows.size() + 1) / 2));
     for (const auto& m : rows) {
-      auto* cell = table->add_metrics();
+      auto* cell = header->add_metrics();
       cell->set_name(m.metric);
       cell->set_label(m.label);
       cell->set_unit(m.unit);
@@ -220,7 +221,7 @@ pb::ProfileResult make_result(const nlohmann::json& l, const ExportProfile& p, s
   add("device__attribute_compute_capability_major")->set_uint64value(static_cast<std::uint64_t>(p.cc_major));
   add("device__attribute_compute_capability_minor")->set_uint64value(static_cast<std::uint64_t>(p.cc_minor));
   for (const auto& [name, value] : p.device_attributes) add(name)->set_uint64value(value);
-  add("warpscope__profile")->set_stringvalue(p.name);
+  add("warpscope_profile")->set_stringvalue(p.name);
   add_sections(r, present);
   return r;
 }

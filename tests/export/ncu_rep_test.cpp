@@ -172,7 +172,7 @@ TEST(NcuRep, ReadsBackNamesShapesStreamsAndMetrics) {
   EXPECT_EQ(a.find("device__attribute_display_name")->text, "NVIDIA H100 80GB HBM3 (modelled)");
   EXPECT_EQ(a.find("device__attribute_compute_capability_major")->number, 9);
   EXPECT_EQ(a.find("device__attribute_multiprocessor_count")->number, 132);
-  EXPECT_EQ(a.find("warpscope__profile")->text, "hopper");
+  EXPECT_EQ(a.find("warpscope_profile")->text, "hopper");
   EXPECT_NE(a.comments.find("predicted"), std::string::npos);
   EXPECT_NE(std::find(a.sections.begin(), a.sections.end(), "SpeedOfLight"), a.sections.end());
 
@@ -184,7 +184,7 @@ TEST(NcuRep, ReadsBackNamesShapesStreamsAndMetrics) {
 
   const Result& k = r.results[2];  // the kepler block: the compare entry's numbers
   EXPECT_EQ(k.block, 1u);
-  EXPECT_EQ(k.find("warpscope__profile")->text, "kepler");
+  EXPECT_EQ(k.find("warpscope_profile")->text, "kepler");
   EXPECT_EQ(k.find("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")->number, 3084);
   EXPECT_DOUBLE_EQ(k.find("gpu__time_duration.sum")->number, 120000.5);
   EXPECT_EQ(k.find("device__attribute_device_index")->number, 1);
