@@ -77,6 +77,10 @@ Nsight Compute's options, as ncu spells them (ncu on the left, warpscope on the 
   ncu --nvtx --nvtx-exclude setup/ ./app       warpscope run --nvtx --nvtx-exclude setup/ -- ./app
   ncu --cache-control all ./app                warpscope run --cache-control all -- ./app   (none is refused)
   ncu --import r.ncu-rep --csv                 warpscope run --import report.json --csv   (a report saved with --json)
+  ncu -o saxpy ./app                           warpscope run -o saxpy -- ./app   (saxpy.ncu-rep; ncu --import reads it)
+  ncu -f -o saxpy ./app                        warpscope run -f -o saxpy -- ./app   (replaces an existing report)
+  ncu --import gpu.ncu-rep --csv --page raw    warpscope import gpu.ncu-rep --csv   (any report, a real GPU's too)
+                                               warpscope compare gpu.ncu-rep report.json   (the GPU's results beside warpscope's)
 Launches the filter leaves out run without the memory model (as under --no-stats); the report
 marks them "profiled": false; cudaEventElapsedTime still counts a left-out launch with the
 predicted time of a profiled launch of the same kernel and shape. With --metrics, --csv,
