@@ -13,6 +13,7 @@
 
 #include "common/error.hpp"
 #include "export/ncu_rep.hpp"
+#include "report/ncu_output.hpp"
 
 namespace warpscope::cli {
 namespace fs = std::filesystem;
@@ -93,8 +94,13 @@ std::string check_export_path(const NcuRunOptions& o) {
   return path;
 }
 
-void write_export(const std::string& path, const nlohmann::json& report, const arch::Profile& profile, long pid,
+bool write_export(const std::string& path, const nlohmann::json& report, const arch::Profile& profile, long pid,
                   const std::string& executable, const std::vector<std::string>& arguments) {
+  // As ncu: no profiled kernel, no report file.
+  if (report::profiled_launches(report).empty()) {
+    std::cerr << "warpscope: no kernels were profiled; " << path << " is not written\n";
+    return false;
+  }
   std::vector<ncurep::ExportProfile> profiles = {export_profile(profile, "")};
   for (const auto& a : report.value("compare_archs", nlohmann::json::array()))
     if (a.is_string()) profiles.push_back(export_profile(arch::builtin_profile(a.get<std::string>()), ""));
@@ -109,6 +115,7 @@ void write_export(const std::string& path, const nlohmann::json& report, const a
   if (const char* v = std::getenv("WARPSCOPE_NCU_REP_VERSION"); v != nullptr && *v != '\0')
     ctx.file_version = static_cast<std::uint32_t>(std::strtoul(v, nullptr, 10));
   ncurep::write_report_file(path, report, profiles, ctx);
+  return true;
 }
 
 void add_import_command(CLI::App& app, ImportOptions& o) {

@@ -28,8 +28,9 @@ namespace warpscope::cli {
 std::string check_export_path(const NcuRunOptions& options);
 
 /// Writes the report's profiled launches to `path` (the report's own profile, then the
-/// --compare-arch ones named in its "compare_archs").
-void write_export(const std::string& path, const nlohmann::json& report, const arch::Profile& profile, long pid,
+/// --compare-arch ones named in its "compare_archs"); with none profiled, says so and writes
+/// nothing, as ncu.
+bool write_export(const std::string& path, const nlohmann::json& report, const arch::Profile& profile, long pid,
                   const std::string& executable, const std::vector<std::string>& arguments);
 
 struct ImportOptions {

@@ -426,7 +426,7 @@ int run_run(const RunOptions& o) {
       std::ofstream out(o.json_path);
       if (!(out << j.dump(2) << "\n")) fail(ErrorKind::kIo, "--json {}: cannot write", o.json_path);
     }
-    if (!export_path.empty()) write_export(export_path, j, reported, 0, fs::path(o.import_path).stem().string(), {});
+    if (!export_path.empty()) (void)write_export(export_path, j, reported, 0, fs::path(o.import_path).stem().string(), {});
     return 0;
   }
   std::vector<std::string> command = o.command;
@@ -550,9 +550,9 @@ int run_run(const RunOptions& o) {
   }
   if (!export_path.empty()) {
     const std::string shown = command[0] != o.command[0] ? o.command[0].substr(0, o.command[0].size() - 3) : exe;
-    write_export(export_path, j, profile, static_cast<long>(pid), shown,
-                 std::vector<std::string>(command.begin() + 1, command.end()));
-    if (!o.quiet) std::cerr << "warpscope: Nsight Compute report in " << export_path << "\n";
+    const bool written = write_export(export_path, j, profile, static_cast<long>(pid), shown,
+                                      std::vector<std::string>(command.begin() + 1, command.end()));
+    if (!o.quiet && written) std::cerr << "warpscope: Nsight Compute report in " << export_path << "\n";
   }
   if (!o.html_dir.empty()) {
     report::write_html_report(j, o.html_dir);
