@@ -82,6 +82,10 @@ Nsight Compute's options, as ncu spells them (ncu on the left, warpscope on the 
   ncu --target-processes application-only ./run.sh
                                                warpscope run --target-processes application-only -- ./run.sh
   ncu --import r.ncu-rep --csv                 warpscope run --import report.json --csv   (a report saved with --json)
+  ncu -o saxpy ./app                           warpscope run -o saxpy -- ./app   (saxpy.ncu-rep; ncu --import reads it)
+  ncu --export saxpy --force-overwrite ./app   warpscope run --export saxpy --force-overwrite -- ./app   (-f: replaces an existing report)
+  ncu --import gpu.ncu-rep --csv --page raw    warpscope import gpu.ncu-rep --csv   (any report, a real GPU's too)
+                                               warpscope compare gpu.ncu-rep report.json   (the GPU's results beside warpscope's)
 Launches the filter leaves out run without the memory model (as under --no-stats); the report
 marks them "profiled": false; cudaEventElapsedTime still counts a left-out launch with the
 predicted time of a profiled launch of the same kernel and shape. With --metrics, --csv,

@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "common/error.hpp"
+#include "export_cmd.hpp"
 #include "help.hpp"
 #include "pattern_cmd.hpp"
 #include "report/ncu_sections.hpp"
@@ -25,6 +26,10 @@ int main(int argc, char** argv) {
   warpscope::cli::add_run_command(app, run);
   warpscope::cli::SanitizeOptions sanitize;
   warpscope::cli::add_sanitize_command(app, sanitize);
+  warpscope::cli::ImportOptions import;
+  warpscope::cli::add_import_command(app, import);
+  warpscope::cli::CompareOptions compare;
+  warpscope::cli::add_compare_command(app, compare);
   app.footer(warpscope::cli::main_help_footer());
   app.get_subcommand("pattern")->footer(warpscope::cli::pattern_help_footer());
   try {
@@ -42,13 +47,15 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (app.get_subcommands().empty()) {
-    std::cerr << "warpscope: a command is required: run, sanitize or pattern (warpscope --help)\n";
+    std::cerr << "warpscope: a command is required: run, sanitize, pattern, import or compare (warpscope --help)\n";
     return 2;
   }
   try {
     if (app.got_subcommand("pattern")) return warpscope::cli::run_pattern(pattern);
     if (app.got_subcommand("run")) return warpscope::cli::run_run(run);
     if (app.got_subcommand("sanitize")) return warpscope::cli::run_sanitize(sanitize);
+    if (app.got_subcommand("import")) return warpscope::cli::run_import(import);
+    if (app.got_subcommand("compare")) return warpscope::cli::run_compare(compare);
   } catch (const warpscope::Error& e) {
     std::cerr << "warpscope: " << warpscope::to_string(e.kind()) << ": " << e.what() << "\n";
     return e.kind() == warpscope::ErrorKind::kInternal ? 1 : 2;

@@ -106,6 +106,12 @@ void add_ncu_options(CLI::App& cmd, NcuRunOptions& o) {
   cmd.add_option("--nvtx-exclude", o.nvtx_exclude,
                  "Do not profile launches inside these NVTX push/pop ranges (same syntax; implies --nvtx)")
       ->group(group);
+  cmd.add_option("-o,--export", o.export_name,
+                 "Write the profiled launches to NAME.ncu-rep, Nsight Compute's report file (one result per launch "
+                 "and profile; ncu --import reads it)")
+      ->group(group);
+  cmd.add_flag("-f,--force-overwrite", o.force_overwrite, "Replace an existing -o report (refused otherwise)")
+      ->group(group);
   cmd.add_flag("--query-metrics", o.query_metrics, "List the metrics warpscope reports, with units and descriptions")
       ->group(group);
 }
@@ -158,8 +164,8 @@ bool is_ncu_only_option(const std::string& name) {
   static const char* kNcu[] = {
       "--app-replay-buffer", "--app-replay-match", "--app-replay-mode", "--apply-rules", "--call-stack",
       "--call-stack-type", "--check-exit-code", "--chips", "--clock-control", "--config-file", "--config-file-path",
-      "--devices", "--disable-extra-suffixes", "--disable-profiler-start-stop", "--export", "--filter-mode",
-      "--force-overwrite", "--forward-signals", "--graph-profiling", "--hostname", "--import-sass", "--import-source",
+      "--devices", "--disable-extra-suffixes", "--disable-profiler-start-stop", "--filter-mode",
+      "--forward-signals", "--graph-profiling", "--hostname", "--import-sass", "--import-source",
       "--injection-path-32", "--injection-path-64", "--kill", "--list-chips", "--list-metrics", "--list-rules",
       "--list-sections", "--list-sets", "--max-connections", "--mode", "--mps", "--mps-num-clients", "--mps-timeout",
       "--native-exclude", "--native-include", "--null-stdin", "--nvtx-push-pop-scope", "--open-in-ui", "--pipeline-boost-state", "--pm-sampling-buffer-size",

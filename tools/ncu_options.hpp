@@ -49,6 +49,8 @@ struct NcuRunOptions {
   bool query_metrics = false;             // --query-metrics
   bool nvtx = false;                      // --nvtx (implied by --nvtx-include/-exclude)
   std::vector<std::string> nvtx_include, nvtx_exclude;
+  std::string export_name;                // -o/--export NAME: NAME.ncu-rep (export_cmd.hpp)
+  bool force_overwrite = false;           // -f/--force-overwrite: replace an existing report
   std::vector<std::string> resolved_metrics;   // filled by check_ncu_options
   std::vector<std::string> resolved_sections;  // filled by check_ncu_options (details page)
 

@@ -24,6 +24,7 @@
 
 #include "child_signals.hpp"
 #include "common/error.hpp"
+#include "export_cmd.hpp"
 #include "help.hpp"
 #include "profile_option.hpp"
 #include "report/html.hpp"
@@ -423,6 +424,7 @@ int run_run(const RunOptions& o) {
       } catch (const Error&) {
       }
     }
+    const std::string export_path = check_export_path(ncu);
     if (ncu.ncu_output()) {
       print_ncu_results(j, ncu, 0, fs::path(o.import_path).stem().string(), reported, ncu_out);
     } else if (!o.no_summary) {
@@ -433,6 +435,7 @@ int run_run(const RunOptions& o) {
       std::ofstream out(o.json_path);
       if (!(out << j.dump(2) << "\n")) fail(ErrorKind::kIo, "--json {}: cannot write", o.json_path);
     }
+    if (!export_path.empty()) (void)write_export(export_path, j, reported, 0, fs::path(o.import_path).stem().string(), {});
     return 0;
   }
   std::vector<std::string> command = o.command;
@@ -445,6 +448,7 @@ int run_run(const RunOptions& o) {
   const std::string exe = resolve_executable(command[0]);
   check_program_path(exe, command[0]);
   check_report_paths(o);
+  const std::string export_path = check_export_path(ncu);
   const BinaryCheck check = check_binary(exe, profile);
   if (!check.runnable) fail(ErrorKind::kUsage, "{}", check.message);
   if (!check.message.empty() && !any_ptx) fail(ErrorKind::kUsage, "{}", check.message);
@@ -558,6 +562,12 @@ int run_run(const RunOptions& o) {
     print_ncu_results(j, ncu, static_cast<long>(pid), shown, profile, ncu_out);
   } else if (!o.no_summary) {
     summary_out << summary_text(j, o.all_launches) << std::flush;
+  }
+  if (!export_path.empty()) {
+    const std::string shown = command[0] != o.command[0] ? o.command[0].substr(0, o.command[0].size() - 3) : exe;
+    const bool written = write_export(export_path, j, profile, static_cast<long>(pid), shown,
+                                      std::vector<std::string>(command.begin() + 1, command.end()));
+    if (!o.quiet && written) std::cerr << "warpscope: Nsight Compute report in " << export_path << "\n";
   }
   if (!o.html_dir.empty()) {
     report::write_html_report(j, o.html_dir);

@@ -13,7 +13,16 @@
 namespace warpscope::report {
 namespace {
 
-using Value = std::function<std::optional<double>(const nlohmann::json&, const MetricUnits&)>;
+/// How a row gets its value; `metric` names the Nsight Compute metric it shows, when it shows one.
+struct Value {
+  std::function<std::optional<double>(const nlohmann::json&, const MetricUnits&)> fn;
+  std::string metric;
+  template <typename F>
+  Value(F f) : fn(std::move(f)) {}  // NOLINT(google-explicit-constructor): rows are written as lambdas
+  Value(std::function<std::optional<double>(const nlohmann::json&, const MetricUnits&)> f, std::string name)
+      : fn(std::move(f)), metric(std::move(name)) {}
+  std::optional<double> operator()(const nlohmann::json& l, const MetricUnits& u) const { return fn(l, u); }
+};
 
 struct Row {
   std::string label, unit;
@@ -21,7 +30,7 @@ struct Row {
 };
 
 Value metric(const std::string& name) {
-  return [name](const nlohmann::json& l, const MetricUnits& u) { return metric_number(l, name, u); };
+  return Value([name](const nlohmann::json& l, const MetricUnits& u) { return metric_number(l, name, u); }, name);
 }
 
 Value field(const char* object, const char* key) {
@@ -197,6 +206,13 @@ std::pair<std::string, std::string> cell(const Row& r, const nlohmann::json& l, 
 }
 
 }  // namespace
+
+std::vector<SectionMetric> section_metrics(const std::string& section) {
+  std::vector<SectionMetric> out;
+  for (const auto& r : rows_of(section))
+    if (!r.value.metric.empty()) out.push_back({r.label, r.unit, r.value.metric});
+  return out;
+}
 
 const std::vector<SectionInfo>& ncu_sections() {
   static const std::vector<SectionInfo> s = {

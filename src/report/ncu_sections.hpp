@@ -27,6 +27,14 @@ struct SectionInfo {
 };
 const std::vector<SectionInfo>& ncu_sections();
 
+/// The rows of a section that show one metric under its Nsight Compute name (label, unit as the
+/// details page prints it, metric); rows made from other figures are left out. For the sections
+/// of an .ncu-rep (src/export).
+struct SectionMetric {
+  std::string label, unit, metric;
+};
+std::vector<SectionMetric> section_metrics(const std::string& section);
+
 /// The sections of --set NAME (ncu 2025.3's basic, detailed, full); throws Error (kUsage) for an
 /// unknown set.
 std::vector<std::string> set_sections(const std::string& set);

@@ -1,0 +1,341 @@
+// Writing an .ncu-rep from the report's JSON (ncu_rep.hpp; docs/report.md "Nsight Compute's report
+// file").
+#include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "common/kernel_name.hpp"
+#include "export/ncu_rep.hpp"
+#include "ncu_report.pb.h"
+#include "report/ncu_output.hpp"
+#include "report/ncu_sections.hpp"
+
+namespace warpscope::ncurep {
+namespace pb = ncu_rep_pb;
+namespace fs = std::filesystem;
+namespace {
+
+constexpr char kMagic[4] = {'N', 'V', 'R', '\0'};
+
+/// The string table: every name once, in first-use order; NameIds index it.
+class Strings {
+ public:
+  std::uint32_t id(const std::string& s) {
+    const auto [it, fresh] = index_.emplace(s, static_cast<std::uint32_t>(list_.size()));
+    if (fresh) list_.push_back(s);
+    return it->second;
+  }
+  const std::vector<std::string>& list() const { return list_; }
+
+ private:
+  std::map<std::string, std::uint32_t> index_;
+  std::vector<std::string> list_;
+};
+
+/// A number as the file types it: a non-negative whole number (a counter) as uint64, anything else
+/// as double, so that ncu prints the value as `warpscope run --csv` does (ncu_number: whole
+/// numbers without decimals, others with two).
+void set_number(pb::ProfileMetricValue& v, double x) {
+  if (x >= 0 && x < 9.0e15 && std::nearbyint(x) == x) {
+    v.set_uint64value(static_cast<std::uint64_t>(x));
+  } else {
+    v.set_doublevalue(x);
+  }
+}
+
+void append_framed(std::string& out, const std::string& message) {
+  const auto n = static_cast<std::uint32_t>(message.size());
+  const char size[4] = {static_cast<char>(n & 0xff), static_cast<char>((n >> 8) & 0xff),
+                        static_cast<char>((n >> 16) & 0xff), static_cast<char>((n >> 24) & 0xff)};
+  out.append(size, 4);
+  out += message;
+}
+
+std::string serialized(const google::protobuf::MessageLite& m, const char* what) {
+  std::string s;
+  if (!m.SerializeToString(&s)) fail(ErrorKind::kInternal, ".ncu-rep: cannot serialise the {}", what);
+  return s;
+}
+
+std::array<std::uint64_t, 3> dims(const nlohmann::json& d) {
+  std::array<std::uint64_t, 3> out{1, 1, 1};
+  if (d.is_array() && d.size() == 3)
+    for (std::size_t i = 0; i < 3; ++i) out[i] = d[i].get<std::uint64_t>();
+  return out;
+}
+
+void set_dims(pb::Uint64x3& m, const std::array<std::uint64_t, 3>& d) {
+  m.set_x(d[0]);
+  m.set_y(d[1]);
+  m.set_z(d[2]);
+}
+
+/// The launch as a compared profile saw it: its compare entry's metrics, time, occupancy and
+/// resources in place of the primary profile's.
+nlohmann::json launch_for(const nlohmann::json& launch, const std::string& arch, bool primary) {
+  if (primary) return launch;
+  for (const auto& c : launch.value("compare", nlohmann::json::array())) {
+    if (c.value("arch", std::string()) != arch) continue;
+    nlohmann::json l = launch;
+    for (const char* k : {"metrics", "estimated", "time", "occupancy", "resources", "unit_extremes", "lines"})
+      if (c.contains(k)) l[k] = c[k];
+    l.erase("compare");
+    return l;
+  }
+  return nullptr;
+}
+
+/// The metric names of a result: what `--csv` prints (every metric with an Nsight Compute name),
+/// the launch__ facts, and the metrics of the sections warpscope fills.
+std::vector<std::string> result_metrics(const nlohmann::json& l) {
+  std::set<std::string> names;
+  if (const auto m = l.find("metrics"); m != l.end() && m->is_object())
+    for (auto it = m->begin(); it != m->end(); ++it)
+      if (it.key().find("__") != std::string::npos && it->is_number()) names.insert(it.key());
+  for (const char* f : {"launch__grid_size", "launch__block_size", "launch__thread_count", "launch__grid_dim_x",
+                        "launch__grid_dim_y", "launch__grid_dim_z", "launch__block_dim_x", "launch__block_dim_y",
+                        "launch__block_dim_z", "launch__shared_mem_per_block_dynamic"})
+    names.insert(f);
+  for (const auto& s : report::ncu_sections())
+    if (s.modelled)
+      for (const auto& m : report::section_metrics(s.identifier))
+        if (m.metric.find("__") != std::string::npos) names.insert(m.metric);
+  return {names.begin(), names.end()};
+}
+
+/// The sections warpscope fills, each with its metric rows that have a value.
+void add_sections(pb::ProfileResult& r, const std::set<std::string>& present) {
+  std::uint32_t order = 0;
+  for (const auto& s : report::ncu_sections()) {
+    if (!s.modelled) continue;
+    std::vector<report::SectionMetric> rows;
+    for (const auto& m : report::section_metrics(s.identifier))
+      if (present.count(m.metric) != 0) rows.push_back(m);
+    if (rows.empty()) continue;
+    auto* sec = r.add_sections();
+    sec->set_identifier(s.identifier);
+    sec->set_displayname(s.display_name);
+    sec->set_order(order += 10);
+    // The header: two columns, row-major (what ncu's CLI prints of a section; a section with a body
+    // alone prints nothing there).
+    auto* header = sec->mutable_header();
+    header->set_rows(static_cast<std::uint32_t>((rows.size() + 1) / 2));
+    for (const auto& m : rows) {
+      auto* cell = header->add_metrics();
+      cell->set_name(m.metric);
+      cell->set_label(m.label);
+      cell->set_unit(m.unit);
+    }
+    if (s.identifier == "SpeedOfLight") {
+      auto* c = r.add_sectioncomments();
+      c->mutable_id()->set_sectionid(s.identifier);
+      c->set_displayname("Predicted (warpscope)");
+      c->set_text("Duration (gpu__time_duration.sum), the elapsed cycles and the throughputs are predicted by "
+                  "warpscope's time model, not measured.");
+    }
+  }
+}
+
+/// The CUDA files the launch's lines name, with their text when they can be read (small files
+/// only): what ncu's --import-source keeps for the source page.
+void add_source_files(pb::SourceData& src, const nlohmann::json& l) {
+  std::set<std::string> files;
+  for (const auto& x : l.value("lines", nlohmann::json::array()))
+    if (x.contains("file") && x["file"].is_string()) files.insert(x["file"].get<std::string>());
+  for (const auto& f : files) {
+    auto* file = src.mutable_sourcefiles()->add_files();
+    file->set_filename(f);
+    std::error_code ec;
+    if (fs::is_regular_file(f, ec) && fs::file_size(f, ec) <= (1u << 20)) {
+      std::ifstream in(f, std::ios::binary);
+      std::ostringstream text;
+      text << in.rdbuf();
+      if (in) file->set_content(text.str());
+    }
+  }
+}
+
+std::uint64_t fnv1a(const std::string& s) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+pb::ProfileResult make_result(const nlohmann::json& l, const ExportProfile& p, std::size_t device, std::size_t index,
+                              const ExportContext& ctx, Strings& strings) {
+  pb::ProfileResult r;
+  const std::string mangled = l.value("kernel", std::string("?"));
+  const auto names = kernel_names(mangled);
+  r.set_threadid(static_cast<std::uint32_t>(ctx.pid));
+  r.set_apicallid(l.value("index", std::uint64_t{index}) + 1);
+  const std::uint64_t program = fnv1a(l.value("module", std::string())) & 0xffffffffull;
+  r.set_programhandle(program);
+  r.set_kernelid(l.value("index", std::uint64_t{index}) + 1);
+  r.set_kernelmangledname(mangled);
+  r.set_kernelfunctionname(names.function);
+  r.set_kerneldemangledname(names.demangled);
+  r.set_workdimensions(3);
+  set_dims(*r.mutable_globalworkoffset(), {0, 0, 0});
+  set_dims(*r.mutable_gridsize(), dims(l.value("grid", nlohmann::json())));
+  set_dims(*r.mutable_blocksize(), dims(l.value("block", nlohmann::json())));
+  r.set_comments(fmt::format(
+      "Modelled by warpscope (profile {}, {}), not measured on a GPU: the memory counters are the memory "
+      "model's; gpu__time_duration.sum and the throughput percentages are predicted by its time model.",
+      p.name, p.gpu));
+  r.set_creationtime(ctx.creation_time_ns);
+  auto* src = r.mutable_source();
+  src->set_reference(program);
+  src->set_smrevision(static_cast<std::uint32_t>(p.cc_major * 10 + p.cc_minor));
+  add_source_files(*src, l);
+  r.set_api(0);
+  r.set_contextid(1);
+  r.set_streamid(static_cast<std::uint32_t>(report::ncu_stream(l.value("stream", std::uint64_t{0}))));
+
+  auto add = [&](const std::string& name) -> pb::ProfileMetricValue* {
+    auto* m = r.add_metricresults();
+    m->set_nameid(strings.id(name));
+    return m->mutable_metricvalue();
+  };
+  std::set<std::string> present;
+  for (const auto& m : result_metrics(l)) {
+    const auto v = report::metric_number(l, m, p.units);
+    if (!v || !std::isfinite(*v)) continue;  // n/a in --csv: no value in the report either
+    set_number(*add(m), *v);
+    present.insert(m);
+  }
+  add("device__attribute_display_name")->set_stringvalue(p.gpu);
+  add("device__attribute_device_index")->set_uint64value(device);
+  add("device__attribute_compute_capability_major")->set_uint64value(static_cast<std::uint64_t>(p.cc_major));
+  add("device__attribute_compute_capability_minor")->set_uint64value(static_cast<std::uint64_t>(p.cc_minor));
+  for (const auto& [name, value] : p.device_attributes) add(name)->set_uint64value(value);
+  add("warpscope_profile")->set_stringvalue(p.name);
+  add_sections(r, present);
+  return r;
+}
+
+void set_system(pb::SystemInfo& s, const std::string& host) {
+  s.set_osname("Linux");
+  s.set_computername(host);
+  s.set_platform(2);  // Linux
+}
+
+}  // namespace
+
+std::string report_path(const std::string& name) {
+  const std::string ext = ".ncu-rep";
+  if (name.size() >= ext.size() && name.compare(name.size() - ext.size(), ext.size(), ext) == 0) return name;
+  return name + ext;
+}
+
+std::string write_report(const nlohmann::json& report, const std::vector<ExportProfile>& profiles,
+                         const ExportContext& ctx) {
+  if (profiles.empty()) fail(ErrorKind::kInternal, ".ncu-rep: no profile to write");
+  const auto launches = report::profiled_launches(report);
+  Strings strings;
+  std::vector<std::vector<std::string>> blocks;  // the serialised results of each profile
+  for (std::size_t p = 0; p < profiles.size(); ++p) {
+    std::vector<std::string> results;
+    for (std::size_t i = 0; i < launches.size(); ++i) {
+      const auto l = launch_for(*launches[i], profiles[p].name, p == 0);
+      if (l.is_null()) continue;
+      results.push_back(serialized(make_result(l, profiles[p], p, i, ctx, strings), "result"));
+    }
+    blocks.push_back(std::move(results));
+  }
+
+  pb::FileHeader file;
+  file.set_version(ctx.file_version);
+  std::string out(kMagic, 4);
+  append_framed(out, serialized(file, "file header"));
+  for (std::size_t b = 0; b < blocks.size(); ++b) {
+    std::string payload;
+    for (const auto& r : blocks[b]) append_framed(payload, r);
+    pb::BlockHeader h;
+    h.set_numsources(0);
+    h.set_numresults(static_cast<std::uint32_t>(blocks[b].size()));
+    h.set_payloadsize(static_cast<std::uint32_t>(payload.size()));
+    // Every block carries the whole table: a reader that keeps one table per block and one that
+    // extends a table block by block both find every name.
+    for (const auto& s : strings.list()) h.mutable_stringtable()->add_strings(s);
+    auto* proc = h.mutable_process();
+    proc->set_processid(static_cast<std::uint32_t>(ctx.pid));
+    proc->set_hostname(ctx.host);
+    proc->set_processname(ctx.process);
+    if (b == 0) {
+      auto* s = h.mutable_sessiondetails();
+      s->set_processid(static_cast<std::uint32_t>(ctx.pid));
+      s->set_creationtime(ctx.creation_time_ns);
+      set_system(*s->mutable_hostsysteminfo(), ctx.host);
+      set_system(*s->mutable_targetsysteminfo(), ctx.host);
+      for (std::size_t p = 0; p < profiles.size(); ++p) {
+        auto* d = s->add_deviceattributes();
+        d->set_id(static_cast<std::uint32_t>(p));
+        d->set_name(profiles[p].gpu);
+        auto* a = d->add_attributes();
+        a->set_name("device__attribute_display_name");
+        a->mutable_value()->set_stringvalue(profiles[p].gpu);
+        for (const auto& [name, value] : profiles[p].device_attributes) {
+          auto* x = d->add_attributes();
+          x->set_name(name);
+          x->mutable_value()->set_uint64value(value);
+        }
+      }
+      std::string profile_names;
+      for (const auto& p : profiles) profile_names += (profile_names.empty() ? "" : ", ") + p.name;
+      s->set_comments(fmt::format("Written by warpscope: the program ran on a CPU and every GPU figure is "
+                                  "modelled (profiles: {}); gpu__time_duration.sum is predicted, not measured.",
+                                  profile_names));
+      auto* v = s->add_versioninfo();
+      v->set_provider("warpscope");
+      v->set_version(report.value("tool", nlohmann::json::object()).value("version", std::string("?")));
+      if (!ctx.executable.empty()) {
+        auto* e = s->mutable_executablesettings();
+        e->set_executablepath(ctx.executable);
+        e->set_workdirectory(fs::current_path().string());
+        e->set_cmdlineagruments(ctx.arguments);
+      }
+      if (!ctx.command_line.empty()) s->set_profilercmdline(ctx.command_line);
+    }
+    append_framed(out, serialized(h, "block header"));
+    out += payload;
+  }
+  return out;
+}
+
+void write_report_file(const std::string& path, const nlohmann::json& report, const std::vector<ExportProfile>& profiles,
+                       const ExportContext& ctx) {
+  const std::string bytes = write_report(report, profiles, ctx);
+  const std::string tmp = fmt::format("{}.tmp{}", path, getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) fail(ErrorKind::kIo, "-o {}: cannot write: {}", path, std::strerror(errno));
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    out.flush();
+    if (!out) {
+      std::error_code ec;
+      fs::remove(tmp, ec);
+      fail(ErrorKind::kIo, "-o {}: the report could not be written whole", path);
+    }
+  }
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    fail(ErrorKind::kIo, "-o {}: cannot write: {}", path, ec.message());
+  }
+}
+
+}  // namespace warpscope::ncurep

@@ -1,0 +1,105 @@
+// `warpscope run -o NAME` (checked and written as ncu does: NAME.ncu-rep, no overwrite without -f),
+// `warpscope import` and `warpscope compare`, on a saved JSON report (`run --import`), so no CUDA
+// program has to run. Expected values are the report's own numbers.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "export/ncu_rep.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Shell {
+  int code = -1;
+  std::string out;  // stdout and stderr
+};
+
+Shell shell(const std::string& cmd) {
+  Shell r;
+  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
+  if (p == nullptr) return r;
+  char buf[4096];
+  for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) r.out.append(buf, n);
+  const int status = pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+class NcuRepCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!fs::exists(exe_)) GTEST_SKIP() << exe_ << " not built";
+    dir_ = fs::temp_directory_path() /
+           ("warpscope_ncu_rep_cli_" + std::to_string(getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+    std::ofstream(dir_ / "r.json") << R"json({"tool": {"name": "warpscope", "version": "0.2.0"},
+      "arch": "hopper", "compare_archs": ["kepler"], "gpu": "x",
+      "launches": [{"index": 0, "kernel": "_Z4copyPKfPfi", "grid": [8, 1, 1], "block": [128, 1, 1],
+                    "dynamic_shared_bytes": 0, "stream": 0, "profiled": true,
+                    "metrics": {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum": 12336,
+                                "gpu__time_duration.sum": 1500.25},
+                    "compare": [{"arch": "kepler",
+                                 "metrics": {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum": 3084}}]}]})json";
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+  Shell export_to(const std::string& name, const std::string& extra = "") {
+    return shell(exe_ + " run --import " + (dir_ / "r.json").string() + " --no-summary " + extra + " -o " + name);
+  }
+  std::string exe_ = std::string(WARPSCOPE_BINARY_DIR) + "/bin/warpscope";
+  fs::path dir_;
+};
+
+TEST_F(NcuRepCli, WritesNameDotNcuRepWithEveryProfile) {
+  const Shell r = export_to((dir_ / "out").string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto rep = warpscope::ncurep::read_report_file((dir_ / "out.ncu-rep").string());
+  ASSERT_EQ(rep.results.size(), 2u);
+  EXPECT_EQ(rep.results[0].demangled, "copy(const float *, float *, int)");
+  EXPECT_EQ(rep.results[0].find("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")->number, 12336);
+  EXPECT_EQ(rep.results[0].find("device__attribute_chip")->number, 384);  // the H100's, for ncu's units
+  EXPECT_EQ(rep.results[1].find("warpscope_profile")->text, "kepler");
+  EXPECT_EQ(rep.results[1].find("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")->number, 3084);
+  EXPECT_EQ(rep.results[1].find("device__attribute_chip"), nullptr);  // not known for the K20X
+}
+
+TEST_F(NcuRepCli, RefusesToOverwriteWithoutForce) {
+  ASSERT_EQ(export_to((dir_ / "out.ncu-rep").string()).code, 0);
+  const Shell again = export_to((dir_ / "out").string());
+  EXPECT_EQ(again.code, 2);
+  EXPECT_NE(again.out.find("already exists; use -f (--force-overwrite)"), std::string::npos) << again.out;
+  EXPECT_EQ(export_to((dir_ / "out").string(), "-f").code, 0);
+  EXPECT_EQ(export_to((dir_ / "out").string(), "--force-overwrite").code, 0);
+  fs::create_directories(dir_ / "d.ncu-rep");
+  const Shell d = export_to((dir_ / "d").string(), "-f");
+  EXPECT_EQ(d.code, 2);
+  EXPECT_NE(d.out.find("not a regular file"), std::string::npos) << d.out;
+}
+
+TEST_F(NcuRepCli, ImportAndCompareReadIt) {
+  ASSERT_EQ(export_to((dir_ / "out").string()).code, 0);
+  const Shell csv = shell(exe_ + " import --csv " + (dir_ / "out.ncu-rep").string());
+  EXPECT_EQ(csv.code, 0) << csv.out;
+  EXPECT_NE(csv.out.find("\"copy(const float *, float *, int)\",\"1\",\"7\",\"(128, 1, 1)\",\"(8, 1, 1)\",\"0\",\"9.0\""),
+            std::string::npos)
+      << csv.out;
+  EXPECT_NE(csv.out.find("\"12,336\""), std::string::npos) << csv.out;
+  EXPECT_NE(csv.out.find("\"1,500.25\""), std::string::npos) << csv.out;
+  const Shell cmp = shell(exe_ + " compare --csv " + (dir_ / "out.ncu-rep").string() + " " + (dir_ / "r.json").string());
+  EXPECT_EQ(cmp.code, 0) << cmp.out;
+  EXPECT_NE(cmp.out.find("\"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum\",\"sector\",\"12,336\",\"12,336\",\"1.000\""),
+            std::string::npos)
+      << cmp.out;
+}
+
+}  // namespace
