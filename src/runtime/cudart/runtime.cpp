@@ -843,6 +843,7 @@ void Runtime::write_report() {
 }
 
 cudaError_t call(const char* api, bool ignore_sticky, const std::function<cudaError_t(Runtime&)>& body) {
+  runtime_entered();
   Runtime& rt = Runtime::get();
   std::lock_guard lock(rt.mu);
   // A signal arrived (or a launch timed out): no more calls, the run ends here.
