@@ -166,6 +166,28 @@ void check_report_paths(const RunOptions& o) {
   }
 }
 
+/// Whether a program's fatbinaries hold kernels: PTX, or a cubin with a .text.<kernel> section. nvcc
+/// gives a program with no device code a device-link fatbinary whose cubin is empty.
+bool fatbin_has_kernels(const ElfFile& elf, const std::string& path) {
+  const auto section = elf.section(".nv_fatbin");
+  if (!section) return false;
+  try {
+    for (const auto& f : fb::parse_all(elf.section_bytes(*section), path + ":.nv_fatbin")) {
+      for (const auto& e : f.entries) {
+        if (e.is_ptx()) return true;
+        if (!e.is_elf()) continue;
+        const std::string cubin = fb::contents(e, path);
+        const ElfFile code(std::span(reinterpret_cast<const std::uint8_t*>(cubin.data()), cubin.size()), path);
+        for (const auto& s : code.sections())
+          if (s.name.rfind(".text.", 0) == 0) return true;
+      }
+    }
+  } catch (const Error&) {
+    return true;  // unreadable: assume it has
+  }
+  return false;
+}
+
 }  // namespace
 
 std::string rebuild_flags(const arch::Profile& profile) {
@@ -194,8 +216,12 @@ BinaryCheck check_binary(const std::string& path, const arch::Profile& profile) 
   for (const auto& n : needed)
     if (n.rfind("libcudart.so", 0) == 0 && n != "libcudart.so.13") other = n;
   const auto fatbin_section = elf->section(".nv_fatbin");
-  const bool is_cuda = fatbin_section.has_value() || elf->has_symbol("__cudaRegisterFatBinary") ||
-                       elf->has_symbol("cudaMalloc") || elf->has_symbol("cudaLaunchKernel");
+  // The static runtime's code in the program (its registration or API functions).
+  const bool static_runtime = elf->has_symbol("__cudaRegisterFatBinary") || elf->has_symbol("cudaMalloc") ||
+                              elf->has_symbol("cudaLaunchKernel");
+  const bool is_cuda = fatbin_section.has_value() || static_runtime;
+  // The driver API (-lcuda): warpscope's libcuda.so.1 is the same library as its runtime.
+  const bool driver = std::find(needed.begin(), needed.end(), "libcuda.so.1") != needed.end();
   const std::string flags = rebuild_flags(profile);
   if (shared) {
     c.kind = BinaryCheck::Kind::kShared;
@@ -209,13 +235,19 @@ BinaryCheck check_binary(const std::string& path, const arch::Profile& profile) 
     return c;
   } else if (elf->has_symbol("warpscope_cudart_static_marker")) {
     c.kind = BinaryCheck::Kind::kWarpscopeStatic;
-  } else if (is_cuda) {
+  } else if (is_cuda && !(driver && !fatbin_has_kernels(*elf, path))) {
     c.kind = BinaryCheck::Kind::kNvidiaStatic;
     c.runnable = false;
     c.message = fmt::format(
         "{} is linked with the static CUDA runtime (nvcc's default, -cudart static), whose calls cannot be "
-        "replaced. Rebuild it with: {} ...   (or link libwarpscope_cudart_static.a with -cudart none)",
-        path, flags);
+        "replaced{}. Rebuild it with: {} ...   (or link libwarpscope_cudart_static.a with -cudart none)",
+        path, driver ? " (its driver API calls, through libcuda.so.1, would run)" : "", flags);
+    return c;
+  } else if (driver) {
+    // A driver API program. Built by nvcc with its defaults it also carries NVIDIA's static runtime
+    // and a device-link fatbinary without kernels: the runtime is never used (its first call would
+    // fail, as it cannot be replaced); the kernels come from the modules the program loads.
+    c.kind = BinaryCheck::Kind::kDriver;
     return c;
   } else {
     c.kind = BinaryCheck::Kind::kNotCuda;

@@ -51,7 +51,9 @@ struct RunOptions {
 
 /// How a program was built, as far as running it under warpscope is concerned.
 struct BinaryCheck {
-  enum class Kind { kShared, kWarpscopeStatic, kNvidiaStatic, kOtherCudart, kNotCuda, kNotElf } kind = Kind::kNotElf;
+  // kDriver: the driver API only (DT_NEEDED libcuda.so.1, no runtime of NVIDIA's inside): runnable, its
+  // modules come at run time.
+  enum class Kind { kShared, kWarpscopeStatic, kNvidiaStatic, kOtherCudart, kDriver, kNotCuda, kNotElf } kind = Kind::kNotElf;
   bool runnable = true;
   std::string message;  // why not, with the nvcc flags to rebuild with; or a warning
 };

@@ -36,7 +36,8 @@ TEST(ClosedLibrary, MachineCodeOnlyLibraryIsNamed) {
 TEST(ClosedLibrary, CublasIsNamedWithTheReason) {
   if (!std::filesystem::exists(prog("cublas_user"))) GTEST_SKIP() << "cuBLAS not installed";
   const auto r = run_under_warpscope(prog("cublas_user"));
-  // cuBLAS carries its own CUDA runtime: it fails by itself (no GPU driver here); warpscope says why first.
+  // cuBLAS carries its own CUDA runtime: it fails by itself (warpscope's driver lacks cuGetExportTable); warpscope says
+  // why first.
   EXPECT_NE(r.err.find("warpscope: libcublas"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("is a closed CUDA library"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("machine code (SASS for sm_"), std::string::npos) << r.err;

@@ -333,6 +333,13 @@ TEST(Library, ExportsEveryNameUnderTheVersionNode) {
   while (std::getline(names, line))
     if (!line.empty() && line[0] != '#') wanted.insert(line);
   EXPECT_EQ(wanted.size(), 422u);
+  // The same library is libcuda.so.1 (a link to it): the driver API's names (cuda_exports.txt,
+  // docs/runtime.md "The driver API").
+  std::ifstream driver(std::string(WARPSCOPE_SOURCE_DIR) + "/src/runtime/cuda_exports.txt");
+  std::size_t driver_names = 0;
+  while (std::getline(driver, line))
+    if (!line.empty() && line[0] != '#') driver_names += wanted.insert(line).second ? 1 : 0;
+  EXPECT_EQ(driver_names, 638u);
   // One export is not CUDA's: NVTX 3's entry point for an injection library (--nvtx,
   // src/runtime/cudart/nvtx.hpp).
   wanted.insert("InitializeInjectionNvtx2");

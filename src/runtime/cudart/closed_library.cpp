@@ -191,8 +191,9 @@ std::string closed_library_message(const ClosedLibrary& lib) {
   return fmt::format(
       "{} ({}) is a closed CUDA library: it ships its GPU kernels {}, and it carries its own CUDA runtime, which "
       "calls the GPU driver directly instead of warpscope's libcudart.so.13. warpscope interprets PTX kernels that "
-      "reach its runtime, so the kernels of {} cannot run under warpscope: its calls fail here (no GPU driver) or "
-      "would reach a real GPU that knows nothing of warpscope's memory. Programs that use closed libraries such as "
+      "reach its runtime, so the kernels of {} cannot run under warpscope: its calls fail here (warpscope's "
+      "libcuda.so.1 lacks the driver's private interfaces that runtime needs, cuGetExportTable) or would reach a "
+      "real GPU that knows nothing of warpscope's memory. Programs that use closed libraries such as "
       "cuBLAS or cuFFT cannot be run under warpscope",
       lib.name, lib.path, code, lib.name);
 }

@@ -293,75 +293,90 @@ cudaError_t Runtime::ensure_loaded(ModuleRec& m) {
     return m.load_error;
   };
   try {
-    const fatbin::Wrapper w = fatbin::read_wrapper(m.wrapper);
-    // A device link (-rdc=true): the translation units' fatbins, each with its PTX; the linked
-    // image's own fatbin has machine code only.
-    std::vector<const void*> fatbins = fatbin::prelinked_fatbins(w);
-    m.linked = !fatbins.empty();
-    if (!m.linked) fatbins.push_back(w.fatbin);
-    m.parts.clear();
-    m.origin = m.origin.substr(0, m.origin.find(" ("));  // "fatbinary N", also when reloaded after a reset
-    std::string without_ptx;  // a device link's units that have machine code only
-    for (std::size_t i = 0; i < fatbins.size(); ++i) {
-      PtxPart part;
-      part.origin = m.linked ? fmt::format("{}, translation unit {}", m.origin, i) : m.origin;
-      const std::size_t size = fatbin::size_from_header(fatbins[i], part.origin);
-      const auto fb = fatbin::parse(std::span(static_cast<const std::uint8_t*>(fatbins[i]), size), part.origin);
-      std::string why;
-      const fatbin::Entry* e = choose_part_ptx(fb, part.origin, &why);
-      if (e == nullptr && m.linked) {
-        without_ptx += fmt::format("{}{}: {}", without_ptx.empty() ? "" : "; ", part.origin, why);
-        continue;
-      }
-      if (e == nullptr && !m.linked && std::none_of(fb.entries.begin(), fb.entries.end(),
-                                                    [](const fatbin::Entry& x) { return x.is_ptx(); })) {
-        // A shared library's fatbinary with machine code only: say which library.
-        if (const std::string library = library_of(m.wrapper); !library.empty()) {
-          ClosedLibrary lib;
-          lib.name = library.substr(library.rfind('/') + 1);
-          lib.path = library;
-          for (const auto& entry : fb.entries)
-            if (entry.is_elf()) lib.sm_archs.insert(entry.arch);
-          return failed(kErrNoKernelImageForDevice, fmt::format("{}: {}", m.origin, closed_library_message(lib)));
+    if (m.wrapper == nullptr) {
+      // A module the driver API loaded (drv_module.cpp): its PTX is parts[0]; every kernel of it
+      // gets a record (its CUfunction) at the first load.
+      m.module = dev.load_ptx(m.parts.at(0).ptx, m.origin);
+      if (m.kernels.empty()) {
+        for (const std::string& name : m.module->kernels()) {
+          auto k = std::make_unique<KernelRec>();
+          k->module = &m;
+          k->name = name;
+          m.kernels.push_back(k.get());
+          kernels.push_back(std::move(k));
         }
       }
-      if (e == nullptr) {
-        return failed(kErrNoKernelImageForDevice,
-                      fmt::format("{}: no PTX for the {} profile (compute capability {}.{}): {}{}", part.origin,
-                                  profile().name, profile().cc_major, profile().cc_minor, why,
-                                  w.version == 2 ? " (a -rdc=true device link whose translation units are not "
-                                                   "listed in the wrapper)"
-                                                 : ""));
-      }
-      part.ptx = fatbin::contents(*e, part.origin);
-      part.ptx_arch = static_cast<int>(e->arch);
-      const std::string file = first_source_file(part.ptx);
-      part.origin += fmt::format(" ({}compute_{} PTX, {})", m.linked && !file.empty() ? file + ", " : "", e->arch,
-                                 fatbin::to_string(e->compression));
-      m.ptx_arch = std::max(m.ptx_arch, part.ptx_arch);
-      m.parts.push_back(std::move(part));
-    }
-    if (m.linked) {
-      m.origin += fmt::format(" (device link of {} translation units)", fatbins.size());
-      if (m.parts.empty()) {
-        return failed(kErrNoKernelImageForDevice,
-                      fmt::format("{}: no translation unit has PTX for the {} profile: {}", m.origin, profile().name,
-                                  without_ptx));
-      }
-      std::vector<PtxSource> sources;
-      for (const PtxPart& p : m.parts) sources.push_back(PtxSource{p.ptx, p.origin});
-      try {
-        m.module = dev.link_ptx(sources, m.origin);
-      } catch (const Error& err) {
-        if (without_ptx.empty()) throw;
-        // The symbols may be defined in the units warpscope cannot read.
-        throw Error(err.kind(), fmt::format("{}; translation units without PTX, which warpscope cannot run: {}",
-                                            err.what(), without_ptx));
-      }
-      if (!without_ptx.empty()) note(fmt::format("{}: translation units without PTX: {}", m.origin, without_ptx));
     } else {
-      m.origin = m.parts[0].origin;
-      m.module = dev.load_ptx(m.parts[0].ptx, m.origin);
+      const fatbin::Wrapper w = fatbin::read_wrapper(m.wrapper);
+      // A device link (-rdc=true): the translation units' fatbins, each with its PTX; the linked
+      // image's own fatbin has machine code only.
+      std::vector<const void*> fatbins = fatbin::prelinked_fatbins(w);
+      m.linked = !fatbins.empty();
+      if (!m.linked) fatbins.push_back(w.fatbin);
+      m.parts.clear();
+      m.origin = m.origin.substr(0, m.origin.find(" ("));  // "fatbinary N", also when reloaded after a reset
+      std::string without_ptx;  // a device link's units that have machine code only
+      for (std::size_t i = 0; i < fatbins.size(); ++i) {
+        PtxPart part;
+        part.origin = m.linked ? fmt::format("{}, translation unit {}", m.origin, i) : m.origin;
+        const std::size_t size = fatbin::size_from_header(fatbins[i], part.origin);
+        const auto fb = fatbin::parse(std::span(static_cast<const std::uint8_t*>(fatbins[i]), size), part.origin);
+        std::string why;
+        const fatbin::Entry* e = choose_part_ptx(fb, part.origin, &why);
+        if (e == nullptr && m.linked) {
+          without_ptx += fmt::format("{}{}: {}", without_ptx.empty() ? "" : "; ", part.origin, why);
+          continue;
+        }
+        if (e == nullptr && !m.linked && std::none_of(fb.entries.begin(), fb.entries.end(),
+                                                      [](const fatbin::Entry& x) { return x.is_ptx(); })) {
+          // A shared library's fatbinary with machine code only: say which library.
+          if (const std::string library = library_of(m.wrapper); !library.empty()) {
+            ClosedLibrary lib;
+            lib.name = library.substr(library.rfind('/') + 1);
+            lib.path = library;
+            for (const auto& entry : fb.entries)
+              if (entry.is_elf()) lib.sm_archs.insert(entry.arch);
+            return failed(kErrNoKernelImageForDevice, fmt::format("{}: {}", m.origin, closed_library_message(lib)));
+          }
+        }
+        if (e == nullptr) {
+          return failed(kErrNoKernelImageForDevice,
+                        fmt::format("{}: no PTX for the {} profile (compute capability {}.{}): {}{}", part.origin,
+                                    profile().name, profile().cc_major, profile().cc_minor, why,
+                                    w.version == 2 ? " (a -rdc=true device link whose translation units are not "
+                                                     "listed in the wrapper)"
+                                                   : ""));
+        }
+        part.ptx = fatbin::contents(*e, part.origin);
+        part.ptx_arch = static_cast<int>(e->arch);
+        const std::string file = first_source_file(part.ptx);
+        part.origin += fmt::format(" ({}compute_{} PTX, {})", m.linked && !file.empty() ? file + ", " : "", e->arch,
+                                   fatbin::to_string(e->compression));
+        m.ptx_arch = std::max(m.ptx_arch, part.ptx_arch);
+        m.parts.push_back(std::move(part));
+      }
+      if (m.linked) {
+        m.origin += fmt::format(" (device link of {} translation units)", fatbins.size());
+        if (m.parts.empty()) {
+          return failed(kErrNoKernelImageForDevice,
+                        fmt::format("{}: no translation unit has PTX for the {} profile: {}", m.origin, profile().name,
+                                    without_ptx));
+        }
+        std::vector<PtxSource> sources;
+        for (const PtxPart& p : m.parts) sources.push_back(PtxSource{p.ptx, p.origin});
+        try {
+          m.module = dev.link_ptx(sources, m.origin);
+        } catch (const Error& err) {
+          if (without_ptx.empty()) throw;
+          // The symbols may be defined in the units warpscope cannot read.
+          throw Error(err.kind(), fmt::format("{}; translation units without PTX, which warpscope cannot run: {}",
+                                              err.what(), without_ptx));
+        }
+        if (!without_ptx.empty()) note(fmt::format("{}: translation units without PTX: {}", m.origin, without_ptx));
+      } else {
+        m.origin = m.parts[0].origin;
+        m.module = dev.load_ptx(m.parts[0].ptx, m.origin);
+      }
     }
     const std::vector<std::string> defined = m.module->kernels();
     for (KernelRec* k : m.kernels) {

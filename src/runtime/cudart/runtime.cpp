@@ -813,6 +813,7 @@ cudaError_t call(const char* api, bool ignore_sticky, const std::function<cudaEr
     return kErrCudartUnloading;
   }
   if (!g_teardown_registered.exchange(true)) std::atexit(warpscope_runtime_teardown);
+  runtime_entered();
   Runtime& rt = Runtime::get();
   std::lock_guard lock(rt.mu);
   // A signal arrived (or a launch timed out): no more calls, the run ends here.

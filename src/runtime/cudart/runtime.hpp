@@ -368,6 +368,9 @@ inline cudaError_t call(const char* api, const std::function<cudaError_t(Runtime
 
 /// A launch's racecheck and synccheck findings as the report's JSON (sanitize.cpp).
 nlohmann::json sanitizer_findings_json(const LaunchStats& stats);
+/// A runtime call on this thread: the driver API is initialised and, when the thread has no current
+/// context, the primary context becomes current (drv_context.cpp).
+void runtime_entered();
 
 /// Prints "warpscope: NAME is not supported by warpscope's CUDA runtime" once per name.
 cudaError_t not_supported(const char* name);

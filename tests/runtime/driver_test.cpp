@@ -1,0 +1,102 @@
+// The driver API (docs/runtime.md, "The driver API"): programs linked with -lcuda run under
+// lib/warpscope (libcuda.so.1 is the runtime's own library), alone or mixed with runtime calls;
+// their launches are in the report; `warpscope run` lets them run.
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "arch/profile.hpp"
+#include "harness.hpp"
+#include "read_json.hpp"
+#include "run_cmd.hpp"
+
+using rt_test::prog;
+using rt_test::run_under_warpscope;
+
+namespace {
+
+std::string kernels_args() {
+  return prog("driver_kernels.ptx") + " " + prog("driver_kernels.fatbin") + " " + prog("driver_kernels.cubin");
+}
+
+std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST(Driver, DriverProgramBehavesAsDocumented) {
+  const std::string report = prog("driver_api.json");
+  const auto r = run_under_warpscope(prog("driver_api") + " " + kernels_args(), report);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(r.out.find("not ok"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n0 failures"), std::string::npos) << r.out;
+  // The default profile's device.
+  EXPECT_NE(r.out.find("compute capability: 9.0"), std::string::npos) << r.out;
+  // The cubin is refused with the module's name and the flags that embed PTX.
+  EXPECT_NE(r.err.find("cuModuleLoadData image 1 is machine code (a cubin), which warpscope cannot run"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("nvcc -fatbin -gencode arch=compute_90,code=compute_90"), std::string::npos) << r.err;
+  // A stub says so once.
+  EXPECT_EQ(count(r.err, "warpscope: cuGraphCreate is not supported by warpscope's CUDA driver\n"), 1u) << r.err;
+
+  // The launches: scale_add (kernelParams), mixed_params (extra buffer), count_and_offset (on a
+  // stream), scale_add again (cuLaunchKernelEx of a library's kernel); the refused launches are not.
+  const nlohmann::json j = rt_test::read_json(report);
+  const auto& l = j.at("launches");
+  ASSERT_EQ(l.size(), 4u) << j.dump(1);
+  EXPECT_EQ(l[0]["name"], "scale_add");
+  EXPECT_EQ(l[1]["name"], "mixed_params");
+  EXPECT_EQ(l[2]["name"], "count_and_offset");
+  EXPECT_EQ(l[3]["name"], "scale_add");
+  EXPECT_EQ(l[0]["grid"], nlohmann::json::array({8, 1, 1}));
+  EXPECT_EQ(l[0]["block"], nlohmann::json::array({128, 1, 1}));
+  EXPECT_NE(l[2]["stream"], 0);
+  // scale_add on 1000 floats in 8 blocks of 128: 32 warps (the last with 8 active lanes) load x[i]
+  // and y[i] once each: 64 requests; a full warp's 128 bytes are 4 sectors, the last warp's
+  // 32 bytes one: 31 * 2 * 4 + 2 = 250 sectors (cuMemAlloc's 256-byte alignment).
+  EXPECT_EQ(l[0]["metrics"]["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"], 64);
+  EXPECT_EQ(l[0]["metrics"]["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"], 250);
+  // Launched in 4 blocks of 256 by cuLaunchKernelEx: the same warps, the same counters.
+  EXPECT_EQ(l[3]["metrics"]["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"], 250);
+  EXPECT_NE(l[0]["module"].get<std::string>().find("cuModuleLoadData image 0 (sm_90 PTX text)"), std::string::npos)
+      << l[0]["module"];
+  EXPECT_NE(l[1]["module"].get<std::string>().find("compute_90 PTX from a fatbinary"), std::string::npos)
+      << l[1]["module"];
+}
+
+TEST(Driver, RuntimeAndDriverCallsShareOneDevice) {
+  const std::string report = prog("driver_mixed.json");
+  const auto r = run_under_warpscope(prog("driver_mixed") + " " + prog("driver_kernels.ptx"), report);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(r.out.find("not ok"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n0 failures"), std::string::npos) << r.out;
+  const nlohmann::json j = rt_test::read_json(report);
+  const auto& l = j.at("launches");
+  ASSERT_EQ(l.size(), 3u) << j.dump(1);
+  EXPECT_EQ(l[0]["name"], "scale_add");
+  EXPECT_EQ(l[1]["name"], "twice(float*, int)");
+  EXPECT_EQ(l[2]["name"], "twice(float*, int)");
+}
+
+TEST(Driver, DlopenOfLibcudaGivesTheRuntimesObject) {
+  const auto r = run_under_warpscope(prog("driver_dlopen"));
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("same object: yes"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("cuInit: 0, cuDeviceGetCount: 0, devices: 1"), std::string::npos) << r.out;
+}
+
+TEST(Driver, WarpscopeRunLetsADriverProgramRun) {
+  // Built as NVIDIA's *Drv samples are (nvcc's defaults, -lcuda): no runtime is used, so it is not
+  // "linked with the static runtime".
+  const auto c = warpscope::cli::check_binary(prog("driver_api"), warpscope::arch::builtin_profile("hopper"));
+  EXPECT_EQ(c.kind, warpscope::cli::BinaryCheck::Kind::kDriver) << c.message;
+  EXPECT_TRUE(c.runnable) << c.message;
+  EXPECT_EQ(c.message, "");
+  const auto m = warpscope::cli::check_binary(prog("driver_mixed"), warpscope::arch::builtin_profile("hopper"));
+  EXPECT_EQ(m.kind, warpscope::cli::BinaryCheck::Kind::kShared) << m.message;
+}
