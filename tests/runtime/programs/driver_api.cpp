@@ -9,11 +9,13 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
 #include <string>
 #include <vector>
+#include <cstdint>
 
 static int failures = 0;
 
@@ -236,8 +238,13 @@ int main(int argc, char** argv) {
   EXPECT("extra buffer parameters", out[0] == -7 && out[1] == 1234 && out[2] == 31000);
   size_t small = 20;
   void* short_extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, buf, CU_LAUNCH_PARAM_BUFFER_SIZE, &small, CU_LAUNCH_PARAM_END};
-  EXPECT_CU("launch extra too small", cuLaunchKernel(mixed, 1, 1, 1, 32, 1, 1, 0, nullptr, nullptr, short_extra),
-            CUDA_ERROR_INVALID_VALUE);
+  // A buffer shorter than the parameters: warpscope refuses the launch with a message. NVIDIA's
+  // driver does not check (measured on the H200: CUDA_SUCCESS, then the kernel reads past the
+  // buffer and faults, 700, sticky), so a native run sets DRIVER_API_NATIVE to skip this case.
+  if (std::getenv("DRIVER_API_NATIVE") == nullptr) {
+    EXPECT_CU("launch extra too small", cuLaunchKernel(mixed, 1, 1, 1, 32, 1, 1, 0, nullptr, nullptr, short_extra),
+              CUDA_ERROR_INVALID_VALUE);
+  }
   EXPECT_CU("launch both params and extra", cuLaunchKernel(mixed, 1, 1, 1, 32, 1, 1, 0, nullptr, params, extra),
             CUDA_ERROR_INVALID_VALUE);
 
@@ -248,7 +255,10 @@ int main(int argc, char** argv) {
   EXPECT("global counter size", bytes == sizeof(int));
   EXPECT_CU("global offsets", cuModuleGetGlobal(&doffsets, &bytes, mod, "offsets"), CUDA_SUCCESS);
   EXPECT("global offsets size", bytes == 4 * sizeof(int));
-  EXPECT_CU("global missing", cuModuleGetGlobal(&doffsets, &bytes, mod, "nothing"), CUDA_ERROR_NOT_FOUND);
+  // (Its own outputs: NVIDIA's driver changes them on CUDA_ERROR_NOT_FOUND, measured on the H200.)
+  CUdeviceptr dmissing = 0;
+  size_t missing_bytes = 0;
+  EXPECT_CU("global missing", cuModuleGetGlobal(&dmissing, &missing_bytes, mod, "nothing"), CUDA_ERROR_NOT_FOUND);
   const int offs[4] = {100, 200, 300, 400};
   EXPECT_CU("memset counter", cuMemsetD32(dcounter, 5, 1), CUDA_SUCCESS);
   cuMemcpyHtoD(doffsets, offs, sizeof offs);
