@@ -325,6 +325,24 @@ std::string compile_cu(const std::string& source, const arch::Profile& profile, 
   return exe.string();
 }
 
+ReportFolder::ReportFolder(const char* prefix) {
+  std::string tmpl = fmt::format("/tmp/{}-XXXXXX", prefix);
+  if (mkdtemp(tmpl.data()) == nullptr)
+    fail(ErrorKind::kIo, "cannot create a temporary folder for the report: {}", std::strerror(errno));
+  path_ = tmpl;
+}
+
+ReportFolder::~ReportFolder() {
+  std::error_code ec;
+  fs::remove_all(path_, ec);
+}
+
+void ReportFolder::export_to_child() const {
+  unsetenv("WARPSCOPE_REPORT");
+  setenv("WARPSCOPE_REPORT_DIR", path_.c_str(), 1);
+  setenv("WARPSCOPE_ROOT_PID", std::to_string(getpid()).c_str(), 1);
+}
+
 std::string find_cudart_dir(const std::string& option) {
   std::vector<fs::path> candidates;
   if (!option.empty()) candidates.emplace_back(option);
@@ -488,17 +506,8 @@ int run_run(const RunOptions& o) {
 
   // Every process that uses CUDA writes its launches into this folder as they end, and its whole
   // document when it exits (src/runtime/cudart/report_writer.cpp); they are merged below.
-  char dir_template[] = "/tmp/warpscope-run-XXXXXX";
-  if (mkdtemp(dir_template) == nullptr)
-    fail(ErrorKind::kIo, "cannot create a temporary folder for the report: {}", std::strerror(errno));
-  const std::string report_dir = dir_template;
-  struct RemoveDir {
-    std::string dir;
-    ~RemoveDir() {
-      std::error_code ec;
-      fs::remove_all(dir, ec);
-    }
-  } remove_dir{report_dir};
+  const ReportFolder folder("warpscope-run");
+  const std::string& report_dir = folder.path();
   if (!o.json_path.empty()) {
     // An old report of a previous run goes (check_report_paths made sure it is a regular file:
     // a device such as /dev/null is never removed).
@@ -520,9 +529,7 @@ int run_run(const RunOptions& o) {
     setenv("WARPSCOPE_ARCH", profile.name.c_str(), 1);
     if (!o.compare_arch.empty()) setenv("WARPSCOPE_COMPARE_ARCH", o.compare_arch.c_str(), 1);
     if (o.sample_ctas < 1.0) setenv("WARPSCOPE_SAMPLE_CTAS", fmt::format("{}", o.sample_ctas).c_str(), 1);
-    unsetenv("WARPSCOPE_REPORT");
-    setenv("WARPSCOPE_REPORT_DIR", report_dir.c_str(), 1);
-    setenv("WARPSCOPE_ROOT_PID", std::to_string(getpid()).c_str(), 1);
+    folder.export_to_child();
     const unsigned threads = o.threads != 0 ? o.threads : std::max(1u, std::thread::hardware_concurrency());
     setenv("WARPSCOPE_THREADS", std::to_string(threads).c_str(), 1);
     if (o.no_stats) setenv("WARPSCOPE_NO_STATS", "1", 1);

@@ -75,6 +75,23 @@ std::string summary_text(const nlohmann::json& report, bool all_launches);
 /// the warpscope executable (../lib/warpscope). Throws Error when it is not found.
 std::string find_cudart_dir(const std::string& option);
 
+/// The folder every process of a run writes its launch stream and report into (docs/runtime.md,
+/// "Processes and the report's life"): made under /tmp with `prefix`, removed with everything in
+/// it when this goes away. Throws Error(kIo) when it cannot be made.
+class ReportFolder {
+ public:
+  explicit ReportFolder(const char* prefix);
+  ~ReportFolder();
+  ReportFolder(const ReportFolder&) = delete;
+  ReportFolder& operator=(const ReportFolder&) = delete;
+  const std::string& path() const { return path_; }
+  /// In the program's process, before exec: the runtime writes here, and this process is the root.
+  void export_to_child() const;
+
+ private:
+  std::string path_;
+};
+
 /// The path execvp would run for `cmd` (PATH searched when it has no slash).
 std::string resolve_executable(const std::string& cmd);
 /// Fails with Error(kUsage) unless `exe` (as `given` on the command line) is an executable file.

@@ -336,17 +336,8 @@ int run_sanitize(const SanitizeOptions& o) {
   }
   // Every process writes into this folder as `warpscope run`'s do (docs/runtime.md, "Processes and
   // the report's life"); the documents are merged below.
-  char dir_template[] = "/tmp/warpscope-sanitize-XXXXXX";
-  if (mkdtemp(dir_template) == nullptr)
-    fail(ErrorKind::kIo, "cannot create a temporary folder for the report: {}", std::strerror(errno));
-  const std::string report_dir = dir_template;
-  struct RemoveDir {
-    std::string dir;
-    ~RemoveDir() {
-      std::error_code ec;
-      fs::remove_all(dir, ec);
-    }
-  } remove_dir{report_dir};
+  const ReportFolder folder("warpscope-sanitize");
+  const std::string& report_dir = folder.path();
   out << kPrefix << "COMPUTE-SANITIZER\n" << std::flush;
   ChildSignals signals;
   const pid_t pid = fork();
@@ -359,9 +350,7 @@ int run_sanitize(const SanitizeOptions& o) {
       setenv("LD_LIBRARY_PATH", path.c_str(), 1);
     }
     setenv("WARPSCOPE_ARCH", profile.name.c_str(), 1);
-    unsetenv("WARPSCOPE_REPORT");
-    setenv("WARPSCOPE_REPORT_DIR", report_dir.c_str(), 1);
-    setenv("WARPSCOPE_ROOT_PID", std::to_string(getpid()).c_str(), 1);
+    folder.export_to_child();
     const unsigned threads = o.threads != 0 ? o.threads : std::max(1u, std::thread::hardware_concurrency());
     setenv("WARPSCOPE_THREADS", std::to_string(threads).c_str(), 1);
     // No memory model, no ptxas: the checks need neither (and without ptxas's machine code every
