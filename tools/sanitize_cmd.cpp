@@ -96,13 +96,24 @@ struct RaceTotals {
 void racecheck_hazards(const json& launch, const json& findings, Out& out, RaceTotals& t) {
   const std::string kernel = sanitizer_kernel_name(launch);
   for (const json& f : findings) {
-    if (f.value("tool", "") != "racecheck") continue;
+    if (f.value("tool", "") != "racecheck" || f.value("kind", "") == "incomplete") continue;
     const bool warning = f.value("severity", "") == "warning";
     if (!out.report()) continue;
     ++t.displayed;
     ++(warning ? t.warnings : t.errors);
     const json& a = f["first"];
     const json& b = f["second"];
+    if (f.value("space", "shared") == "global") {
+      // Two CTAs (--racecheck-memory all): each side names its block.
+      out.line(fmt::format("{}: Potential {} hazard detected at __global__ 0x{:x} :", warning ? "Warning" : "Error",
+                           f.value("kind", ""), f.value("address", std::uint64_t{0})));
+      out.line(fmt::format("    {} Thread {} in block {} at {}", a.value("access", ""), dim3(a["thread"]),
+                           dim3(f["first_block"]), location(kernel, a)));
+      out.line(fmt::format("    {} Thread {} in block {} at {}", b.value("access", ""), dim3(b["thread"]),
+                           dim3(f["block"]), location(kernel, b)));
+      out.end();
+      continue;
+    }
     out.line(fmt::format("{}: Potential {} hazard detected at __shared__ 0x{:x} in block {} :",
                          warning ? "Warning" : "Error", f.value("kind", ""), f.value("address", std::uint64_t{0}),
                          dim3(f["block"])));
@@ -123,7 +134,7 @@ void racecheck_analysis(const json& launch, const json& findings, Out& out, Race
   };
   std::vector<Pair> pairs;
   for (const json& f : findings)
-    if (f.value("tool", "") == "racecheck") pairs.push_back({&f});
+    if (f.value("tool", "") == "racecheck" && f.value("kind", "") != "incomplete") pairs.push_back({&f});
   // A location: pc and access kind.
   auto key = [](const json& site) {
     return std::make_pair(site.value("pc", std::uint64_t{0}), site.value("access", std::string()));
@@ -219,6 +230,9 @@ SanitizeText sanitize_text(const json& report, const SanitizeOptions& o) {
       }
     } else if (o.tool == "racecheck") {
       const json f = l.value("sanitizer", json::array());
+      for (const json& g : f) {
+        if (g.value("kind", "") == "incomplete") out.line("Warning: " + g.value("detail", std::string()));
+      }
       if (o.racecheck_report == "hazard" || o.racecheck_report == "all") racecheck_hazards(l, f, out, race);
       if (o.racecheck_report == "analysis" || o.racecheck_report == "all") racecheck_analysis(l, f, out, race);
     } else if (o.tool == "synccheck") {
@@ -285,6 +299,11 @@ void add_sanitize_command(CLI::App& app, SanitizeOptions& o) {
   cmd->add_option("--racecheck-report", o.racecheck_report,
                   "hazard (one report per hazard), analysis (grouped per location, default) or all")
       ->check(CLI::IsMember({"hazard", "analysis", "all"}))
+      ->capture_default_str();
+  cmd->add_option("--racecheck-memory", o.racecheck_memory,
+                  "shared (compute-sanitizer's scope, default) or all: also global-memory hazards between CTAs "
+                  "of a launch (docs/sanitize.md)")
+      ->check(CLI::IsMember({"shared", "all"}))
       ->capture_default_str();
   cmd->add_option("--check-api-memory-access", o.check_api_memory_access, "initcheck's option (yes|no)")
       ->check(CLI::IsMember({"yes", "no"}));
@@ -361,6 +380,7 @@ int run_sanitize(const SanitizeOptions& o) {
     setenv("WARPSCOPE_QUIET", "1", 1);
     setenv("WARPSCOPE_SANITIZE", o.tool.c_str(), 1);
     if (o.leak_check == "full") setenv("WARPSCOPE_LEAK_CHECK", "full", 1);
+    if (o.racecheck_memory == "all") setenv("WARPSCOPE_RACECHECK_MEMORY", "all", 1);
     if (cu && profile.cc_major * 10 + profile.cc_minor < 75) setenv("WARPSCOPE_ANY_PTX", "1", 1);
     std::vector<char*> argv;
     for (auto& a : command) argv.push_back(const_cast<char*>(a.c_str()));

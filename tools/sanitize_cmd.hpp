@@ -23,6 +23,7 @@ struct SanitizeOptions {
   int error_exitcode = 0;                // --error-exitcode N
   std::uint64_t print_limit = 100;       // --print-limit N (0: unlimited)
   std::string racecheck_report = "analysis";  // --racecheck-report hazard|analysis|all
+  std::string racecheck_memory = "shared";    // --racecheck-memory shared|all (all: global memory too)
   std::string check_api_memory_access = "yes";  // --check-api-memory-access (initcheck)
   std::string show_backtrace = "yes";    // --show-backtrace (warpscope has no backtraces)
   std::string log_file;                  // --log-file FILE

@@ -156,7 +156,11 @@ struct SanitizerFinding {
   bool warning = false;    // racecheck: between threads of one warp in different instructions
   std::string kernel;      // mangled
   Dim3 block;
-  std::uint64_t address = 0;  // racecheck: the shared-memory offset of the first byte found
+  std::uint64_t address = 0;  // racecheck: the shared-memory offset (global: address) of the first byte found
+  // racecheck: "shared" (between threads of `block`), or "global" (--racecheck-memory all:
+  // between threads of two CTAs, the earlier side's in `first_block`)
+  std::string space = "shared";
+  Dim3 first_block;
   SanitizerSite first;     // racecheck: the earlier access; synccheck: where it was detected
   SanitizerSite second;    // racecheck: the later access
   std::string detail;      // synccheck: the masks or lanes involved
@@ -167,7 +171,10 @@ struct SanitizerFinding {
 struct SanitizeChecks {
   bool racecheck = false;  // shared-memory hazards between threads of a CTA
   bool synccheck = false;  // barriers and warp-synchronous masks
-  bool any() const { return racecheck || synccheck; }
+  // --racecheck-memory all: global-memory hazards between CTAs of a launch (exec/global_race.hpp);
+  // the launch's CTAs run on one host thread
+  bool racecheck_global = false;
+  bool any() const { return racecheck || synccheck || racecheck_global; }
 };
 
 /// What to do with a global access outside every allocation (DeviceOptions::memcheck).

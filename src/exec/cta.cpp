@@ -48,6 +48,8 @@ CtaRunner::CtaRunner(const LaunchConfig& cfg) : cfg_(cfg), k_(*cfg.kernel) {
     race_ = std::make_unique<RaceChecker>(k_, x_, sanlog_);
     x_.race = race_.get();
   }
+  if (cfg.shared != nullptr && cfg.shared->global_race != nullptr)
+    global_race_ = std::make_unique<GlobalRaceSink>(*cfg.shared->global_race, sanlog_);
 }
 
 namespace {
@@ -224,6 +226,10 @@ void CtaRunner::enter_cta(std::uint32_t linear, AccessSink* sink, PrintfText* pr
     // The race checker sees every record first and passes it on.
     race_->set_inner(x_.sink);
     x_.sink = race_.get();
+  }
+  if (global_race_) {
+    global_race_->set_inner(x_.sink);
+    x_.sink = global_race_.get();
   }
   x_.printf_out = printf_out;
   x_.shared = shared_.data();

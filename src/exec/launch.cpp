@@ -42,6 +42,21 @@ void add_counts(std::vector<std::uint64_t>& into, const std::vector<std::uint64_
   for (std::size_t i = 0; i < from.size(); ++i) into[i] += from[i];
 }
 
+/// --racecheck-memory all left words unchecked (GlobalRaceChecker::kShadowLimitBytes): say so.
+void note_race_shadow_limit(const GlobalRaceChecker* checker, const KernelImage& k, LaunchStats& stats) {
+  if (checker == nullptr || !checker->truncated()) return;
+  SanitizerFinding f;
+  f.tool = "racecheck";
+  f.kind = "incomplete";
+  f.space = "global";
+  f.warning = true;
+  f.kernel = k.name;
+  f.detail = "global-memory race checking stopped adding words after " +
+             std::to_string(GlobalRaceChecker::kShadowLimitBytes >> 20) +
+             " MiB of shadow state: accesses to words first touched later were not checked";
+  stats.sanitizer.push_back(std::move(f));
+}
+
 }  // namespace
 
 LaunchStats run_launch(const LaunchRequest& req) {
@@ -64,20 +79,30 @@ LaunchStats run_launch(const LaunchRequest& req) {
   shared.stop = req.stop;
   shared.progress = req.progress != nullptr ? req.progress : &own_progress;
   cfg.shared = &shared;
+  // --racecheck-memory all: one checker sees every CTA's global accesses, on one host thread.
+  std::unique_ptr<GlobalRaceChecker> global_race;
+  if (req.sanitize.racecheck_global) {
+    global_race = std::make_unique<GlobalRaceChecker>(*req.kernel, *req.global, req.grid, req.block);
+    shared.global_race = global_race.get();
+  }
   cfg.cluster = req.cluster;
   cfg.explicit_cluster = req.explicit_cluster;
   const bool clustered = std::uint64_t(req.cluster.x) * req.cluster.y * req.cluster.z > 1;
   if (req.cooperative || clustered) {
     cfg.cooperative = req.cooperative;
     cfg.grid_workspace = req.grid_workspace;
-    return run_cooperative(req, cfg);
+    LaunchStats coop_stats = run_cooperative(req, cfg);
+    note_race_shadow_limit(global_race.get(), *req.kernel, coop_stats);
+    return coop_stats;
   }
   const std::uint64_t total = std::uint64_t(req.grid.x) * req.grid.y * req.grid.z;
   // The device heap hands out blocks in the order malloc is called: one thread, CTA after CTA.
   // So do CTAs whose global atomics' outcome depends on their order (returned values, float
   // rounding): one thread, CTA order, the same result in every run (docs/exec.md, "Host threads").
   const unsigned wanted =
-      req.host_threads == 0 || req.kernel->uses_heap || req.kernel->order_dependent_atomics ? 1 : req.host_threads;
+      req.host_threads == 0 || req.kernel->uses_heap || req.kernel->order_dependent_atomics ||
+              req.sanitize.racecheck_global
+          ? 1 : req.host_threads;
   const unsigned threads = static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(wanted, total)));
   cfg.atomic_global = threads > 1;
   std::ostream& out = *req.printf_output;
@@ -150,6 +175,7 @@ LaunchStats run_launch(const LaunchRequest& req) {
     runner.memcheck().finish(stats);
     runner.sanitizer().finish(stats);
     if (req.sanitizer_findings != nullptr) *req.sanitizer_findings = stats.sanitizer;
+    note_race_shadow_limit(global_race.get(), *req.kernel, stats);
     return stats;
   }
 
@@ -329,6 +355,7 @@ LaunchStats run_launch(const LaunchRequest& req) {
                     std::move(stats));
     }
   }
+  note_race_shadow_limit(global_race.get(), *req.kernel, stats);
   return stats;
 }
 

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "exec/memcheck.hpp"
+#include "exec/global_race.hpp"
 #include "exec/sanitize.hpp"
 #include "exec/program.hpp"
 
@@ -155,6 +156,8 @@ struct LaunchShared {
   std::atomic<std::uint64_t> abort_above{std::numeric_limits<std::uint64_t>::max()};
   // Every CTA with a lower linear index has finished (the hang rule of CtaRunner::run).
   std::atomic<std::uint64_t> finished_below{0};
+  // --racecheck-memory all: the launch's one global-memory race checker (global_race.hpp)
+  GlobalRaceChecker* global_race = nullptr;
 };
 
 /// Thrown by a CtaRunner that ends its CTA before the end (not an Error: launch.cpp and coop.cpp
@@ -377,6 +380,7 @@ class CtaRunner {
   // and synccheck's notes.
   SanitizerLog sanlog_;
   std::unique_ptr<RaceChecker> race_;
+  std::unique_ptr<GlobalRaceSink> global_race_;
   void note_sync(const char* kind, std::uint32_t pc, std::uint32_t tid, std::string detail);
   void check_divergent_block(std::uint32_t id);
 };

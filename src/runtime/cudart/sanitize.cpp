@@ -27,8 +27,10 @@ nlohmann::json sanitizer_findings_json(const LaunchStats& stats) {
                         {"block", {f.block.x, f.block.y, f.block.z}},
                         {"first", site_json(f.first)},
                         {"count", f.count}};
-    if (f.tool == "racecheck") {
+    if (f.tool == "racecheck" && f.kind != "incomplete") {
       j["address"] = f.address;
+      j["space"] = f.space;
+      if (f.space == "global") j["first_block"] = {f.first_block.x, f.first_block.y, f.first_block.z};
       j["second"] = site_json(f.second);
     } else {
       j["detail"] = f.detail;
