@@ -12,6 +12,7 @@
 #include "common/error.hpp"
 #include "common/kernel_filter.hpp"
 #include "report/ncu_output.hpp"
+#include "report/json_access.hpp"
 #include "report/ncu_sections.hpp"
 #include "report/text.hpp"
 
@@ -274,7 +275,7 @@ void print_ncu_results(const nlohmann::json& report, const NcuRunOptions& o, lon
     out << report::ncu_output(report, ctx, n) << std::flush;
   }
   std::size_t total = 0, skipped = 0;
-  for (const auto& l : report.value("launches", nlohmann::json::array())) {
+  for (const auto& l : report::array_member(report, "launches")) {
     ++total;
     if (!l.value("profiled", true)) ++skipped;
   }

@@ -28,6 +28,7 @@
 #include "help.hpp"
 #include "profile_option.hpp"
 #include "report/html.hpp"
+#include "report/json_access.hpp"
 #include "report/ncu_sections.hpp"
 #include "report/processes.hpp"
 #include "report/text.hpp"
@@ -623,7 +624,7 @@ int run_run(const RunOptions& o) {
   // with N, as compute-sanitizer's option does.
   if (o.error_exitcode != 0) {
     std::uint64_t errors = 0;
-    for (const auto& l : j.value("launches", nlohmann::json::array())) {
+    for (const auto& l : report::array_member(j, "launches")) {
       errors += l.value("memcheck", nlohmann::json::object()).value("errors", std::uint64_t{0});
       if (l.contains("error")) ++errors;
     }

@@ -21,6 +21,7 @@
 #include "common/error.hpp"
 #include "profile_option.hpp"
 #include "report/ncu_output.hpp"
+#include "report/json_access.hpp"
 #include "report/processes.hpp"
 #include "run_cmd.hpp"
 
@@ -188,7 +189,7 @@ SanitizeText sanitize_text(const json& report, const SanitizeOptions& o) {
   std::uint64_t errors = 0;
   const json& san = report.contains("sanitizer") ? report["sanitizer"] : json::object();
   const json api_errors = san.value("api_errors", json::array());
-  const json launches = report.value("launches", json::array());
+  const json& launches = report::array_member(report, "launches");
   RaceTotals race;
   // API errors are memcheck's, each where it happened among the launches.
   auto api_before = [&](std::uint64_t launch) {

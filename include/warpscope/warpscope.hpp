@@ -325,7 +325,7 @@ class Module {
   Dim3 required_cluster(std::string_view kernel) const;
   /// The instructions of a kernel as the interpreter numbers them (WarpAccess::pc), then its
   /// compiled accesses.
-  std::vector<InstructionInfo> instructions(std::string_view kernel) const;
+  const std::vector<InstructionInfo>& instructions(std::string_view kernel) const;
   /// Replaces the kernel's compiled accesses (none at load). Each anchor must be an instruction
   /// that only computes and has no guard (Error(kUsage) otherwise), so that it runs exactly when
   /// its lanes reach it.

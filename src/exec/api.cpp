@@ -3,6 +3,7 @@
 #include <cstring>
 #include <iostream>
 #include <map>
+#include <mutex>
 
 #include <fmt/format.h>
 
@@ -46,6 +47,18 @@ struct Module::Impl {
   std::map<std::string, Symbol, std::less<>> symbols;
   // Names two internal variables of linked modules share (nvcc's `$str`): not found by name.
   std::map<std::string, std::size_t, std::less<>> ambiguous;
+  // Module::instructions, made once per kernel (launches ask for it every time).
+  mutable std::mutex code_mutex;
+  mutable std::map<std::string, std::unique_ptr<const std::vector<InstructionInfo>>, std::less<>> code;
+  // Lists replaced by the setters below stay alive: a caller may still hold a reference.
+  std::vector<std::unique_ptr<const std::vector<InstructionInfo>>> retired;
+  void forget_code(std::string_view name) {
+    const std::lock_guard lock(code_mutex);
+    if (auto it = code.find(name); it != code.end()) {
+      retired.push_back(std::move(it->second));
+      code.erase(it);
+    }
+  }
 
   const exec::KernelImage& kernel(std::string_view name) const {
     auto it = kernel_index.find(name);
@@ -86,10 +99,13 @@ Dim3 Module::required_cluster(std::string_view kernel) const {
   return Dim3{d[0], std::max(d[1], 1u), std::max(d[2], 1u)};
 }
 
-std::vector<InstructionInfo> Module::instructions(std::string_view kernel) const {
+const std::vector<InstructionInfo>& Module::instructions(std::string_view kernel) const {
   if (!impl_) fail(ErrorKind::kUsage, "empty module");
   const exec::KernelImage& k = impl_->kernel(kernel);
-  std::vector<InstructionInfo> out;
+  const std::lock_guard lock(impl_->code_mutex);
+  if (auto it = impl_->code.find(kernel); it != impl_->code.end()) return *it->second;
+  auto made = std::make_unique<std::vector<InstructionInfo>>();
+  std::vector<InstructionInfo>& out = *made;
   out.reserve(k.code.size());
   for (std::uint32_t pc = 0; pc < k.code.size(); ++pc) {
     const exec::InstSource& src = k.source[pc];
@@ -125,24 +141,29 @@ std::vector<InstructionInfo> Module::instructions(std::string_view kernel) const
     info.local_access = true;
     out.push_back(std::move(info));
   }
-  return out;
+  const std::vector<InstructionInfo>& result = *made;
+  impl_->code.emplace(std::string(kernel), std::move(made));
+  return result;
 }
 
 void Module::set_compiled_accesses(std::string_view kernel, std::vector<CompiledAccess> accesses) {
   if (!impl_) fail(ErrorKind::kUsage, "empty module");
   impl_->kernel(kernel);  // the error for an unknown name
+  impl_->forget_code(kernel);
   exec::set_compiled_accesses(*impl_->kernels[impl_->kernel_index.find(kernel)->second], std::move(accesses));
 }
 
 void Module::set_record_widths(std::string_view kernel, std::vector<RecordWidth> widths) {
   if (!impl_) fail(ErrorKind::kUsage, "empty module");
   impl_->kernel(kernel);
+  impl_->forget_code(kernel);
   exec::set_record_widths(*impl_->kernels[impl_->kernel_index.find(kernel)->second], std::move(widths));
 }
 
 void Module::set_lane_groupings(std::string_view kernel, std::vector<LaneGrouping> groupings) {
   if (!impl_) fail(ErrorKind::kUsage, "empty module");
   impl_->kernel(kernel);
+  impl_->forget_code(kernel);
   exec::set_lane_groupings(*impl_->kernels[impl_->kernel_index.find(kernel)->second], std::move(groupings));
 }
 

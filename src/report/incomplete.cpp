@@ -1,4 +1,5 @@
 #include "report/incomplete.hpp"
+#include "report/json_access.hpp"
 
 #include <fmt/format.h>
 
@@ -75,7 +76,7 @@ std::string incomplete_text(const json& report) {
                                                             ? " and the interrupted one"
                                                             : "");
   }
-  for (const json& l : report.value("launches", json::array())) {
+  for (const json& l : report::array_member(report, "launches")) {
     const json& inc = incomplete_of(l);
     if (inc.is_null()) continue;
     if (out.empty()) out += "\n";

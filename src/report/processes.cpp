@@ -1,4 +1,5 @@
 #include "report/processes.hpp"
+#include "report/json_access.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -34,7 +35,7 @@ nlohmann::json process_entry(const nlohmann::json& doc) {
                       {"exe", p.value("exe", std::string())},
                       {"args", p.value("args", nlohmann::json::array())},
                       {"root", p.value("root", true)},
-                      {"launches", doc.value("launches", nlohmann::json::array()).size()},
+                      {"launches", report::array_member(doc, "launches").size()},
                       {"report_source", doc.value("report_source", std::string("document"))}};
   if (doc.contains("sticky_error")) e["sticky_error"] = doc["sticky_error"];
   if (doc.contains("stopped")) e["stopped"] = doc["stopped"];
@@ -96,15 +97,24 @@ std::vector<nlohmann::json> read_process_reports(const std::string& dir, std::ve
     }
     if (!paths.second.empty()) {
       std::ifstream in(paths.second);
-      nlohmann::json streamed = report_from_stream(in);
       if (doc.is_null()) {
-        doc = std::move(streamed);
-      } else if (!streamed.is_null()) {
+        doc = report_from_stream(in);
+      } else {
         // Launches that ended after the document was written (the process died before writing
-        // it again).
+        // it again). The lines the document already holds (the header, then one per launch)
+        // are skipped unparsed: a report of many launches is tens of MB.
         auto& have = doc["launches"];
-        const auto& more = streamed["launches"];
-        for (std::size_t i = have.size(); i < more.size(); ++i) have.push_back(more[i]);
+        const std::size_t known = have.size() + 1;
+        std::size_t seen = 0;
+        std::string line;
+        while (std::getline(in, line)) {
+          if (line.empty() || seen++ < known) continue;
+          nlohmann::json j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+          if (j.is_discarded() || !j.is_object() || !j.contains("launch") || !j["launch"].is_object()) continue;
+          have.push_back(std::move(j["launch"]));
+          doc["predicted_gpu_ns"] = j.value("predicted_gpu_ns", 0.0);
+          doc["unpredicted_launches"] = j.value("unpredicted_launches", 0);
+        }
       }
     }
     if (doc.is_null()) continue;
@@ -122,7 +132,9 @@ nlohmann::json merge_process_reports(std::vector<nlohmann::json> docs) {
     if (ra != rb) return ra;
     return u64(pa, "start_ns") < u64(pb, "start_ns");
   });
-  nlohmann::json out = docs.front();
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& [key, value] : docs.front().items())
+    if (key != "launches") out[key] = value;
   out["launches"] = nlohmann::json::array();
   out["processes"] = nlohmann::json::array();
   out.erase("report_source");
@@ -148,7 +160,7 @@ nlohmann::json merge_process_reports(std::vector<nlohmann::json> docs) {
   std::map<std::pair<std::size_t, std::size_t>, std::size_t> global;
   for (std::size_t g = 0; g < order.size(); ++g) global[{order[g].doc, order[g].local}] = g;
   for (const Ref& r : order) {
-    nlohmann::json l = docs[r.doc]["launches"][r.local];
+    nlohmann::json l = std::move(docs[r.doc]["launches"][r.local]);
     l["process"] = launch_process(process_of(docs[r.doc]));
     l["process_index"] = r.local;
     l["index"] = global[{r.doc, r.local}];

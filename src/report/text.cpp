@@ -1,4 +1,5 @@
 #include "report/text.hpp"
+#include "report/json_access.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -57,7 +58,7 @@ std::map<std::string, std::string> distinct_short_names(const std::vector<std::s
 
 std::string launch_table(const nlohmann::json& report, bool all_launches) {
   std::string out;
-  const auto& launches = report.value("launches", nlohmann::json::array());
+  const auto& launches = report::array_member(report, "launches");
   const bool model = report.value("memory_model", false);
   out += fmt::format("\n== warpscope: {} kernel launch{} on {} ({}){}\n", launches.size(),
                      launches.size() == 1 ? "" : "es", report.value("arch", "?"), report.value("gpu", "?"),
@@ -408,14 +409,19 @@ std::string memcheck_summary(const nlohmann::json& launches) {
   return out;
 }
 
-/// The report with only the launches that went through the memory model.
-nlohmann::json profiled_only(const nlohmann::json& report) {
-  nlohmann::json out = report;
-  if (!report.contains("launches")) return out;
-  out["launches"] = nlohmann::json::array();
-  for (const auto& l : report["launches"])
-    if (l.value("profiled", true)) out["launches"].push_back(l);
-  return out;
+/// The report with only the launches that went through the memory model: `report` itself when
+/// that is all of them (no copy), else a copy without the others, kept in `storage`.
+const nlohmann::json& profiled_only(const nlohmann::json& report, nlohmann::json& storage) {
+  const nlohmann::json& launches = array_member(report, "launches");
+  if (std::all_of(launches.begin(), launches.end(), [](const auto& l) { return l.value("profiled", true); }))
+    return report;
+  storage = nlohmann::json::object();
+  for (const auto& [key, value] : report.items())
+    if (key != "launches") storage[key] = value;
+  storage["launches"] = nlohmann::json::array();
+  for (const auto& l : launches)
+    if (l.value("profiled", true)) storage["launches"].push_back(l);
+  return storage;
 }
 
 }  // namespace
@@ -423,7 +429,7 @@ nlohmann::json profiled_only(const nlohmann::json& report) {
 std::string not_profiled_text(const nlohmann::json& report) {
   std::vector<std::pair<std::string, std::vector<std::uint64_t>>> by_reason;
   std::uint64_t total = 0, all = 0;
-  for (const auto& l : report.value("launches", nlohmann::json::array())) {
+  for (const auto& l : report::array_member(report, "launches")) {
     ++all;
     if (l.value("profiled", true)) continue;
     const std::string why = l.value("not_profiled", "");
@@ -451,11 +457,12 @@ std::string not_profiled_text(const nlohmann::json& report) {
 
 std::string text_report(const nlohmann::json& full_report, const TextOptions& options) {
   // Launches the filter left out (-k/-s/-c, "profiled": false) are listed, not tabled.
-  const nlohmann::json report = profiled_only(full_report);
+  nlohmann::json storage;
+  const nlohmann::json& report = profiled_only(full_report, storage);
   std::string out = launch_table(report, options.all_launches);
   out += processes_text(full_report);
   out += not_profiled_text(full_report);
-  const auto& launches = report.value("launches", nlohmann::json::array());
+  const auto& launches = report::array_member(report, "launches");
   std::uint64_t sampled = 0;
   for (const auto& l : launches)
     if (l.contains("sampling") && l["sampling"].is_object()) ++sampled;
@@ -470,7 +477,7 @@ std::string text_report(const nlohmann::json& full_report, const TextOptions& op
     out += worst_lines(report, options.worst_lines);
     out += advice_list(report, options.advice);
   }
-  out += memcheck_summary(full_report.value("launches", nlohmann::json::array()));
+  out += memcheck_summary(report::array_member(full_report, "launches"));
   out += incomplete_text(full_report);
   if (report.contains("sticky_error")) {
     out += fmt::format("   sticky error: {}\n", report["sticky_error"].value("message", ""));

@@ -1,4 +1,5 @@
 #include "report/time_text.hpp"
+#include "report/json_access.hpp"
 
 #include <map>
 #include <vector>
@@ -27,7 +28,7 @@ struct Row {
 }  // namespace
 
 std::string time_table(const nlohmann::json& report, std::size_t limit) {
-  const auto& launches = report.value("launches", nlohmann::json::array());
+  const auto& launches = report::array_member(report, "launches");
   std::vector<Row> rows;
   std::map<std::string, std::size_t> by_name;
   const bool aggregate = launches.size() > limit;
@@ -87,7 +88,7 @@ std::string time_table(const nlohmann::json& report, std::size_t limit) {
   }
   // A "-" column says why: the first reason each compared profile gave.
   std::vector<std::pair<std::string, std::string>> reasons;
-  for (const auto& l : report.value("launches", nlohmann::json::array()))
+  for (const auto& l : report::array_member(report, "launches"))
     for (const auto& c : l.value("compare", nlohmann::json::array())) {
       const nlohmann::json t = c.value("time", nlohmann::json());
       if (predicted(t) || !t.is_object() || !t.contains("reason")) continue;

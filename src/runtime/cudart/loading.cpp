@@ -224,7 +224,7 @@ MachineCodeFacts install_machine_code_of(Module& module, const std::string& name
   if (f == sass.end()) return {};
   // The PTX as the planners see it: before compiled accesses are installed (they are listed after
   // the PTX instructions and have no machine code of their own).
-  const std::vector<InstructionInfo> code = module.instructions(name);
+  const std::vector<InstructionInfo>& code = module.instructions(name);
   std::vector<analysis::sass::PtxInst> ptx(code.size());
   for (std::size_t pc = 0; pc < code.size(); ++pc) {
     const InstructionInfo& c = code[pc];

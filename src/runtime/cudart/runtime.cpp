@@ -40,6 +40,20 @@ namespace warpscope::cudart {
 namespace fatbin = warpscope::runtime::fatbin;
 namespace {
 
+/// The kernel's CodeFacts for its current instruction list, made on first use.
+const KernelRec::CodeFacts& code_facts(KernelRec& k) {
+  const std::vector<InstructionInfo>& code = k.module->module->instructions(k.name);
+  KernelRec::CodeFacts& f = k.code_facts;
+  if (f.code != &code || f.sass != k.sass) {
+    f.code = &code;
+    f.sass = k.sass;
+    f.dynamic_local_index = analysis::dynamic_local_index(code);
+    f.float_atomic_pcs = float_atomic_pcs(code);
+    f.aggregated_atomic_pcs = aggregated_atomic_pcs(code, k.sass);
+  }
+  return f;
+}
+
 /// A launch's kernel and shape, for the predicted duration of launches the filter leaves out.
 std::string shape_key(const std::string& kernel, const Dim3& grid, const Dim3& block, std::size_t shmem) {
   return fmt::format("{}|{},{},{}|{},{},{}|{}", kernel, grid.x, grid.y, grid.z, block.x, block.y, block.z, shmem);
@@ -406,8 +420,9 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
   const std::uint64_t sampled_ctas = every > 1 ? (total_ctas + every - 1) / every : total_ctas;
   metrics.set_cta_sample_stride(every);
   if (model) {
-    metrics.set_float_atomic_pcs(float_atomic_pcs(k->module->module->instructions(k->name)));
-    metrics.set_aggregated_atomic_pcs(aggregated_atomic_pcs(k->module->module->instructions(k->name), k->sass));
+    const KernelRec::CodeFacts& facts = code_facts(*k);
+    metrics.set_float_atomic_pcs(facts.float_atomic_pcs);
+    metrics.set_aggregated_atomic_pcs(facts.aggregated_atomic_pcs);
     stats::AddressRanges mapped;  // zero-copy memory: the same address on both sides
     for (const auto& [at, h] : host_allocs)
       if (h.device_base != 0 && !h.managed) mapped.emplace_back(at, at + h.bytes);
@@ -528,9 +543,9 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
     if (interrupted || monitor.stop_code() != 0) finish_stopped(monitor.stop_code());
     return sticky != kSuccess ? kSuccess : result;
   }
-  const std::vector<InstructionInfo> code = k->module->module->instructions(k->name);
+  const std::vector<InstructionInfo>& code = k->module->module->instructions(k->name);
   std::vector<stats::ModelResult> results = metrics.finish();
-  const std::vector<bool> dynamic_index = analysis::dynamic_local_index(code);
+  const std::vector<bool>& dynamic_index = code_facts(*k).dynamic_local_index;
   double primary_ns = -1;  // the primary profile's predicted duration (-1: none)
   for (std::size_t i = 0; i < results.size(); ++i) {
     nlohmann::json m = stats::metrics_json(results[i], stats);

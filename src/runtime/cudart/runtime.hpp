@@ -77,6 +77,16 @@ struct KernelRec {
   // of its PTX instructions: each launch's machine-code instruction counts (sass_counts.hpp).
   const analysis::sass::Function* sass = nullptr;
   std::vector<analysis::sass::PtxInst> sass_ptx;
+  // What launches read of its instructions and that depends on them alone, made once for the
+  // Module::instructions list `code` (a new list, after spills are installed, is a new address).
+  struct CodeFacts {
+    const std::vector<InstructionInfo>* code = nullptr;
+    const analysis::sass::Function* sass = nullptr;  // KernelRec::sass when they were made
+    std::vector<bool> dynamic_local_index;  // analysis::dynamic_local_index
+    std::vector<bool> float_atomic_pcs;     // launch_time.hpp
+    std::vector<bool> aggregated_atomic_pcs;
+  };
+  CodeFacts code_facts;
 };
 /// KernelRec::part of a kernel whose translation unit has no PTX (a device link's machine-code-only unit).
 inline constexpr std::size_t kNoPart = static_cast<std::size_t>(-1);
