@@ -42,6 +42,7 @@ class FieldReader {
     return *it;
   }
 
+  bool has(std::string_view key) const { return obj_.contains(std::string(key)); }
   std::uint64_t u64(std::string_view key, std::uint64_t min = 0) {
     const json& v = get(key);
     if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<std::int64_t>() >= 0))
@@ -246,6 +247,9 @@ Profile parse_profile(std::string_view json_text, std::string_view origin) {
     p.dram_bytes = d.u64("bytes", 1);
     p.dram_bandwidth_gbps = d.number("bandwidth_gbps");
     p.dram_fetch_bytes = d.pow2("fetch_bytes");
+    // Optional: what cudaDevAttrMemoryClockRate / GlobalMemoryBusWidth answer (0: not stated).
+    if (d.has("clock_khz")) p.dram_clock_khz = d.u32("clock_khz", 1);
+    if (d.has("bus_width_bits")) p.dram_bus_width_bits = d.u32("bus_width_bits", 1);
     d.no_unknown_fields();
     if (p.dram_fetch_bytes < p.l2.sector_bytes) d.bad(d.path("fetch_bytes"), "smaller than l2.sector_bytes");
     if (p.dram_fetch_bytes > p.l2.line_bytes) d.bad(d.path("fetch_bytes"), "larger than l2.line_bytes");

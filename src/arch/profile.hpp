@@ -116,6 +116,8 @@ struct Profile {
   // Clocks and DRAM capacity and bandwidth, for reports.
   std::uint64_t dram_bytes = 0;
   double dram_bandwidth_gbps = 0;  // GB/s
+  std::uint32_t dram_clock_khz = 0;       // cudaDevAttrMemoryClockRate (0: not stated)
+  std::uint32_t dram_bus_width_bits = 0;  // cudaDevAttrGlobalMemoryBusWidth (0: not stated)
   double sm_clock_mhz = 0;
   std::string sources;  // where the numbers come from
 

@@ -42,6 +42,21 @@ TimeConstants hopper() {
   return c;
 }
 
+// NVIDIA H200 SXM: the H100's SMs (the SM-side constants above, which the H200's microbench.txt
+// repeats within 0.3 %: rate_fma 3.901, rate_imad 1.998, latency_fma 4.07, latency_shared 23.1)
+// with its own memory system, measured: tests/hw/data/h200/profile (capture_h200_profile.sh).
+TimeConstants h200() {
+  TimeConstants c = hopper();
+  c.lat_l2 = 275.8;               // measured latency_l2 (ld.global.cg chase, 4 MB)
+  c.lat_dram = 650.3;             // measured latency_dram.txt (1 GiB chase, 1 KB apart, 4096 steps)
+  c.l2_bytes_per_s = 8101.0e9;    // measured bw_l2_read (16 MiB working set)
+  c.dram_read_bytes_per_s = 4361.1e9;   // measured bw_dram_read
+  c.dram_mixed_bytes_per_s = 4000.4e9;  // measured bw_dram_copy (reads + writes)
+  c.launch_overhead_ns = 1536.0;  // measured: ncu gpu__time_duration of empty_kernel<<<1,32>>> (1,632 / 1,472 / 1,504)
+  c.source = "H200 microbenchmarks (tests/hw/data/h200/profile) over the H100's SM constants";
+  return c;
+}
+
 // NVIDIA A100 SXM4: A100 whitepaper (108 SMs, 64 FP32 + 64 INT32 + 32 FP64 lanes and 16 SFU lanes
 // per SM, 1410 MHz boost, 1555 GB/s); latencies from published microbenchmarks (Jia et al.,
 // "Dissecting the Ampere GPU architecture", and NVIDIA's CUDA guides: ~4-cycle FMA).
@@ -98,7 +113,7 @@ TimeConstants kepler() {
 const TimeConstants* constants_for(const arch::Profile& profile) {
   // Never destroyed: programs launch kernels from their static destructors.
   static const auto& table = *new std::map<std::string_view, TimeConstants>{
-      {"hopper", hopper()}, {"ampere", ampere()}, {"volta", volta()}, {"kepler", kepler()}};
+      {"hopper", hopper()}, {"h200", h200()}, {"ampere", ampere()}, {"volta", volta()}, {"kepler", kepler()}};
   auto it = table.find(profile.name);
   return it == table.end() ? nullptr : &it->second;
 }

@@ -35,7 +35,8 @@ constexpr SerialConstants kHopper{0.7311, 1.7549, 23204.8, 287.35, 6930.1, 7006.
 }  // namespace
 
 const SerialConstants* serial_constants_for(const std::string& profile_name) {
-  return profile_name == "hopper" ? &kHopper : nullptr;
+  // The H200 has the H100's SMs and L2 design: the same serialised costs (measured on the H100).
+  return profile_name == "hopper" || profile_name == "h200" ? &kHopper : nullptr;
 }
 
 SerialBounds serial_bounds(const SerialConstants* sc, const SerialCounts& s, double warp_latency) {

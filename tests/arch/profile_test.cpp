@@ -12,7 +12,7 @@ namespace {
 TEST(Profiles, AllBuiltinsLoadOldestFirst) {
   auto names = builtin_profile_names();
   std::vector<std::string> expected = {"g80",   "tesla", "fermi",  "kepler", "maxwell",
-                                       "pascal", "volta", "ampere", "hopper"};
+                                       "pascal", "volta", "ampere", "h200", "hopper"};
   EXPECT_EQ(names, expected);
 }
 
@@ -45,14 +45,38 @@ TEST(Profiles, HopperIsTheH100Sxm) {
   EXPECT_EQ(p.reduction_line_classes[1], 0xD75D6AED00ull);
 }
 
+// The H200: the H100's SMs with its own memory system, each value measured on the team's H200
+// (tests/hw/data/h200/profile/attributes.txt: cudaGetDeviceProperties; ncu_cli/raw_text.txt:
+// lts__cycles_elapsed.sum / .avg = 827106 / 8799 = 94, dram__ 808448 / 16842.67 = 48).
+TEST(Profiles, H200IsTheH100sSmsWithItsOwnMemory) {
+  const Profile& h = builtin_profile("h200");
+  const Profile& p = builtin_profile("hopper");
+  EXPECT_EQ(h.l2.bytes, 62914560u);
+  EXPECT_EQ(h.dram_bytes, 150109880320ull);
+  EXPECT_EQ(h.dram_clock_khz, 3201000u);
+  EXPECT_EQ(h.dram_bus_width_bits, 6016u);
+  EXPECT_EQ(h.dram_bandwidth_gbps, 4800.0);
+  EXPECT_EQ(h.ncu_lts_units, 94u);
+  EXPECT_EQ(h.ncu_dram_units, 48u);
+  EXPECT_EQ(h.ncu_smsp_per_sm, 4u);
+  EXPECT_EQ(h.sm_clock_mhz, 1980.0);
+  // The same SMs: occupancy limits, shared memory, clusters (the GPCs: cluster_sched/run.txt.gz).
+  EXPECT_EQ(h.sm_count, p.sm_count);
+  EXPECT_EQ(h.shared_bytes_per_sm, p.shared_bytes_per_sm);
+  EXPECT_EQ(h.registers_per_sm, p.registers_per_sm);
+  EXPECT_EQ(h.cluster_gpc_sms, p.cluster_gpc_sms);
+  EXPECT_EQ(p.dram_clock_khz, 0u);  // hopper states none: the H100's measured attribute table answers
+}
+
 TEST(Profiles, DramFetchBytesAndSetIndexOfEveryProfile) {
   for (const std::string& name : builtin_profile_names()) {
     const Profile& p = builtin_profile(name);
-    const bool hbm_era = name == "volta" || name == "ampere" || name == "hopper";
+    const bool gh100 = name == "hopper" || name == "h200";
+    const bool hbm_era = name == "volta" || name == "ampere" || gh100;
     EXPECT_EQ(p.dram_fetch_bytes, hbm_era ? 64u : 32u) << name;
-    EXPECT_EQ(p.l1.set_index, name == "hopper" ? SetIndex::kXor : SetIndex::kModulo) << name;
+    EXPECT_EQ(p.l1.set_index, gh100 ? SetIndex::kXor : SetIndex::kModulo) << name;
     EXPECT_EQ(p.l2.set_index, SetIndex::kModulo) << name;
-    EXPECT_EQ(p.reduction_line_classes.empty(), name != "hopper") << name;  // measured on the H100 only
+    EXPECT_EQ(p.reduction_line_classes.empty(), !gh100) << name;  // measured on the H100 (same SMs and L2 design)
   }
   EXPECT_EQ(to_string(SetIndex::kXor), "xor");
   EXPECT_EQ(to_string(SetIndex::kModulo), "modulo");

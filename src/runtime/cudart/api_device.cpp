@@ -199,6 +199,12 @@ bool device_attribute(const arch::Profile& p, int attr, int* value) {
     case 12: *value = d.regsPerBlock; break;
     case 13: *value = static_cast<int>(p.sm_clock_mhz * 1000); break;
     case 16: *value = d.multiProcessorCount; break;
+    case 36:
+      if (p.dram_clock_khz != 0) *value = static_cast<int>(p.dram_clock_khz);
+      break;
+    case 37:
+      if (p.dram_bus_width_bits != 0) *value = static_cast<int>(p.dram_bus_width_bits);
+      break;
     case 38: *value = d.l2CacheSize; break;
     case 39: *value = d.maxThreadsPerMultiProcessor; break;
     case 75: *value = d.major; break;
