@@ -592,9 +592,21 @@ class KernelDecoder final : public DecodeCtx {
       case Opcode::kTrap: out.ctl = Ctl::kTrap; return;
       case Opcode::kNanosleep: out.ctl = Ctl::kYield; return;
       case Opcode::kBrkpt:
-      case Opcode::kPmevent:
+        // A breakpoint suspends the thread for a debugger; there is none, so the launch stops here.
+        out.fn = [](const Inst& in, Ctx& x, std::uint32_t m) {
+          if (m == 0) return;
+          lane_fault(x, x.pc_of(in), ErrorKind::kTrap, static_cast<unsigned>(std::countr_zero(m)),
+                     "brkpt: the thread reached a breakpoint (no debugger is attached: the launch stops)");
+        };
+        return;
+      case Opcode::kPmevent:  // a performance-monitor event: no effect on the program's state
         out.fn = [](const Inst&, Ctx&, std::uint32_t) {};
         return;
+      case Opcode::kAlloca:
+      case Opcode::kStacksave:
+      case Opcode::kStackrestore:
+        unsupported(fmt::format("`{}`: the per-thread stack pointer (alloca, stacksave, stackrestore) is not modelled",
+                                ptx::to_string(ins.op)));
       case Opcode::kCall: decode_call(ins, out); return;
       case Opcode::kBarSync:
       case Opcode::kBarArrive:
@@ -605,7 +617,7 @@ class KernelDecoder final : public DecodeCtx {
         decode_cvt(*this, ins, out) || decode_move(*this, ins, out) || decode_mem(*this, ins, out) ||
         decode_atom(*this, ins, out) || decode_warp(*this, ins, out) || decode_tex(*this, ins, out) ||
         decode_async(*this, ins, out) || decode_tma(*this, ins, out) || decode_mma(*this, ins, out) ||
-        decode_wgmma(*this, ins, out) || decode_cluster(*this, ins, out)) {
+        decode_wgmma(*this, ins, out) || decode_cluster(*this, ins, out) || decode_video(*this, ins, out)) {
       if (out.fn == nullptr && out.ctl == Ctl::kNone) unsupported("no implementation for these types");
       return;
     }

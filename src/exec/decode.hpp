@@ -99,6 +99,7 @@ bool decode_tma(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out);     // o
 bool decode_cluster(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out); // ops_cluster.cpp
 bool decode_mma(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out);     // ops_mma.cpp
 bool decode_wgmma(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out);   // ops_wgmma.cpp
+bool decode_video(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out);   // ops_video.cpp
 
 /// Decodes one kernel of a verified module. `variable_addresses[i]` is the device address of
 /// module variable i when it is .global or .const. Throws kUnsupported (opcode and line) for an

@@ -585,10 +585,26 @@ class Builder {
       if (s.offset != 0) error(s.pos, "a register cannot take an offset outside brackets");
       o.kind = OperandKind::kReg;
       o.reg = r;
-      o.negate = s.negate;
+      o.negate = s.negate || s.minus;
+      if (s.negate && st.fn->registers[r].type != Type::kPred) error(s.pos, "only predicates can be negated with '!'");
+      if (s.minus && st.fn->registers[r].type == Type::kPred) error(s.pos, "a predicate cannot be negated with '-'");
       return o;
     }
-    if (s.negate) error(s.pos, "undefined register '{}'", s.name);
+    // A video instruction's selector: `%r1.b0`, `%r2.h10`, `%r3.b7654` (checked by the verifier).
+    if (const auto dot = s.name.rfind('.'); dot != std::string::npos && dot + 2 < s.name.size() + 1) {
+      const std::string sel = s.name.substr(dot + 1);
+      const bool sel_form = sel.size() >= 2 && sel.size() <= 5 && (sel[0] == 'b' || sel[0] == 'h') &&
+                            sel.find_first_not_of("01234567", 1) == std::string::npos;
+      if (RegId r = find_register(st, s.name.substr(0, dot)); r != kNoReg && sel_form) {
+        if (s.offset != 0 || s.negate) error(s.pos, "a register with a selector takes no offset or '!'");
+        o.kind = OperandKind::kReg;
+        o.reg = r;
+        o.negate = s.minus;
+        o.sel = sel;
+        return o;
+      }
+    }
+    if (s.negate || s.minus) error(s.pos, "undefined register '{}'", s.name);
     if (auto sp = special_register(s.name)) {
       if (s.offset != 0) error(s.pos, "a special register cannot take an offset");
       o.kind = OperandKind::kSpecial;

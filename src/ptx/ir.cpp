@@ -268,6 +268,29 @@ std::string_view to_string(Opcode op) {
     case Opcode::kWgmmaFence: return "wgmma.fence";
     case Opcode::kWgmmaCommit: return "wgmma.commit_group";
     case Opcode::kWgmmaWait: return "wgmma.wait_group";
+    case Opcode::kVadd: return "vadd";
+    case Opcode::kVsub: return "vsub";
+    case Opcode::kVabsdiff: return "vabsdiff";
+    case Opcode::kVmin: return "vmin";
+    case Opcode::kVmax: return "vmax";
+    case Opcode::kVshl: return "vshl";
+    case Opcode::kVshr: return "vshr";
+    case Opcode::kVmad: return "vmad";
+    case Opcode::kVset: return "vset";
+    case Opcode::kVadd2: return "vadd2";
+    case Opcode::kVsub2: return "vsub2";
+    case Opcode::kVavrg2: return "vavrg2";
+    case Opcode::kVabsdiff2: return "vabsdiff2";
+    case Opcode::kVmin2: return "vmin2";
+    case Opcode::kVmax2: return "vmax2";
+    case Opcode::kVset2: return "vset2";
+    case Opcode::kVadd4: return "vadd4";
+    case Opcode::kVsub4: return "vsub4";
+    case Opcode::kVavrg4: return "vavrg4";
+    case Opcode::kVabsdiff4: return "vabsdiff4";
+    case Opcode::kVmin4: return "vmin4";
+    case Opcode::kVmax4: return "vmax4";
+    case Opcode::kVset4: return "vset4";
   }
   return "?";
 }

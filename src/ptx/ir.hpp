@@ -335,7 +335,21 @@ enum class Opcode : std::uint16_t {
   kWgmmaFence,   // (none)                    wgmma.fence.sync.aligned
   kWgmmaCommit,  // (none)                    wgmma.commit_group.sync.aligned
   kWgmmaWait,    // N                         wgmma.wait_group.sync.aligned
+  // video instructions (PTX ISA "Scalar Video Instructions", "SIMD Video Instructions"):
+  // type = dtype, src_type = atype, src2_type = btype (vset: type = atype, src_type = btype);
+  // operand selectors (`%r1.b0`, `%r2.h10`, `%r3.b7654`) are in Operand::sel; `reduce` is the
+  // secondary operation (.add/.min/.max), `clamp`/`video_wrap` vshl/vshr's mode
+  kVadd, kVsub, kVabsdiff, kVmin, kVmax,  // d[.dsel], a[.asel], b[.bsel][, c]
+  kVshl, kVshr,  // d[.dsel], a[.asel], b[.bsel][, c]   .clamp / .wrap
+  kVmad,         // d, [-]a[.asel], [-]b[.bsel], [-]c   .po, .shr7/.shr15 (video_scale)
+  kVset,         // d[.dsel], a[.asel], b[.bsel][, c]   cmp
+  kVadd2, kVsub2, kVavrg2, kVabsdiff2, kVmin2, kVmax2,  // d[.mask], a[.asel], b[.bsel], c
+  kVset2,        // d[.mask], a[.asel], b[.bsel], c   cmp
+  kVadd4, kVsub4, kVavrg4, kVabsdiff4, kVmin4, kVmax4,  // d[.mask], a[.asel], b[.bsel], c
+  kVset4,        // d[.mask], a[.asel], b[.bsel], c   cmp
 };
+/// True for the scalar and SIMD video instructions (kVadd .. kVset4).
+constexpr bool is_video(Opcode op) { return op >= Opcode::kVadd && op <= Opcode::kVset4; }
 std::string_view to_string(Opcode op);  // the PTX mnemonic head ("ld", "bar.sync", ...)
 
 enum class CmpOp : std::uint8_t {
@@ -488,6 +502,10 @@ struct Operand {
   SpecialReg sreg = SpecialReg::kNone;
   std::uint8_t component = 0;      // kSpecial: 0,1,2 for .x,.y,.z (or the N of %envregN / %pmN)
   std::vector<Operand> elements;   // kVector; kAddress: texture/surface coordinates
+  /// A video instruction's byte/half-word selector or mask written after a register, without
+  /// the dot: "b0", "h1", "h32", "b3210" (`%r1.b0`); "" when none. `negate` on a vmad source is
+  /// its `-`.
+  std::string sel;
   PtxPos pos;
 };
 
@@ -556,6 +574,10 @@ struct Instruction {
   TexGeom tex_geom = TexGeom::kNone;
   TexMode tex_mode = TexMode::kNone;
   std::uint8_t tex_comp = 0;          // tld4 .r/.g/.b/.a = 0..3
+  // --- video instructions
+  bool video_wrap = false;   // vshl/vshr .wrap (.clamp sets `clamp`)
+  bool po = false;           // vmad .po
+  std::uint8_t video_scale = 0;  // vmad .shr7 / .shr15: 7 or 15
   SurfClamp surf_clamp = SurfClamp::kTrap;
   bool surf_formatted = false;        // .p (else .b)
   TexQuery tex_query = TexQuery::kNone;

@@ -70,6 +70,7 @@ enum Cat : std::uint64_t {
   kMmaQ = 1ull << 50,     // wmma/mma/ldmatrix/stmatrix/movmatrix qualifiers (mma.hpp)
   kBulk = 1ull << 51,     // bulk copies: .tensor .1d-.5d .tile .im2col .bulk_group .read
                           // .multicast::cluster .cta_group::N .mbarrier::complete_tx::bytes
+  kVideo = 1ull << 52,    // video instructions: vmad .po .shr7 .shr15; vshl/vshr .clamp .wrap
 };
 
 struct OpSpec {
@@ -222,6 +223,30 @@ constexpr OpSpec kOps[] = {
     {"wgmma.fence", Opcode::kWgmmaFence, kSync | kAligned},
     {"wgmma.commit_group", Opcode::kWgmmaCommit, kSync | kAligned},
     {"wgmma.wait_group", Opcode::kWgmmaWait, kSync | kAligned},
+    // video instructions: .dtype.atype.btype (vset: .atype.btype), .sat, the secondary operation
+    {"vadd", Opcode::kVadd, kT | kSat | kRed},
+    {"vsub", Opcode::kVsub, kT | kSat | kRed},
+    {"vabsdiff", Opcode::kVabsdiff, kT | kSat | kRed},
+    {"vmin", Opcode::kVmin, kT | kSat | kRed},
+    {"vmax", Opcode::kVmax, kT | kSat | kRed},
+    {"vshl", Opcode::kVshl, kT | kSat | kRed | kVideo},
+    {"vshr", Opcode::kVshr, kT | kSat | kRed | kVideo},
+    {"vmad", Opcode::kVmad, kT | kSat | kVideo},
+    {"vset", Opcode::kVset, kT | kCmp | kRed},
+    {"vadd2", Opcode::kVadd2, kT | kSat | kRed},
+    {"vsub2", Opcode::kVsub2, kT | kSat | kRed},
+    {"vavrg2", Opcode::kVavrg2, kT | kSat | kRed},
+    {"vabsdiff2", Opcode::kVabsdiff2, kT | kSat | kRed},
+    {"vmin2", Opcode::kVmin2, kT | kSat | kRed},
+    {"vmax2", Opcode::kVmax2, kT | kSat | kRed},
+    {"vset2", Opcode::kVset2, kT | kCmp | kRed},
+    {"vadd4", Opcode::kVadd4, kT | kSat | kRed},
+    {"vsub4", Opcode::kVsub4, kT | kSat | kRed},
+    {"vavrg4", Opcode::kVavrg4, kT | kSat | kRed},
+    {"vabsdiff4", Opcode::kVabsdiff4, kT | kSat | kRed},
+    {"vmin4", Opcode::kVmin4, kT | kSat | kRed},
+    {"vmax4", Opcode::kVmax4, kT | kSat | kRed},
+    {"vset4", Opcode::kVset4, kT | kCmp | kRed},
 };
 
 template <class E>
@@ -405,7 +430,7 @@ class Decoder {
           inst_.type = *t;
         } else if (inst_.src_type == Type::kNone) {
           inst_.src_type = *t;
-        } else if (inst_.src2_type == Type::kNone && inst_.op == Opcode::kCvtPack) {
+        } else if (inst_.src2_type == Type::kNone && (inst_.op == Opcode::kCvtPack || is_video(inst_.op))) {
           inst_.src2_type = *t;
         } else {
           unsupported(m, "too many types");
@@ -487,6 +512,16 @@ class Decoder {
       if (inst_.vec != 1) unsupported(m, "two vector widths");
       inst_.vec = static_cast<std::uint32_t>(m[1] - '0');
       return;
+    }
+    if (has(kVideo)) {
+      if (inst_.op == Opcode::kVmad && m == "po") return flag(inst_.po, m);
+      if (inst_.op == Opcode::kVmad && (m == "shr7" || m == "shr15"))
+        return set_once(inst_.video_scale, static_cast<std::uint8_t>(m == "shr7" ? 7 : 15), m);
+      if (inst_.op != Opcode::kVmad && (m == "clamp" || m == "wrap")) {
+        if (inst_.clamp || inst_.video_wrap) unsupported(m, "two shift modes");
+        (m == "clamp" ? inst_.clamp : inst_.video_wrap) = true;
+        return;
+      }
     }
     if (has(kClamp) && (m == "clamp" || m == "wrap")) {
       if (m == "clamp") inst_.clamp = true;
@@ -571,7 +606,10 @@ class Decoder {
             inst_.reduce == ReduceOp::kExch || inst_.reduce == ReduceOp::kCas)
           unsupported(to_string(inst_.reduce), "redux.sync takes add/min/max/and/or/xor");
         return;
-      default: return;
+      default:
+        if (!is_video(inst_.op)) return;
+        video();
+        return;
     }
     Type t = inst_.type;
     if (t == Type::kNone) return;  // the verifier reports the missing type
@@ -589,6 +627,22 @@ class Decoder {
         inst_.op == Opcode::kRsqrt || inst_.op == Opcode::kSin || inst_.op == Opcode::kCos ||
         inst_.op == Opcode::kLg2 || inst_.op == Opcode::kEx2 || inst_.op == Opcode::kTanh)
       unsupported(to_string(t), "needs a float type");
+  }
+
+  // The secondary operations and modes each video instruction takes.
+  void video() const {
+    const bool simd = inst_.op >= Opcode::kVadd2;
+    const ReduceOp r = inst_.reduce;
+    if (simd && r != ReduceOp::kNone && r != ReduceOp::kAdd)
+      unsupported(to_string(r), "the SIMD video instructions' only secondary operation is .add");
+    if (r != ReduceOp::kNone && r != ReduceOp::kAdd && r != ReduceOp::kMin && r != ReduceOp::kMax)
+      unsupported(to_string(r), "the secondary operation is .add, .min or .max");
+    if ((inst_.op == Opcode::kVshl || inst_.op == Opcode::kVshr) && !inst_.clamp && !inst_.video_wrap)
+      unsupported(to_string(inst_.op), "vshl/vshr need the mode .clamp or .wrap");
+    if ((inst_.op == Opcode::kVset || inst_.op == Opcode::kVset2 || inst_.op == Opcode::kVset4) &&
+        (inst_.cmp == CmpOp::kNone || inst_.cmp > CmpOp::kGe))
+      unsupported(inst_.cmp == CmpOp::kNone ? std::string_view("vset") : to_string(inst_.cmp),
+                  "vset compares with .eq .ne .lt .le .gt or .ge");
   }
 
   // The mbarrier operations the ISA allows on .shared::cluster, and a bulk copy's destination:
@@ -680,6 +734,12 @@ class Decoder {
 
 void decode_opcode(std::string_view text, Instruction& inst, std::string_view origin, PtxPos pos) {
   Decoder(text, inst, origin, pos).run();
+}
+
+std::vector<std::string_view> opcode_heads() {
+  std::vector<std::string_view> out;
+  for (const OpSpec& s : kOps) out.push_back(s.name);
+  return out;
 }
 
 }  // namespace warpscope::ptx

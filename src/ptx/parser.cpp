@@ -747,6 +747,15 @@ class Parser {
         }
         return o;
       case TokenKind::kMinus:
+        if (i_ + 1 < toks_.size() && toks_[i_ + 1].kind == TokenKind::kIdent && !in_list) {
+          // `-%r1`: a negated register (vmad's operands)
+          next();
+          o.kind = K::kName;
+          o.minus = true;
+          o.name = expect_ident("a register");
+          return o;
+        }
+        [[fallthrough]];
       case TokenKind::kInt:
       case TokenKind::kF32:
       case TokenKind::kF64:

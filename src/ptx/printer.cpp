@@ -37,7 +37,10 @@ std::string offset_suffix(std::int64_t off) {
 std::string operand(const Module& m, const Function& fn, const Operand& o) {
   switch (o.kind) {
     case OperandKind::kNone: return "<none>";
-    case OperandKind::kReg: return (o.negate ? "!" : "") + reg_name(fn, o.reg);
+    case OperandKind::kReg:
+      if (!o.sel.empty() || (o.negate && fn.registers[o.reg].type != Type::kPred))  // a video operand
+        return (o.negate ? "-" : "") + reg_name(fn, o.reg) + (o.sel.empty() ? "" : "." + o.sel);
+      return (o.negate ? "!" : "") + reg_name(fn, o.reg);
     case OperandKind::kImm:
       switch (o.imm_kind) {
         case ImmKind::kInt: return fmt::format("{}", static_cast<std::int64_t>(o.imm));

@@ -28,6 +28,7 @@ struct Operand {
   std::string name;         // kName; kAddress base
   std::string second;       // kName: the name after `|`
   bool negate = false;      // `!%p`
+  bool minus = false;       // `-%r1` (vmad)
   ImmKind imm_kind = ImmKind::kInt;
   std::uint64_t imm = 0;
   std::int64_t offset = 0;  // kAddress; kName (`sym+4`)

@@ -1,5 +1,7 @@
 #include "ptx/verifier.hpp"
 
+#include <algorithm>
+#include <functional>
 #include <string>
 
 #include "common/error.hpp"
@@ -166,6 +168,15 @@ constexpr Shape kShapes[] = {
     {Opcode::kWgmmaFence, "", false},
     {Opcode::kWgmmaCommit, "", false},
     {Opcode::kWgmmaWait, "I", false},
+    {Opcode::kVadd, "DSS?S", true}, {Opcode::kVsub, "DSS?S", true}, {Opcode::kVabsdiff, "DSS?S", true},
+    {Opcode::kVmin, "DSS?S", true}, {Opcode::kVmax, "DSS?S", true}, {Opcode::kVshl, "DSS?S", true},
+    {Opcode::kVshr, "DSS?S", true}, {Opcode::kVmad, "DSSS", true},  {Opcode::kVset, "DSS?S", true},
+    {Opcode::kVadd2, "DSSS", true}, {Opcode::kVsub2, "DSSS", true}, {Opcode::kVavrg2, "DSSS", true},
+    {Opcode::kVabsdiff2, "DSSS", true}, {Opcode::kVmin2, "DSSS", true}, {Opcode::kVmax2, "DSSS", true},
+    {Opcode::kVset2, "DSSS", true},
+    {Opcode::kVadd4, "DSSS", true}, {Opcode::kVsub4, "DSSS", true}, {Opcode::kVavrg4, "DSSS", true},
+    {Opcode::kVabsdiff4, "DSSS", true}, {Opcode::kVmin4, "DSSS", true}, {Opcode::kVmax4, "DSSS", true},
+    {Opcode::kVset4, "DSSS", true},
 };
 
 const Shape* shape_of(Opcode op) {
@@ -246,7 +257,8 @@ class Verifier {
     switch (o.kind) {
       case OperandKind::kReg:
         reg(o.reg, o.pos);
-        if (o.negate && !is_pred(o)) error(o.pos, "only predicates can be negated");
+        if (o.negate && !is_pred(o) && (inst_ == nullptr || inst_->op != Opcode::kVmad))
+          error(o.pos, "only predicates can be negated");
         return;
       case OperandKind::kImm:
       case OperandKind::kSpecial: return;
@@ -328,7 +340,54 @@ class Verifier {
           in.op == Opcode::kElect)
         check_pred(in.dest2, "the second destination");
     }
+    for (const Operand& o : in.operands)
+      if (!o.sel.empty() && !is_video(in.op)) error(o.pos, "a selector '.{}' is only allowed in video instructions", o.sel);
+    if (is_video(in.op)) video(in);
     specific(in);
+  }
+
+  // Video instructions: types .u32/.s32, the selectors each operand may take (PTX ISA "Scalar
+  // Video Instructions", "SIMD Video Instructions").
+  void video(const Instruction& in) {
+    const auto& ops = in.operands;
+    const bool simd2 = in.op >= Opcode::kVadd2 && in.op <= Opcode::kVset2;
+    const bool simd4 = in.op >= Opcode::kVadd4 && in.op <= Opcode::kVset4;
+    const bool vset = in.op == Opcode::kVset || in.op == Opcode::kVset2 || in.op == Opcode::kVset4;
+    const bool shift = in.op == Opcode::kVshl || in.op == Opcode::kVshr;
+    for (Type t : {in.type, in.src_type, vset ? Type::kU32 : in.src2_type}) {
+      if (t != Type::kU32 && t != Type::kS32) error(in.ptx, "video instructions take {} types, each .u32 or .s32", vset ? 2 : 3);
+    }
+    if (vset && in.src2_type != Type::kNone) error(in.ptx, "vset takes two types");
+    if (shift && in.src2_type != Type::kU32) error(in.ptx, "the shift amount's type must be .u32");
+    for (std::size_t k = 0; k < ops.size(); ++k) {
+      const Operand& o = ops[k];
+      if (o.sel.empty()) continue;
+      if (k == 3) error(o.pos, "c takes no selector");
+      if (in.op == Opcode::kVmad && k == 0) error(o.pos, "vmad's destination takes no selector");
+      const std::string& s = o.sel;
+      bool ok = false;
+      if (!simd2 && !simd4) {
+        ok = s == "b0" || s == "b1" || s == "b2" || s == "b3" || s == "h0" || s == "h1";
+      } else if (k == 0) {
+        ok = simd2 ? (s == "h0" || s == "h1" || s == "h10")
+                   : s[0] == 'b' && s.size() >= 2 && std::is_sorted(s.begin() + 1, s.end(), std::greater<>()) &&
+                         s.find_first_not_of("0123", 1) == std::string::npos &&
+                         std::adjacent_find(s.begin() + 1, s.end()) == s.end();
+      } else {
+        ok = simd2 ? s.size() == 3 && s[0] == 'h' && s.find_first_not_of("0123", 1) == std::string::npos
+                   : s.size() == 5 && s[0] == 'b';
+      }
+      if (!ok) error(o.pos, "'.{}' is not a selector of this operand", s);
+    }
+    if (ops.size() == 3 && !ops[0].sel.empty()) error(in.ptx, "a merge (d.{}) needs the operand c", ops[0].sel);
+    if (!simd2 && !simd4 && !ops[0].sel.empty() && in.reduce != ReduceOp::kNone)
+      error(in.ptx, "a secondary operation and a merge (d.{}) exclude each other", ops[0].sel);
+    if (in.op != Opcode::kVmad && !simd2 && !simd4 && ops.size() == 4 && ops[0].sel.empty() && in.reduce == ReduceOp::kNone)
+      error(in.ptx, "the operand c needs a secondary operation or a merge");
+    if ((simd2 || simd4) && in.sat && in.reduce != ReduceOp::kNone) error(in.ptx, ".sat cannot be used with the secondary accumulate operation");
+    if (in.op == Opcode::kVmad) {
+      if (in.po && (ops[1].negate || ops[2].negate || ops[3].negate)) error(in.ptx, "vmad.po takes no negated operand");
+    }
   }
 
   void operand(const Instruction& in, char c, const Operand& o, std::size_t k) {

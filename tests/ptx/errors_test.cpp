@@ -45,9 +45,27 @@ TEST(PtxErrors, UnknownOpcodeIsUnsupportedWithNameAndLine) {
                      "{%f1, %f2, %f3, %f4}, %r4, 0x0;",
                      ErrorKind::kUnsupported);
   EXPECT_CONTAINS(msg, "'.sp'");
-  // SIMD video instructions (__vabsdiffu4) are not implemented.
-  msg = kernel_error("vabsdiff4.u32.u32.u32 %r1, %r2, %r3, %r4;", ErrorKind::kUnsupported);
-  EXPECT_CONTAINS(msg, "unsupported PTX instruction 'vabsdiff4.u32.u32.u32' (line 9)");
+  // An opcode the decoder does not know is refused by name (an L2 policy is not modelled).
+  msg = kernel_error("createpolicy.fractional.L2::evict_last.b64 %rd1, 1.0;", ErrorKind::kUnsupported);
+  EXPECT_CONTAINS(msg, "unsupported PTX instruction 'createpolicy.fractional.L2::evict_last.b64' (line 9)");
+}
+
+TEST(PtxErrors, VideoOperandsAreChecked) {
+  // Selectors: scalar .b0-.b3/.h0/.h1, 2-way .hxy (d: .h0/.h1/.h10), 4-way .bxyzw (d: bytes).
+  EXPECT_CONTAINS(kernel_error("vadd.s32.s32.s32 %r1, %r2.h2, %r3;"), "'.h2' is not a selector of this operand");
+  EXPECT_CONTAINS(kernel_error("vadd2.s32.s32.s32 %r1, %r2.h4, %r3, %r4;"), "'.h4' is not a selector");
+  EXPECT_CONTAINS(kernel_error("vadd4.s32.s32.s32 %r1.b01, %r2, %r3, %r4;"), "'.b01' is not a selector");
+  EXPECT_CONTAINS(kernel_error("add.s32 %r1, %r2.b0, %r3;"), "only allowed in video instructions");
+  EXPECT_CONTAINS(kernel_error("vadd.s32.s32.s32 %r1.h0, %r2, %r3;"), "a merge (d.h0) needs the operand c");
+  EXPECT_CONTAINS(kernel_error("vadd.s32.s32.s32 %r1, %r2, %r3, %r4;"), "needs a secondary operation or a merge");
+  EXPECT_CONTAINS(kernel_error("vadd2.s32.s32.s32.sat.add %r1, %r2, %r3, %r4;"), ".sat cannot be used");
+  EXPECT_CONTAINS(kernel_error("vadd.s32.s32.f32 %r1, %r2, %r3;"), "each .u32 or .s32");
+  EXPECT_CONTAINS(kernel_error("vmad.s32.s32.s32.po %r1, -%r2, %r3, %r4;"), "vmad.po takes no negated operand");
+  EXPECT_CONTAINS(kernel_error("vsub.s32.s32.s32 %r1, -%r2, %r3;"), "only predicates can be negated");
+  EXPECT_CONTAINS(kernel_error("vadd2.s32.s32.s32.min %r1, %r2, %r3, %r4;", ErrorKind::kUnsupported),
+                  "only secondary operation is .add");
+  EXPECT_CONTAINS(kernel_error("vshl.s32.s32.u32 %r1, %r2, %r3;", ErrorKind::kUnsupported), "need the mode");
+  EXPECT_CONTAINS(kernel_error("vset.s32.s32.lo %r1, %r2, %r3;", ErrorKind::kUnsupported), "vset compares with");
 }
 
 TEST(PtxErrors, TextureOperandsAreChecked) {
