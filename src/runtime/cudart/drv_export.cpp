@@ -103,8 +103,8 @@ std::atomic<int> g_runtime_version{0};
 
 std::string runtime_version_text() {
   const int v = g_runtime_version.load() != 0 ? g_runtime_version.load() : asked_driver_version();
-  if (v == 0) return "of an unknown CUDA version";
-  return fmt::format("of CUDA {}.{}", v / 1000, v % 1000 / 10);
+  if (v == 0) return "its CUDA version not known yet";
+  return fmt::format("CUDA {}.{}", v / 1000, v % 1000 / 10);
 }
 
 // ---- Entries warpscope does not serve -------------------------------------------------------------

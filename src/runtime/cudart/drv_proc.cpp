@@ -3,6 +3,7 @@
 // reference describes it: the versioned function (cuMemAlloc_v2) when the requested version is at
 // least the one it came with, its _ptds/_ptsz form with CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM.
 #include <atomic>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <unordered_map>
@@ -99,7 +100,16 @@ WS_DRV CUresult cuGetProcAddress_v2(const char* symbol, void** pfn, int version,
   for (int seen = g_asked_version.load(); version > seen && !g_asked_version.compare_exchange_weak(seen, version);) {
   }
   if (version > 13000) {
-    driver_trace(fmt::format("cuGetProcAddress {} version {}: newer than the driver (13000)", symbol, version));
+    // A runtime newer than the driver: NVIDIA's static runtime of a later CUDA (a program built
+    // with that CUDA's nvcc and its default -cudart static) asks with its own version.
+    static std::atomic<bool> said{false};
+    if (!said.exchange(true))
+      std::fprintf(stderr,
+                   "warpscope: cuGetProcAddress(\"%s\") asks for the driver API of CUDA %d.%d; warpscope's driver is "
+                   "CUDA 13.0's (cuDriverGetVersion: 13000), so a CUDA runtime of that version linked into the program "
+                   "(nvcc's default -cudart static) stops with cudaErrorInsufficientDriver. Build the program with "
+                   "CUDA 13.0, or with -cudart shared to run it on warpscope's runtime\n",
+                   symbol, version / 1000, version % 1000 / 10);
     return kCuInvalidValue;
   }
   bool too_low = false;
