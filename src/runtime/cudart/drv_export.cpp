@@ -11,7 +11,6 @@
 #include <pthread.h>
 #include <unistd.h>
 
-#include <array>
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
@@ -247,7 +246,6 @@ std::vector<void*>& table(int index);
 /// HMAC-MD2, under a fixed key, of the driver's version, the version asked, the process and
 /// thread, the addresses of the cudart interface table, of this table and of this entry, the time,
 /// then each device's UUID and PCI domain, bus and device numbers.
-CUresult integrity_check(std::uint32_t version, std::uint64_t unix_seconds, std::uint64_t* result);
 CUresult integrity_check(std::uint32_t version, std::uint64_t unix_seconds, std::uint64_t* result) {
   trace(fmt::format("integrity check: version {}, time {}", version, unix_seconds));
   if (result == nullptr) return kCuInvalidValue;
