@@ -13,8 +13,8 @@ namespace warpscope::cli {
 
 const char* main_help_footer() {
   return R"(Examples:
-  warpscope run -- ./app args...            run a CUDA program (built with nvcc -cudart shared) and
-                                            report every kernel launch's memory traffic
+  warpscope run -- ./app args...            run a CUDA program (built by nvcc or CMake, either CUDA
+                                            runtime) and report every kernel launch's memory traffic
   warpscope run examples/saxpy.cu -- 1000   compile a .cu file (cached) and run it
   warpscope pattern --index 'lane*2'        one warp access: requests, sectors, bus utilization
   warpscope sanitize -- ./app               compute-sanitizer's memcheck on the CPU (--tool racecheck,

@@ -237,17 +237,14 @@ BinaryCheck check_binary(const std::string& path, const arch::Profile& profile) 
   } else if (elf->has_symbol("warpscope_cudart_static_marker")) {
     c.kind = BinaryCheck::Kind::kWarpscopeStatic;
   } else if (is_cuda && !(driver && !fatbin_has_kernels(*elf, path))) {
+    // NVIDIA's static runtime (nvcc's default, -cudart static): it loads libcuda.so.1, warpscope's
+    // driver, and reaches it through cuGetProcAddress and the driver's export tables (docs/runtime.md
+    // "The static CUDA runtime"); its kernels arrive as libraries (cuLibraryLoadData).
     c.kind = BinaryCheck::Kind::kNvidiaStatic;
-    c.runnable = false;
-    c.message = fmt::format(
-        "{} is linked with the static CUDA runtime (nvcc's default, -cudart static), whose calls cannot be "
-        "replaced{}. Rebuild it with: {} ...   (or link libwarpscope_cudart_static.a with -cudart none)",
-        path, driver ? " (its driver API calls, through libcuda.so.1, would run)" : "", flags);
-    return c;
   } else if (driver) {
     // A driver API program. Built by nvcc with its defaults it also carries NVIDIA's static runtime
-    // and a device-link fatbinary without kernels: the runtime is never used (its first call would
-    // fail, as it cannot be replaced); the kernels come from the modules the program loads.
+    // and a device-link fatbinary without kernels: the kernels come from the modules the program
+    // loads (a runtime call would reach the same driver, as above).
     c.kind = BinaryCheck::Kind::kDriver;
     return c;
   } else {

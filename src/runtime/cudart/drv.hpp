@@ -133,6 +133,20 @@ extern const std::size_t kDriverSymbolCount;
 /// its _ptds/_ptsz form; nullptr when there is none. cudaGetDriverEntryPoint uses it too.
 void* proc_address(const std::string& symbol, int version, std::uint64_t flags, bool* version_too_low);
 
+/// The highest CUDA version a cuGetProcAddress call asked for (0 before any): the CUDA version of
+/// the runtime that calls, for messages about NVIDIA's static runtime (drv_export.cpp).
+int asked_driver_version();
+
+/// WARPSCOPE_DRIVER_TRACE=1: one line on stderr per cuGetProcAddress lookup, export table asked
+/// for and export table entry called (drv_export.cpp; docs/runtime.md "The static CUDA runtime").
+bool driver_tracing();
+void driver_trace(const std::string& line);
+
+/// Runs and forgets the context-local storage of `ctx` (cuGetExportTable's table, which NVIDIA's
+/// static runtime keeps its per-context state in): each entry's destructor is called, as when
+/// the context is reset or destroyed.
+void context_storage_release(Context* ctx);
+
 /// Prints "warpscope: NAME is not supported by warpscope's CUDA driver" once per name and returns
 /// CUDA_ERROR_NOT_SUPPORTED (the generated stubs).
 CUresult not_supported(const char* name);

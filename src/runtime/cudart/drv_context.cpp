@@ -295,6 +295,7 @@ WS_DRV CUresult cuDevicePrimaryCtxSetFlags(int dev, unsigned flags) { return cuD
 WS_DRV CUresult cuDevicePrimaryCtxReset_v2(int dev) {
   if (CUresult e = need_init(); e != kCuSuccess) return e;
   if (!valid_device(dev)) return kCuInvalidDevice;
+  context_storage_release(primary_context());  // NVIDIA's static runtime forgets its state in it
   {
     std::lock_guard lock(ctx_mutex());
     primary_state().retained = 0;
@@ -341,6 +342,7 @@ WS_DRV CUresult cuCtxDestroy_v2(Context* ctx) {
   if (CUresult e = need_init(); e != kCuSuccess) return e;
   if (ctx == nullptr || ctx->destroyed) return kCuInvalidValue;
   if (ctx->primary) return kCuInvalidContext;  // the primary context is released, not destroyed
+  context_storage_release(ctx);
   ctx->destroyed = true;
   auto& s = ctx_stack();
   std::erase(s, ctx);

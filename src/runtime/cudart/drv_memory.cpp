@@ -40,6 +40,16 @@ CUresult fill(std::uint64_t dst, std::uint32_t value, std::size_t width, std::si
   return via_runtime([&] { return cudaMemcpy(ptr(dst), pattern.data(), pattern.size(), kHostToDevice); });
 }
 
+/// cuMemsetD2D8/16/32: `height` rows of `width` elements, `pitch` bytes apart.
+CUresult fill_2d(std::uint64_t dst, std::size_t pitch, std::uint32_t value, std::size_t elem, std::size_t width,
+                 std::size_t height) {
+  if (CUresult e = need_context(); e != kCuSuccess) return e;
+  if (height > 1 && pitch < width * elem) return kCuInvalidValue;
+  for (std::size_t r = 0; r < height; ++r)
+    if (CUresult e = fill(dst + r * pitch, value, elem, width); e != kCuSuccess) return e;
+  return kCuSuccess;
+}
+
 /// CUDA_MEMCPY2D.
 struct Memcpy2D {
   std::size_t src_x, src_y;
@@ -219,6 +229,31 @@ WS_DRV CUresult cuPointerGetAttribute(void* data, int attr, std::uint64_t p) {
   }
 }
 
+// Every attribute of `attributes`, into data[i]: what cuPointerGetAttribute answers, or, for a
+// pointer CUDA does not know (where cuPointerGetAttribute fails with CUDA_ERROR_INVALID_VALUE), the
+// attribute's zero value: "Unlike cuPointerGetAttribute, this function will not return an error when
+// the ptr encountered is not a valid CUDA pointer" (the driver API reference). NVIDIA's static
+// runtime builds cudaPointerGetAttributes on it.
+WS_DRV CUresult cuPointerGetAttributes(unsigned count, const int* attributes, void** data, std::uint64_t p) {
+  if (CUresult e = need_init(); e != kCuSuccess) return e;
+  if (count != 0 && (attributes == nullptr || data == nullptr)) return kCuInvalidValue;
+  for (unsigned i = 0; i < count; ++i) {
+    if (data[i] == nullptr) return kCuInvalidValue;
+    const int attr = attributes[i];
+    // CUpointer_attribute's value sizes: pointers and 64-bit values, 4-byte ints, 1-byte bools.
+    // IS_MANAGED (8) is read as a 4-byte value by NVIDIA's static runtime (its other 3 bytes are
+    // not initialised), so it is written as one here.
+    std::size_t size = 8;
+    if (attr == 2 || attr == 8 || attr == 9) size = 4;  // MEMORY_TYPE, IS_MANAGED, DEVICE_ORDINAL
+    if (attr == 6 || attr == 10 || attr == 13 || attr == 15) size = 1;  // the booleans
+    if (attr == 5) size = 16;                                           // P2P_TOKENS
+    std::memset(data[i], 0, size);
+    const CUresult e = cuPointerGetAttribute(data[i], attr, p);
+    if (e != kCuSuccess && e != kCuInvalidValue) return e;
+  }
+  return kCuSuccess;
+}
+
 // ---- Copies and sets ----------------------------------------------------------------------------
 
 WS_DRV CUresult cuMemcpyHtoD_v2(std::uint64_t dst, const void* src, std::size_t n) {
@@ -252,6 +287,27 @@ WS_DRV CUresult cuMemcpy2DAsync_v2(const Memcpy2D* c, void* s) { return copy_2d(
 WS_DRV CUresult cuMemsetD8_v2(std::uint64_t dst, unsigned char v, std::size_t n) { return fill(dst, v, 1, n); }
 WS_DRV CUresult cuMemsetD16_v2(std::uint64_t dst, unsigned short v, std::size_t n) { return fill(dst, v, 2, n); }
 WS_DRV CUresult cuMemsetD32_v2(std::uint64_t dst, unsigned v, std::size_t n) { return fill(dst, v, 4, n); }
+WS_DRV CUresult cuMemsetD2D8_v2(std::uint64_t dst, std::size_t pitch, unsigned char v, std::size_t w, std::size_t h) {
+  return fill_2d(dst, pitch, v, 1, w, h);
+}
+WS_DRV CUresult cuMemsetD2D16_v2(std::uint64_t dst, std::size_t pitch, unsigned short v, std::size_t w, std::size_t h) {
+  return fill_2d(dst, pitch, v, 2, w, h);
+}
+WS_DRV CUresult cuMemsetD2D32_v2(std::uint64_t dst, std::size_t pitch, unsigned v, std::size_t w, std::size_t h) {
+  return fill_2d(dst, pitch, v, 4, w, h);
+}
+WS_DRV CUresult cuMemsetD2D8Async(std::uint64_t dst, std::size_t pitch, unsigned char v, std::size_t w, std::size_t h,
+                                  void*) {
+  return fill_2d(dst, pitch, v, 1, w, h);
+}
+WS_DRV CUresult cuMemsetD2D16Async(std::uint64_t dst, std::size_t pitch, unsigned short v, std::size_t w,
+                                   std::size_t h, void*) {
+  return fill_2d(dst, pitch, v, 2, w, h);
+}
+WS_DRV CUresult cuMemsetD2D32Async(std::uint64_t dst, std::size_t pitch, unsigned v, std::size_t w, std::size_t h,
+                                   void*) {
+  return fill_2d(dst, pitch, v, 4, w, h);
+}
 WS_DRV CUresult cuMemsetD8Async(std::uint64_t dst, unsigned char v, std::size_t n, void*) { return fill(dst, v, 1, n); }
 WS_DRV CUresult cuMemsetD16Async(std::uint64_t dst, unsigned short v, std::size_t n, void*) { return fill(dst, v, 2, n); }
 WS_DRV CUresult cuMemsetD32Async(std::uint64_t dst, unsigned v, std::size_t n, void*) { return fill(dst, v, 4, n); }
@@ -279,6 +335,29 @@ WS_DRV CUresult cuMemcpy2DAsync_v2_ptsz(const Memcpy2D* c, void* s) { return cop
 WS_DRV CUresult cuMemsetD8_v2_ptds(std::uint64_t dst, unsigned char v, std::size_t n) { return fill(dst, v, 1, n); }
 WS_DRV CUresult cuMemsetD16_v2_ptds(std::uint64_t dst, unsigned short v, std::size_t n) { return fill(dst, v, 2, n); }
 WS_DRV CUresult cuMemsetD32_v2_ptds(std::uint64_t dst, unsigned v, std::size_t n) { return fill(dst, v, 4, n); }
+WS_DRV CUresult cuMemsetD2D8_v2_ptds(std::uint64_t d, std::size_t pitch, unsigned char v, std::size_t w,
+                                     std::size_t h) {
+  return fill_2d(d, pitch, v, 1, w, h);
+}
+WS_DRV CUresult cuMemsetD2D16_v2_ptds(std::uint64_t d, std::size_t pitch, unsigned short v, std::size_t w,
+                                      std::size_t h) {
+  return fill_2d(d, pitch, v, 2, w, h);
+}
+WS_DRV CUresult cuMemsetD2D32_v2_ptds(std::uint64_t d, std::size_t pitch, unsigned v, std::size_t w, std::size_t h) {
+  return fill_2d(d, pitch, v, 4, w, h);
+}
+WS_DRV CUresult cuMemsetD2D8Async_ptsz(std::uint64_t d, std::size_t pitch, unsigned char v, std::size_t w,
+                                       std::size_t h, void*) {
+  return fill_2d(d, pitch, v, 1, w, h);
+}
+WS_DRV CUresult cuMemsetD2D16Async_ptsz(std::uint64_t d, std::size_t pitch, unsigned short v, std::size_t w,
+                                        std::size_t h, void*) {
+  return fill_2d(d, pitch, v, 2, w, h);
+}
+WS_DRV CUresult cuMemsetD2D32Async_ptsz(std::uint64_t d, std::size_t pitch, unsigned v, std::size_t w,
+                                        std::size_t h, void*) {
+  return fill_2d(d, pitch, v, 4, w, h);
+}
 WS_DRV CUresult cuMemsetD8Async_ptsz(std::uint64_t dst, unsigned char v, std::size_t n, void*) { return fill(dst, v, 1, n); }
 WS_DRV CUresult cuMemsetD16Async_ptsz(std::uint64_t dst, unsigned short v, std::size_t n, void*) { return fill(dst, v, 2, n); }
 WS_DRV CUresult cuMemsetD32Async_ptsz(std::uint64_t dst, unsigned v, std::size_t n, void*) { return fill(dst, v, 4, n); }

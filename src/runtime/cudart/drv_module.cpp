@@ -337,6 +337,15 @@ WS_DRV CUresult cuModuleLoadFatBinary(void** module, const void* fat) {
   });
 }
 
+// CUmoduleLoadingMode: CU_MODULE_EAGER_LOADING (1). A module's PTX is read and checked when it
+// is loaded (NVIDIA's static runtime asks at initialisation).
+WS_DRV CUresult cuModuleGetLoadingMode(int* mode) {
+  if (mode == nullptr) return kCuInvalidValue;
+  if (CUresult e = need_init(); e != kCuSuccess) return e;
+  *mode = 1;
+  return kCuSuccess;
+}
+
 WS_DRV CUresult cuModuleUnload(void* module) {
   return locked("cuModuleUnload", [&](Runtime&) -> CUresult {
     ModuleRec* m = module_of(module);

@@ -2,9 +2,13 @@
 // base name ("cuMemAlloc"), a CUDA version and the per-thread-stream flag, as the driver API
 // reference describes it: the versioned function (cuMemAlloc_v2) when the requested version is at
 // least the one it came with, its _ptds/_ptsz form with CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM.
+#include <atomic>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <unordered_map>
+
+#include <fmt/format.h>
 
 #include "runtime/cudart/drv.hpp"
 
@@ -53,7 +57,11 @@ int introduced(const std::string& name) {
   return it != k.end() ? it->second : 3020;
 }
 
+std::atomic<int> g_asked_version{0};
+
 }  // namespace
+
+int asked_driver_version() { return g_asked_version.load(); }
 
 void* proc_address(const std::string& symbol, int version, std::uint64_t flags, bool* version_too_low) {
   const auto& m = symbols();
@@ -89,9 +97,26 @@ using namespace warpscope::cudart::drv;  // NOLINT: the C entry points below
 WS_DRV CUresult cuGetProcAddress_v2(const char* symbol, void** pfn, int version, std::uint64_t flags, int* status) {
   if (symbol == nullptr || pfn == nullptr) return kCuInvalidValue;
   *pfn = nullptr;
-  if (version > 13000) return kCuInvalidValue;
+  for (int seen = g_asked_version.load(); version > seen && !g_asked_version.compare_exchange_weak(seen, version);) {
+  }
+  if (version > 13000) {
+    // A runtime newer than the driver: NVIDIA's static runtime of a later CUDA (a program built
+    // with that CUDA's nvcc and its default -cudart static) asks with its own version.
+    static std::atomic<bool> said{false};
+    if (!said.exchange(true))
+      std::fprintf(stderr,
+                   "warpscope: cuGetProcAddress(\"%s\") asks for the driver API of CUDA %d.%d; warpscope's driver is "
+                   "CUDA 13.0's (cuDriverGetVersion: 13000), so a CUDA runtime of that version linked into the program "
+                   "(nvcc's default -cudart static) stops with cudaErrorInsufficientDriver. Build the program with "
+                   "CUDA 13.0, or with -cudart shared to run it on warpscope's runtime\n",
+                   symbol, version / 1000, version % 1000 / 10);
+    return kCuInvalidValue;
+  }
   bool too_low = false;
   *pfn = proc_address(symbol, version, flags, &too_low);
+  if (driver_tracing())
+    driver_trace(fmt::format("cuGetProcAddress {} version {}{}: {}", symbol, version, (flags & 2) != 0 ? " per-thread" : "",
+                             *pfn != nullptr ? "found" : too_low ? "version not sufficient" : "not found"));
   if (status != nullptr) *status = *pfn != nullptr ? 0 : too_low ? 2 : 1;
   return kCuSuccess;
 }
