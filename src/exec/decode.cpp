@@ -669,6 +669,7 @@ class KernelDecoder final : public DecodeCtx {
         case ptx::RuntimeFunction::kMalloc: info.builtin = CallInfo::Builtin::kMalloc; break;
         case ptx::RuntimeFunction::kAlignedMalloc: info.builtin = CallInfo::Builtin::kAlignedMalloc; break;
         case ptx::RuntimeFunction::kFree: info.builtin = CallInfo::Builtin::kFree; break;
+        case ptx::RuntimeFunction::kSetConditional: info.builtin = CallInfo::Builtin::kSetConditional; break;
         case ptx::RuntimeFunction::kNone:
           unsupported(fmt::format("a call to the undefined function `{}`", target.name));
       }

@@ -123,7 +123,7 @@ struct CallInfo {
   // kMalloc: malloc(size); kAlignedMalloc: __cuda_syscall_aligned_malloc(size, align) (behind
   // __nv_aligned_device_malloc); kFree: free(ptr). operator new/delete are PTX functions that call
   // malloc/free.
-  enum class Builtin : std::uint8_t { kNone, kVprintf, kAssertFail, kMalloc, kAlignedMalloc, kFree };
+  enum class Builtin : std::uint8_t { kNone, kVprintf, kAssertFail, kMalloc, kAlignedMalloc, kFree, kSetConditional };
   Builtin builtin = Builtin::kNone;
   std::uint32_t callee = 0;  // index into KernelImage::funcs
   struct Copy {

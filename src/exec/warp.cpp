@@ -252,6 +252,24 @@ void CtaRunner::builtin_call(WarpState& w, const Inst& in, std::uint32_t pc, std
     x_.gcache2 = nullptr;
     return;
   }
+  if (ci.builtin == CallInfo::Builtin::kSetConditional) {
+    // cudaGraphSetConditional(handle, value) of CUDA's device runtime: the handle is the device
+    // address of the conditional node's 32-bit condition (src/runtime/cudart/api_graph_mem.cpp).
+    // Racing calls are undefined in CUDA; here the lanes store in lane order. Not a memory access
+    // of the program: nothing goes to the memory model.
+    for_lanes(m, [&](unsigned l) {
+      const std::uint64_t handle = arg(l, 0);
+      const auto value = static_cast<std::uint32_t>(arg(l, 1));
+      const Region* r = x_.global->find(handle, sizeof value);
+      if (r == nullptr) {
+        lane_fault(x_, pc, ErrorKind::kOutOfBounds, l,
+                   fmt::format("cudaGraphSetConditional with handle 0x{:x}, which no conditional handle names", handle));
+        return;
+      }
+      std::memcpy(r->host + (handle - r->base), &value, sizeof value);
+    });
+    return;
+  }
   // __assertfail(message, file, line, function, char size)
   const unsigned l = static_cast<unsigned>(std::countr_zero(m));
   const std::string msg = read_c_string(x_, l, arg(l, 0));

@@ -20,6 +20,7 @@ RuntimeFunction runtime_function(std::string_view name) {
   if (name == "malloc") return RuntimeFunction::kMalloc;
   if (name == "__cuda_syscall_aligned_malloc") return RuntimeFunction::kAlignedMalloc;
   if (name == "free") return RuntimeFunction::kFree;
+  if (name == "cudaGraphSetConditional") return RuntimeFunction::kSetConditional;
   return RuntimeFunction::kNone;
 }
 

@@ -35,7 +35,7 @@ Module link_modules(std::vector<Module> modules, std::string_view origin);
 
 /// The functions the interpreter provides itself when a module only declares them (src/exec,
 /// decode.cpp): an unresolved declaration of one is not a link error.
-enum class RuntimeFunction : std::uint8_t { kNone, kVprintf, kAssertFail, kMalloc, kAlignedMalloc, kFree };
+enum class RuntimeFunction : std::uint8_t { kNone, kVprintf, kAssertFail, kMalloc, kAlignedMalloc, kFree, kSetConditional };
 RuntimeFunction runtime_function(std::string_view name);
 
 }  // namespace warpscope::ptx

@@ -1,8 +1,9 @@
 // docs/runtime.md's table of runtime calls ("Every runtime call") agrees with the sources: every
 // name of src/runtime/cudart_exports.txt has one row; a call defined with WS_API in
 // src/runtime/cudart/api_*.cpp is "implemented" (or "implemented with caveat" when a
-// `// caveat:` comment precedes its definition), every other one is "not supported" (a
-// generated stub). The table is written by scripts/runtime_calls.cmake; this test reads the
+// `// caveat:` comment precedes its definition, "refused" when a `// refused:` comment does),
+// every other one is "not supported" (a generated stub). Refused and unsupported calls together
+// are at most 50, and each refused one is interop or IPC (issue 29). The table is written by scripts/runtime_calls.cmake; this test reads the
 // sources on its own.
 #include <filesystem>
 #include <fstream>
@@ -41,31 +42,36 @@ std::map<std::string, std::string> defined() {
     const std::string file = entry.path().filename().string();
     if (file.rfind("api_", 0) != 0 || entry.path().extension() != ".cpp") continue;
     bool caveat = false;
+    bool refused = false;
     for (const auto& l : lines_of(entry.path())) {
       std::smatch m;
-      if (l.rfind("// caveat: ", 0) == 0) {
+      if (l.rfind("// refused: ", 0) == 0) {
+        refused = true;
+      } else if (l.rfind("// caveat: ", 0) == 0) {
         caveat = true;
       } else if (caveat && l.rfind("//   ", 0) == 0) {
         // continuation of the caveat
       } else if (std::regex_search(l, m, def)) {
-        status[m[1].str()] = caveat ? "implemented with caveat" : "implemented";
+        status[m[1].str()] = refused ? "refused" : caveat ? "implemented with caveat" : "implemented";
         caveat = false;
+        refused = false;
       } else {
         caveat = false;
+        refused = false;
       }
     }
   }
   return status;
 }
 
-/// The table's rows: name -> status.
+/// The runtime table's rows: name -> status (the driver's table follows it).
 std::multimap<std::string, std::string> table() {
   std::multimap<std::string, std::string> rows;
   static const std::regex row(R"(^\| `([A-Za-z_][A-Za-z0-9_]*)` \| ([a-z ]+) \|)");
   bool inside = false;
   for (const auto& l : lines_of(kRoot / "docs/runtime.md")) {
     if (l.rfind("<!-- runtime-calls: generated", 0) == 0) inside = true;
-    if (l.rfind("<!-- runtime-calls: end", 0) == 0) inside = false;
+    if (l.rfind("<!-- runtime-calls: end", 0) == 0 || l.rfind("The driver API", 0) == 0) inside = false;  // its own table
     std::smatch m;
     if (inside && std::regex_search(l, m, row)) rows.emplace(m[1].str(), m[2].str());
   }
@@ -88,4 +94,19 @@ TEST(RuntimeCallsTable, EveryExportedCallHasOneRowWithItsStatus) {
   }
   for (const auto& [n, status] : rows) EXPECT_TRUE(names.count(n)) << n << " is in the table but not exported";
   for (const auto& [n, status] : impl) EXPECT_TRUE(names.count(n)) << n << " is defined but not exported";
+}
+
+TEST(RuntimeCallsTable, AtMostFiftyCallsDoNotWorkAndEveryRefusedOneIsInterop) {
+  const auto names = exported();
+  const auto impl = defined();
+  std::size_t not_working = 0;
+  static const std::regex interop(R"(GL|EGL|VDPAU|NvSci|External|Ipc|Graphics|Shareable|ExportPointer|ImportPointer)");
+  for (const auto& n : names) {
+    const auto it = impl.find(n);
+    if (it == impl.end() || it->second == "refused") ++not_working;
+    if (it != impl.end() && it->second == "refused") {
+      EXPECT_TRUE(std::regex_search(n, interop)) << n;
+    }
+  }
+  EXPECT_LE(not_working, 50u);
 }

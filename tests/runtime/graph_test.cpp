@@ -76,3 +76,19 @@ TEST(StreamCapture, PerThreadDefaultStreamBuild) {
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("\n0 failures"), std::string::npos) << r.out;
 }
+
+TEST(RuntimeCalls, PoolsGraphMemoryConditionalsAttributesLibraries) {
+  // programs/runtime_calls.cu checks each call against the runtime API reference's meanings and
+  // CPU references; the while node's body is one kernel launch per iteration (5, then 2).
+  const std::string report = prog("runtime_calls.json");
+  const auto r = run_under_warpscope(prog("runtime_calls"), report);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(r.out.find("not ok"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n0 failures"), std::string::npos) << r.out;
+  EXPECT_EQ(r.err.find("is not supported"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("cudaIpcGetMemHandle: IPC between processes"), std::string::npos) << r.err;
+  const auto j = read_json(report);
+  EXPECT_EQ(count_kernel(j, "countdown("), 7);
+  EXPECT_EQ(count_kernel(j, "put("), 2);
+  EXPECT_EQ(count_kernel(j, "add1"), 1);
+}

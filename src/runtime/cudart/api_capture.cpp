@@ -480,6 +480,7 @@ WS_API cudaError_t cudaStreamSynchronize(void* stream) {
       return kErrCaptureUnsupported;
     }
     bool captured = false;
+    pools_synchronized();  // the pools give back what exceeds their release thresholds
     return capture_check(rt, stream, &captured);  // the legacy stream waits for capturing ones
   });
 }

@@ -5,6 +5,7 @@
 
 #include "analysis/occupancy.hpp"
 #include "runtime/cudart/api.hpp"
+#include "runtime/cudart/mem_pools.hpp"
 #include "runtime/cudart/graph.hpp"
 
 namespace warpscope::cudart {
@@ -349,13 +350,17 @@ WS_API cudaError_t cudaDeviceGetPCIBusId(char* id, int len, int dev) {
 
 // caveat: returns at once (work has completed); cudaErrorStreamCaptureUnsupported while a stream captures
 WS_API cudaError_t cudaDeviceSynchronize() {
-  return call("cudaDeviceSynchronize", [&](Runtime& rt) { return device_sync_check(rt); });
+  return call("cudaDeviceSynchronize", [&](Runtime& rt) {
+    pools_synchronized();  // the pools give back what exceeds their release thresholds
+    return device_sync_check(rt);
+  });
 }
 
 // caveat: frees everything and ends every capture; graphs stay (their nodes may name freed memory or events)
 WS_API cudaError_t cudaDeviceReset() {
   return call("cudaDeviceReset", true, [&](Runtime& rt) {
     rt.reset_device();
+    pools_reset();
     last_error() = kSuccess;
     return kSuccess;
   });

@@ -355,6 +355,10 @@ WS_API cudaError_t cudaGraphNodeSetParams(void* node, GraphNodeParams* params) {
     Node* nd = live(node);
     if (params == nullptr || nd == nullptr || params->type != static_cast<int>(nd->type)) return kErrInvalidValue;
     if (nd->type == NodeType::kGraph) return kErrInvalidValue;  // a child graph is edited through its handle
+    // Memory nodes cannot change; a conditional node's bodies are edited through their handles.
+    if (nd->type == NodeType::kMemAlloc || nd->type == NodeType::kMemFree || nd->type == NodeType::kConditional) {
+      return kErrInvalidValue;
+    }
     Node fresh;
     if (cudaError_t e = node_from_params(rt, *params, &fresh); e != kSuccess) return e;
     return assign_params(nd, fresh);

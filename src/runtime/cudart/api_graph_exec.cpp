@@ -345,6 +345,7 @@ WS_API cudaError_t cudaGraphLaunch(void* exec, void* stream) {
       return capture_refuse(rt, stream, "cudaGraphLaunch on a capturing stream (add the graph as a child graph node "
                                         "with cudaGraphAddChildGraphNode instead)");
     }
+    reset_conditions(rt, *as_exec(exec)->graph);
     return run_graph(rt, as_exec(exec)->order, stream);
   });
 }
@@ -411,32 +412,4 @@ WS_API cudaError_t cudaGraphReleaseUserObject(void* graph, void* object, unsigne
     gs.release_user_object(o, count);
     return kSuccess;
   });
-}
-
-// ---- Graph memory: no graph allocates device memory here (memory nodes are not supported). ---
-
-// caveat: always 0: graph memory nodes are not supported, so graphs own no memory
-WS_API cudaError_t cudaDeviceGetGraphMemAttribute(int device, int attr, void* value) {
-  return call("cudaDeviceGetGraphMemAttribute", [&](Runtime&) {
-    if (device != 0) return kErrInvalidDevice;
-    if (value == nullptr || attr < 0 || attr > 3) return kErrInvalidValue;
-    *static_cast<unsigned long long*>(value) = 0;  // used/reserved, current/high: none
-    return kSuccess;
-  });
-}
-
-WS_API cudaError_t cudaDeviceSetGraphMemAttribute(int device, int attr, void* value) {
-  return call("cudaDeviceSetGraphMemAttribute", [&](Runtime&) {
-    if (device != 0) return kErrInvalidDevice;
-    // Only the high watermarks (UsedMemHigh 1, ReservedMemHigh 3) can be set, and only to 0.
-    if (value == nullptr || (attr != 1 && attr != 3) || *static_cast<unsigned long long*>(value) != 0) {
-      return kErrInvalidValue;
-    }
-    return kSuccess;
-  });
-}
-
-// caveat: nothing to trim: graphs own no memory
-WS_API cudaError_t cudaDeviceGraphMemTrim(int device) {
-  return call("cudaDeviceGraphMemTrim", [&](Runtime&) { return device == 0 ? kSuccess : kErrInvalidDevice; });
 }

@@ -7,6 +7,7 @@
 
 #include "runtime/cudart/api.hpp"
 #include "runtime/cudart/graph.hpp"
+#include "runtime/cudart/mem_pools.hpp"
 
 using namespace warpscope::cudart;  // NOLINT: the C entry points below
 using warpscope::DevicePtr;
@@ -65,13 +66,6 @@ cudaError_t set_2d(Runtime& rt, void* dst, std::size_t pitch, int value, std::si
   return kSuccess;
 }
 
-/// Graph memory (cudaMallocAsync / cudaFreeAsync captured as allocation nodes) is not supported.
-cudaError_t no_memory_nodes(Runtime& rt, const char* api) {
-  rt.note(fmt::format("{} on a capturing stream would be a graph memory node, which warpscope's runtime does not "
-                      "support; allocate before the capture", api));
-  return kErrNotSupported;
-}
-
 }  // namespace
 
 WS_API cudaError_t cudaMalloc(void** ptr, std::size_t bytes) {
@@ -94,13 +88,35 @@ WS_API cudaError_t cudaMalloc(void** ptr, std::size_t bytes) {
   });
 }
 
-// caveat: allocates at once, from no pool (memory pools are not modelled); not capturable (no graph memory nodes)
-WS_API cudaError_t cudaMallocAsync(void** ptr, std::size_t bytes, void* stream) {
-  return call("cudaMallocAsync", [&](Runtime& rt) {
-    if (cudaError_t e = rt.check_stream(stream); e != kSuccess) return e;
-    if (capture_of(stream) != nullptr) return no_memory_nodes(rt, "cudaMallocAsync");
-    return cudaMalloc(ptr, bytes);
+namespace {
+/// cudaMallocAsync, cudaMallocFromPoolAsync: from the pool at once, or an allocation node of the
+/// stream's capture.
+cudaError_t malloc_async(const char* api, void** ptr, std::size_t bytes, MemPool* pool, void* stream) {
+  return call(api, [&](Runtime& rt) {
+    if (ptr == nullptr) return kErrInvalidValue;
+    bool captured = false;
+    if (cudaError_t e = async_check(rt, stream, &captured); e != kSuccess) return e;
+    if (pool == nullptr) pool = Pools::get().current_pool();
+    if (!Pools::get().valid(pool)) return kErrInvalidValue;
+    if (captured) return capture_alloc(rt, stream, *pool, bytes, ptr);
+    return pool_allocate(rt, pool, bytes, ptr);
   });
+}
+}  // namespace
+
+// caveat: allocates at once (every stream is idle); the pool counts it (docs/runtime.md "Memory pools and graph memory")
+WS_API cudaError_t cudaMallocAsync(void** ptr, std::size_t bytes, void* stream) {
+  return malloc_async("cudaMallocAsync", ptr, bytes, nullptr, stream);
+}
+
+// caveat: allocates at once (every stream is idle); the pool counts it
+WS_API cudaError_t cudaMallocFromPoolAsync(void** ptr, std::size_t bytes, void* pool, void* stream) {
+  if (pool == nullptr) return call("cudaMallocFromPoolAsync", [](Runtime&) { return kErrInvalidValue; });
+  return malloc_async("cudaMallocFromPoolAsync", ptr, bytes, static_cast<MemPool*>(pool), stream);
+}
+
+WS_API cudaError_t cudaMallocFromPoolAsync_ptsz(void** ptr, std::size_t bytes, void* pool, void* stream) {
+  return cudaMallocFromPoolAsync(ptr, bytes, pool, const_cast<void*>(canonical_stream(stream, true)));
 }
 
 WS_API cudaError_t cudaMallocAsync_ptsz(void** ptr, std::size_t bytes, void* stream) {
@@ -114,21 +130,25 @@ WS_API cudaError_t cudaFree(void* ptr) {
     const auto p = reinterpret_cast<std::uintptr_t>(ptr);
     auto it = rt.allocations.find(p);
     if (it != rt.allocations.end()) {
+      pool_released(p, it->second);
       rt.device().free(p);
       rt.allocations.erase(it);
       return kSuccess;
     }
     auto h = rt.host_allocs.find(p);
     if (h != rt.host_allocs.end() && h->second.managed) return rt.free_host_visible(p);
+    if (graph_free(ptr)) return kSuccess;  // a graph allocation, freed outside its graph
     return kErrInvalidValue;
   });
 }
 
-// caveat: frees at once; not capturable (no graph memory nodes)
+// caveat: frees at once (every stream is idle)
 WS_API cudaError_t cudaFreeAsync(void* ptr, void* stream) {
   return call("cudaFreeAsync", [&](Runtime& rt) {
-    if (cudaError_t e = rt.check_stream(stream); e != kSuccess) return e;
-    if (capture_of(stream) != nullptr) return no_memory_nodes(rt, "cudaFreeAsync");
+    bool captured = false;
+    if (cudaError_t e = async_check(rt, stream, &captured); e != kSuccess) return e;
+    if (captured) return capture_free(rt, stream, ptr);
+    if (graph_free(ptr)) return kSuccess;
     return cudaFree(ptr);
   });
 }

@@ -23,7 +23,7 @@ constexpr unsigned kEventDisableTiming = 0x02;
 WS_API cudaError_t cudaStreamCreateWithPriority(void** stream, unsigned flags, int priority) {
   return call("cudaStreamCreate", [&](Runtime& rt) {
     if (stream == nullptr || flags > 1) return kErrInvalidValue;
-    auto* s = new Stream{flags, priority, rt.next_stream_id++};
+    auto* s = new Stream{flags, priority, rt.next_stream_id++, {}};
     rt.streams.insert(s);
     *stream = s;
     return kSuccess;

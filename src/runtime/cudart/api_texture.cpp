@@ -476,6 +476,23 @@ WS_API cudaError_t cudaMemcpy2DArrayToArray_ptds(void* dst, std::size_t wd, std:
   return cudaMemcpy2DArrayToArray(dst, wd, hd, src, ws, hs, width, height, kind);
 }
 
+WS_API cudaError_t cudaMemcpyArrayToArray(void* dst, std::size_t wd, std::size_t hd, const void* src, std::size_t ws,
+                                          std::size_t hs, std::size_t count, int kind) {
+  return call("cudaMemcpyArrayToArray", [&](Runtime& rt) {
+    ArrayRec* d = find_array(dst);
+    ArrayRec* s = find_array(const_cast<void*>(src));
+    if (d == nullptr || s == nullptr) return kErrInvalidResourceHandle;
+    if (kind != kDeviceToDevice && kind != kDefault) return kErrInvalidMemcpyDirection;
+    std::vector<std::uint8_t> stage(count);
+    if (cudaError_t e = copy_1d_array(rt, s, ws, hs, stage.data(), count, kDeviceToHost, false); e != kSuccess) return e;
+    return copy_1d_array(rt, d, wd, hd, stage.data(), count, kHostToDevice, true);
+  });
+}
+WS_API cudaError_t cudaMemcpyArrayToArray_ptds(void* dst, std::size_t wd, std::size_t hd, const void* src, std::size_t ws,
+                                               std::size_t hs, std::size_t count, int kind) {
+  return cudaMemcpyArrayToArray(dst, wd, hd, src, ws, hs, count, kind);
+}
+
 WS_API cudaError_t cudaMemcpyToArray(void* dst, std::size_t w_off, std::size_t h_off, const void* src, std::size_t count,
                                      int kind) {
   return call("cudaMemcpyToArray", [&](Runtime& rt) {
@@ -622,6 +639,58 @@ WS_API cudaError_t cudaGetSurfaceObjectResourceDesc(ResourceDesc* res, std::uint
     auto it = registry().surfaces.find(object);
     if (it == registry().surfaces.end() || res == nullptr) return kErrInvalidValue;
     *res = it->second.res;
+    return kSuccess;
+  });
+}
+
+// ---- Sparse, deferred-mapping and multi-planar arrays: the arrays made here are none of these
+// (their memory is always backed, their formats single-plane), so each query about one answers as
+// CUDA does for an array that is not one.
+
+WS_API cudaError_t cudaArrayGetSparseProperties(void* props, void* array) {
+  return call("cudaArrayGetSparseProperties", [&](Runtime&) {
+    if (props == nullptr) return kErrInvalidValue;
+    return find_array(array) == nullptr ? kErrInvalidResourceHandle : kErrInvalidValue;  // not sparse
+  });
+}
+
+WS_API cudaError_t cudaMipmappedArrayGetSparseProperties(void* props, void* mipmap) {
+  return call("cudaMipmappedArrayGetSparseProperties", [&](Runtime&) {
+    if (props == nullptr) return kErrInvalidValue;
+    return registry().mipmaps.count(mipmap) == 0 ? kErrInvalidResourceHandle : kErrInvalidValue;
+  });
+}
+
+WS_API cudaError_t cudaArrayGetMemoryRequirements(void* req, void* array, int device) {
+  return call("cudaArrayGetMemoryRequirements", [&](Runtime&) {
+    if (device != 0) return kErrInvalidDevice;
+    if (req == nullptr) return kErrInvalidValue;
+    return find_array(array) == nullptr ? kErrInvalidResourceHandle : kErrInvalidValue;  // not deferred-mapping
+  });
+}
+
+WS_API cudaError_t cudaMipmappedArrayGetMemoryRequirements(void* req, void* mipmap, int device) {
+  return call("cudaMipmappedArrayGetMemoryRequirements", [&](Runtime&) {
+    if (device != 0) return kErrInvalidDevice;
+    if (req == nullptr) return kErrInvalidValue;
+    return registry().mipmaps.count(mipmap) == 0 ? kErrInvalidResourceHandle : kErrInvalidValue;
+  });
+}
+
+WS_API cudaError_t cudaArrayGetPlane(void** plane, void* array, unsigned index) {
+  return call("cudaArrayGetPlane", [&](Runtime&) {
+    if (plane == nullptr) return kErrInvalidValue;
+    if (find_array(array) == nullptr) return kErrInvalidResourceHandle;
+    return index == 0 ? kErrInvalidValue : kErrInvalidValue;  // one plane: not a multi-planar array
+  });
+}
+
+// caveat: every texture object here is made without a resource view: the view's fields are 0 (cudaResViewFormatNone)
+WS_API cudaError_t cudaGetTextureObjectResourceViewDesc(void* view, std::uint64_t object) {
+  return call("cudaGetTextureObjectResourceViewDesc", [&](Runtime&) {
+    if (view == nullptr) return kErrInvalidValue;
+    if (!registry().textures.count(object)) return kErrInvalidValue;
+    std::memset(view, 0, 112);  // sizeof(cudaResourceViewDesc)
     return kSuccess;
   });
 }

@@ -103,4 +103,15 @@ cudaError_t not_supported(const char* name) {
   return kErrNotSupported;
 }
 
+cudaError_t refuse_once(const char* name, const std::string& why, cudaError_t code) {
+  static std::mutex mu;
+  static std::set<std::string>& said = *new std::set<std::string>;  // never destroyed
+  {
+    std::lock_guard lock(mu);
+    if (said.insert(name).second) std::fprintf(stderr, "warpscope: %s: %s\n", name, why.c_str());
+  }
+  last_error() = code;
+  return code;
+}
+
 }  // namespace warpscope::cudart

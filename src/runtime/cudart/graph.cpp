@@ -136,6 +136,7 @@ void Graphs::destroy_graph(Graph* g) {
     if (n->child) {
       destroy_graph(n->child.release());
     }
+    for (auto& b : n->bodies) destroy_graph(b.release());
   }
   for (auto& [obj, count] : g->user_objects) release_user_object(static_cast<UserObject*>(obj), count);
   g->user_objects.clear();
@@ -169,6 +170,7 @@ void Graphs::destroy_node(Node* n) {
     }
   }
   if (n->child) destroy_graph(n->child.release());
+  for (auto& b : n->bodies) destroy_graph(b.release());
   nodes.erase(n);
   for (auto it = g.clone_of.begin(); it != g.clone_of.end();) {
     it = it->second == n ? g.clone_of.erase(it) : std::next(it);
@@ -189,6 +191,7 @@ std::unique_ptr<Graph> Graphs::copy_graph(const Graph& src, bool registered, std
     c->event = n->event;
     c->enabled = n->enabled;
     if (n->child) c->child = copy_graph(*n->child, registered, nullptr);
+    copy_special(*this, *n, c.get(), registered);
     Node* added = nullptr;
     if (registered) {
       added = add_node(*g, std::move(c));
@@ -419,6 +422,9 @@ cudaError_t node_from_params(Runtime& rt, const GraphNodeParams& p, Node* n) {
       }
       return kSuccess;
     }
+    case NodeType::kMemAlloc: return mem_alloc_node(rt, const_cast<GraphNodeParams&>(p).alloc, n);
+    case NodeType::kMemFree: return mem_free_node(rt, p.free.dptr, n);
+    case NodeType::kConditional: return conditional_node(rt, const_cast<GraphNodeParams&>(p).conditional, n);
     default:
       rt.note(fmt::format("graph nodes of type {} ({}) are not supported by warpscope's runtime", p.type,
                           node_type_name(n->type)));
@@ -449,7 +455,8 @@ cudaError_t run_graph(Runtime& rt, const std::vector<Node*>& order, const void* 
     switch (n->type) {
       case NodeType::kKernel: {
         const KernelCall& k = n->kernel;
-        e = rt.launch(k.kernel->stub, k.grid, k.block, const_cast<void**>(k.arg_ptrs.data()), k.shared, stream);
+        e = rt.launch(k.kernel->stub, k.grid, k.block, const_cast<void**>(k.arg_ptrs.data()), k.shared, stream,
+                      node_cooperative(*n), node_cluster(*n));
         break;
       }
       case NodeType::kMemcpy: e = run_copy(rt, n->copy); break;
@@ -475,6 +482,9 @@ cudaError_t run_graph(Runtime& rt, const std::vector<Node*>& order, const void* 
         if (!rt.events.count(static_cast<Event*>(n->event))) return kErrInvalidResourceHandle;
         break;
       case NodeType::kEmpty: break;
+      case NodeType::kMemAlloc:
+      case NodeType::kMemFree:
+      case NodeType::kConditional: e = run_special(rt, n, stream); break;
       default:
         rt.note(fmt::format("graph node of type {} is not supported by warpscope's runtime", node_type_name(n->type)));
         return kErrNotSupported;

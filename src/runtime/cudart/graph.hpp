@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "runtime/cudart/abi.hpp"
+#include "runtime/cudart/mem_pools.hpp"
 #include "runtime/cudart/runtime.hpp"
 
 namespace warpscope::cudart {
@@ -78,6 +79,19 @@ struct EventNodeParams {
   void* event;
 };
 
+/// cudaConditionalNodeParams.
+struct ConditionalNodeParams {
+  std::uint64_t handle;  // cudaGraphConditionalHandle
+  int type;              // cudaGraphCondTypeIf 0, While 1, Switch 2
+  unsigned size;
+  void** phGraph_out;
+};
+static_assert(sizeof(ConditionalNodeParams) == 24);
+
+struct MemFreeNodeParams {
+  void* dptr;
+};
+
 /// cudaGraphNodeParams (256 bytes).
 struct GraphNodeParams {
   int type;
@@ -91,6 +105,9 @@ struct GraphNodeParams {
     ChildGraphNodeParams graph;
     EventNodeParams eventWait;
     EventNodeParams eventRecord;
+    MemAllocNodeParams alloc;
+    MemFreeNodeParams free;
+    ConditionalNodeParams conditional;
   };
   long long reserved2;
 };
@@ -183,6 +200,14 @@ struct Node {
   HostNodeParams host{};
   std::unique_ptr<Graph> child;
   void* event = nullptr;
+  std::shared_ptr<GraphAlloc> alloc;  // a memory allocation node's memory (mem_pools.hpp)
+  DevicePtr free_ptr = 0;             // a memory free node's address
+  // A conditional node (api_graph_mem.cpp): its handle (the device address of its 32-bit
+  // condition), type and body graphs (registered: the program fills them through their handles).
+  ConditionalNodeParams cond{};
+  std::vector<std::unique_ptr<Graph>> bodies;
+  std::vector<void*> body_handles;  // what phGraph_out points to
+  std::map<int, LaunchAttrValue> attributes;  // a kernel node's cudaGraphKernelNodeSetAttribute (api_attr.cpp)
   bool enabled = true;  // cudaGraphNodeSetEnabled (nodes of a GraphExec)
   std::vector<Node*> deps;  // incoming edges, in the order they were added
   std::vector<GraphEdgeData> dep_data;
@@ -288,6 +313,29 @@ cudaError_t assign_params(Node* n, Node& fresh);
 
 /// Runs the nodes of an instantiated graph in order, on `stream`.
 cudaError_t run_graph(Runtime& rt, const std::vector<Node*>& order, const void* stream);
+
+// ---- Memory and conditional nodes (api_graph_mem.cpp) -----------------------------------------
+
+/// Fills a memory allocation, memory free or conditional node from its parameters; writes the
+/// allocation's address (the bodies' handles) back into `p`.
+cudaError_t mem_alloc_node(Runtime& rt, MemAllocNodeParams& p, Node* n);
+cudaError_t mem_free_node(Runtime& rt, void* dptr, Node* n);
+cudaError_t conditional_node(Runtime& rt, ConditionalNodeParams& p, Node* n);
+/// Copies what copy_graph does not: a memory node's allocation, a conditional node's bodies, a
+/// kernel node's attributes.
+void copy_special(Graphs& gs, const Node& from, Node* to, bool registered);
+/// A kernel node's cluster dimension attribute (null when it has none) and cooperative attribute.
+const Dim3* node_cluster(const Node& n);
+bool node_cooperative(const Node& n);
+/// Runs a memory allocation, memory free or conditional node.
+cudaError_t run_special(Runtime& rt, Node* n, const void* stream);
+/// Sets the conditions of `g`'s conditional handles made with cudaGraphCondAssignDefault to their
+/// default (at the start of each launch of the graph).
+void reset_conditions(Runtime& rt, const Graph& g);
+/// cudaMallocAsync / cudaMallocFromPoolAsync (cudaFreeAsync) on a capturing stream: a memory
+/// allocation (free) node of the capture, with the pool's properties.
+cudaError_t capture_alloc(Runtime& rt, const void* stream, const MemPool& pool, std::size_t bytes, void** ptr);
+cudaError_t capture_free(Runtime& rt, const void* stream, void* ptr);
 
 /// Instantiates `g`; on failure sets *err_node (a node of g) when one is to blame.
 cudaError_t instantiate(Runtime& rt, Graph& g, unsigned long long flags, GraphExec** out, Node** err_node);

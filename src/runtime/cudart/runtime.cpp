@@ -676,6 +676,7 @@ bool Runtime::within_allocation(const void* ptr, std::size_t bytes) const {
   };
   return inside(allocations, [](std::size_t b) { return b; }) ||
          inside(symbol_ranges, [](std::size_t b) { return b; }) ||
+         inside(graph_allocations, [](std::size_t b) { return b; }) ||
          inside(host_allocs, [](const auto& h) { return h.bytes; });
 }
 

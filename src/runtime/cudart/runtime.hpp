@@ -11,6 +11,7 @@
 // created. cudaMemcpy and friends classify each pointer: device, managed (host-accessible) or host.
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -126,10 +127,14 @@ struct ModuleRec {
   std::vector<VarRec*> vars;
 };
 
+/// A cudaLaunchAttributeValue (64 bytes), as cudaStreamSetAttribute / cudaGraphKernelNodeSetAttribute store it.
+using LaunchAttrValue = std::array<std::uint8_t, 64>;
+
 struct Stream {
   unsigned flags = 0;
   int priority = 0;
   std::uint64_t id = 0;
+  std::map<int, LaunchAttrValue> attributes;  // cudaStreamSetAttribute's (api_attr.cpp)
 };
 
 struct Event {
@@ -248,6 +253,7 @@ class Runtime {
   std::map<DevicePtr, std::size_t> allocations;  // plain device allocations, by base
   std::map<std::uintptr_t, HostAlloc> host_allocs;  // managed and pinned, by program pointer
   std::map<DevicePtr, std::size_t> symbol_ranges;    // module variables of loaded modules
+  std::map<DevicePtr, std::size_t> graph_allocations;  // the memory of graph allocation nodes (mem_pools.hpp)
   std::map<std::uintptr_t, std::size_t> registered;  // cudaHostRegister'ed ranges, by start
   std::set<Stream*> streams;
   std::set<Event*> events;
@@ -384,6 +390,9 @@ void runtime_entered();
 
 /// Prints "warpscope: NAME is not supported by warpscope's CUDA runtime" once per name.
 cudaError_t not_supported(const char* name);
+/// Prints "warpscope: NAME: WHY" once per name and returns `code` (also the last error): a call
+/// refused as a GPU without the capability refuses it (api_interop.cpp, and host memory pools).
+cudaError_t refuse_once(const char* name, const std::string& why, cudaError_t code);
 
 std::string demangle(const std::string& mangled);
 
