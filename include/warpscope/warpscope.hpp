@@ -149,25 +149,29 @@ struct SanitizerSite {
 /// and pair of instructions, the first in CTA order (then execution order), with the count of
 /// all of them. The same for any host thread count.
 struct SanitizerFinding {
-  std::string tool;        // "racecheck" or "synccheck"
+  std::string tool;        // "racecheck", "synccheck" or "initcheck"
   // racecheck: "RAW", "WAR" or "WAW"; synccheck: "divergent_block", "divergent_warp" or
-  // "invalid_arguments"
+  // "invalid_arguments"; initcheck: "uninitialized_read" (one per thread access)
   std::string kind;
   bool warning = false;    // racecheck: between threads of one warp in different instructions
   std::string kernel;      // mangled
   Dim3 block;
-  std::uint64_t address = 0;  // racecheck: the shared-memory offset of the first byte found
+  std::uint64_t address = 0;  // racecheck: the shared-memory offset of the first byte found;
+                              // initcheck: the global address read
+  std::uint32_t size = 0;     // initcheck: bytes of the access
   SanitizerSite first;     // racecheck: the earlier access; synccheck: where it was detected
   SanitizerSite second;    // racecheck: the later access
   std::string detail;      // synccheck: the masks or lanes involved
-  std::uint64_t count = 0; // racecheck: hazards (bytes x thread pairs found); synccheck: warps
+  std::uint64_t count = 0; // racecheck: hazards (bytes x thread pairs found); synccheck: warps;
+                           // initcheck: 1
 };
 
 /// What `warpscope sanitize --tool` checks in the interpreter (DeviceOptions::sanitize).
 struct SanitizeChecks {
   bool racecheck = false;  // shared-memory hazards between threads of a CTA
   bool synccheck = false;  // barriers and warp-synchronous masks
-  bool any() const { return racecheck || synccheck; }
+  bool initcheck = false;  // reads of global memory nothing wrote (src/exec/initcheck.hpp)
+  bool any() const { return racecheck || synccheck || initcheck; }
 };
 
 /// What to do with a global access outside every allocation (DeviceOptions::memcheck).
@@ -192,6 +196,8 @@ struct LaunchStats {
   /// racecheck and synccheck findings (DeviceOptions::sanitize), ordered by where their first
   /// one happened (CTA order, then execution order).
   std::vector<SanitizerFinding> sanitizer;
+  /// initcheck findings past the ones kept in `sanitizer` (the first 1000 in CTA order): counted only.
+  std::uint64_t sanitizer_unkept = 0;
   /// Device printf calls whose output was dropped because the launch's printf FIFO was full.
   std::uint64_t printf_dropped = 0;
   /// Cycles the warps' %clock reads ran ahead of their instruction counts when they ended (the

@@ -213,6 +213,7 @@ Device& Runtime::device() {
     o.memcheck = memcheck == "strict" ? MemcheckMode::kStrict : MemcheckMode::kReport;
     o.sanitize.racecheck = sanitize_tool == "racecheck";
     o.sanitize.synccheck = sanitize_tool == "synccheck";
+    o.sanitize.initcheck = sanitize_tool == "initcheck";
     o.printf_fifo_bytes = limit_printf_fifo;
     o.malloc_heap_bytes = limit_malloc_heap;
     device_ = std::make_unique<Device>(o);

@@ -30,11 +30,17 @@ nlohmann::json sanitizer_findings_json(const LaunchStats& stats) {
     if (f.tool == "racecheck") {
       j["address"] = f.address;
       j["second"] = site_json(f.second);
+    } else if (f.tool == "initcheck") {
+      j["address"] = f.address;
+      j["size"] = f.size;
     } else {
       j["detail"] = f.detail;
     }
     out.push_back(std::move(j));
   }
+  // initcheck: reports past the kept ones (the first 1000 of the launch), counted.
+  if (stats.sanitizer_unkept != 0)
+    out.push_back({{"tool", "initcheck"}, {"kind", "unkept"}, {"count", stats.sanitizer_unkept}});
   return out;
 }
 
