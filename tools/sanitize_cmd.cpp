@@ -282,6 +282,24 @@ SanitizeText sanitize_text(const json& report, const SanitizeOptions& o) {
     }
     out.line(fmt::format("LEAK SUMMARY: {} bytes leaked in {} allocations", bytes, count));
   }
+  if (o.tool == "initcheck" && o.track_unused_memory == "yes") {
+    // --track-unused-memory: one error per allocation with bytes nothing wrote, at its cudaFree
+    // or at exit (the layout is the manual's; not yet compared with a GPU's).
+    for (const json& u : san.value("unused", json::array())) {
+      ++errors;
+      if (!out.report()) continue;
+      const std::uint64_t base = u.value("address", std::uint64_t{0}), size = u.value("size", std::uint64_t{0});
+      std::uint64_t unwritten = 0;
+      out.line(fmt::format(" Unused memory in allocation 0x{:x} of size {} bytes", base, grouped(size)));
+      for (const json& r : u.value("unwritten", json::array())) {
+        const std::uint64_t off = r.at(0).get<std::uint64_t>(), n = r.at(1).get<std::uint64_t>();
+        unwritten += n;
+        out.line(fmt::format("    Not written {} bytes at offset 0x{:x} (0x{:x})", grouped(n), off, base + off));
+      }
+      out.line(fmt::format("    {}% of allocation were unused.", size == 0 ? 0 : unwritten * 100 / size));
+      out.end();
+    }
+  }
   if (o.tool == "racecheck") {
     out.line(fmt::format("RACECHECK SUMMARY: {} hazard{} displayed ({} error{}, {} warning{})", race.displayed,
                          race.displayed == 1 ? "" : "s", race.errors, race.errors == 1 ? "" : "s", race.warnings,
@@ -311,6 +329,9 @@ void add_sanitize_command(CLI::App& app, SanitizeOptions& o) {
                   "hazard (one report per hazard), analysis (grouped per location, default) or all")
       ->check(CLI::IsMember({"hazard", "analysis", "all"}))
       ->capture_default_str();
+  cmd->add_flag("--track-unused-memory{yes}", o.track_unused_memory,
+                "initcheck: report allocations whose bytes were not all written (at cudaFree and at exit)")
+      ->check(CLI::IsMember({"yes", "no"}));
   cmd->add_option("--check-api-memory-access", o.check_api_memory_access, "initcheck's option (yes|no)")
       ->check(CLI::IsMember({"yes", "no"}));
   cmd->add_option("--show-backtrace", o.show_backtrace,
@@ -384,6 +405,7 @@ int run_sanitize(const SanitizeOptions& o) {
     setenv("WARPSCOPE_QUIET", "1", 1);
     setenv("WARPSCOPE_SANITIZE", o.tool.c_str(), 1);
     if (o.leak_check == "full") setenv("WARPSCOPE_LEAK_CHECK", "full", 1);
+    if (o.tool == "initcheck" && o.track_unused_memory == "yes") setenv("WARPSCOPE_TRACK_UNUSED", "1", 1);
     if (cu && profile.cc_major * 10 + profile.cc_minor < 75) setenv("WARPSCOPE_ANY_PTX", "1", 1);
     std::vector<char*> argv;
     for (auto& a : command) argv.push_back(const_cast<char*>(a.c_str()));

@@ -19,6 +19,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "warpscope/error.hpp"
@@ -378,6 +379,9 @@ class Device {
   void copy_to_host(void* dst, DevicePtr src, std::size_t bytes);
   void copy_on_device(DevicePtr dst, DevicePtr src, std::size_t bytes);
   void memset(DevicePtr dst, int value, std::size_t bytes);
+  /// initcheck (DeviceOptions::sanitize.initcheck): the runs of [p, p + bytes) that nothing has
+  /// written since Device::malloc made them, as (offset from p, length); empty without initcheck.
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> unwritten(DevicePtr p, std::size_t bytes) const;
 
   /// Module-scope variables (.global and .const): address, size, and host-side copies.
   DevicePtr symbol_address(const Module& module, std::string_view name) const;

@@ -267,6 +267,11 @@ void Device::memset(DevicePtr dst, int value, std::size_t bytes) {
   if (impl_->init) impl_->init->unpoison(dst, bytes);
 }
 
+std::vector<std::pair<std::uint64_t, std::uint64_t>> Device::unwritten(DevicePtr p, std::size_t bytes) const {
+  if (!impl_->init) return {};
+  return impl_->init->runs(p, bytes);
+}
+
 namespace {
 void check_owner(const void* owner, const void* dev) {
   if (owner == nullptr) fail(ErrorKind::kUsage, "empty module");

@@ -67,13 +67,22 @@ bool InitShadow::poisoned(std::uint64_t addr, unsigned n, std::uint64_t& bits) c
   return bits != 0;
 }
 
-std::uint64_t InitShadow::count_poisoned(std::uint64_t addr, std::uint64_t n) const {
-  std::uint64_t count = 0, bits = 0;
+std::vector<std::pair<std::uint64_t, std::uint64_t>> InitShadow::runs(std::uint64_t addr, std::uint64_t n) const {
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> out;
+  std::uint64_t bits = 0;
   for (std::uint64_t i = 0; i < n; i += 32) {
-    poisoned(addr + i, static_cast<unsigned>(std::min<std::uint64_t>(32, n - i)), bits);
-    count += static_cast<std::uint64_t>(std::popcount(bits));
+    const auto take = static_cast<unsigned>(std::min<std::uint64_t>(32, n - i));
+    if (!poisoned(addr + i, take, bits)) continue;
+    for (unsigned k = 0; k < take; ++k) {
+      if (!(bits >> k & 1)) continue;
+      if (!out.empty() && out.back().first + out.back().second == i + k) {
+        ++out.back().second;
+      } else {
+        out.emplace_back(i + k, 1);
+      }
+    }
   }
-  return count;
+  return out;
 }
 
 void InitShadow::hand_in(std::vector<Chunk>& writes) {

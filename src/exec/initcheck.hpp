@@ -47,8 +47,9 @@ class InitShadow {
   void unpoison(std::uint64_t addr, std::uint64_t n) { set(addr, n, false); }
   /// Whether any byte of [addr, addr + n) is uninitialised; `bits` gets one bit per byte (n <= 64).
   bool poisoned(std::uint64_t addr, unsigned n, std::uint64_t& bits) const;
-  /// Bytes of [addr, addr + n) never written (`--track-unused-memory`).
-  std::uint64_t count_poisoned(std::uint64_t addr, std::uint64_t n) const;
+  /// The runs of uninitialised bytes in [addr, addr + n): (offset from addr, length)
+  /// (`--track-unused-memory`).
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> runs(std::uint64_t addr, std::uint64_t n) const;
 
   /// A CTA's writes: (64-byte chunk address, one bit per byte), applied at commit().
   using Chunk = std::pair<std::uint64_t, std::uint64_t>;

@@ -114,6 +114,7 @@ WS_API cudaError_t cudaFree(void* ptr) {
     const auto p = reinterpret_cast<std::uintptr_t>(ptr);
     auto it = rt.allocations.find(p);
     if (it != rt.allocations.end()) {
+      rt.note_unused(p, it->second);  // initcheck --track-unused-memory
       rt.device().free(p);
       rt.allocations.erase(it);
       return kSuccess;

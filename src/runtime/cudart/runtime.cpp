@@ -134,6 +134,7 @@ Runtime::Runtime() {
     }
   }
   sanitize_tool = env("WARPSCOPE_SANITIZE");
+  track_unused = sanitize_tool == "initcheck" && env("WARPSCOPE_TRACK_UNUSED") == "1";
   leak_check = env("WARPSCOPE_LEAK_CHECK") == "full";
   const std::string threads = env("WARPSCOPE_THREADS");
   if (!threads.empty()) host_threads = static_cast<unsigned>(std::max(1, std::atoi(threads.c_str())));

@@ -10,11 +10,16 @@
 //   later    one launch writes a, the next reads it: no report.
 //   atomic   atomicAdd on uninitialised a[t], then a read: no report (atomics write).
 //   d2d      cudaMemcpy device-to-device from `out` into `a`, then a read: no report.
+//   unused   `a` cudaMemset whole; a 400-byte allocation whose first 100 bytes a kernel writes
+//            (--track-unused-memory: 300 bytes from offset 0x64 never written, 75%).
 #include <cstdio>
 #include <cstring>
 
 __global__ void read_all(const int* a, int* out) { out[threadIdx.x] = a[threadIdx.x]; }  // init: read
 __global__ void write_all(int* a) { a[threadIdx.x] = threadIdx.x; }
+__global__ void write_some(char* p, int n) {
+  if (threadIdx.x < n) p[threadIdx.x] = 1;
+}
 __global__ void own_then_read(int* a, int* out) {
   a[threadIdx.x] = threadIdx.x;
   out[threadIdx.x] = a[threadIdx.x ^ 1];
@@ -49,6 +54,13 @@ int main(int argc, char** argv) {
     read_all<<<1, 64>>>(a, out);
   } else if (!strcmp(m, "atomic")) {
     add_then_read<<<1, 64>>>(a, out);
+  } else if (!strcmp(m, "unused")) {
+    cudaMemset(a, 0, 64 * sizeof(int));
+    char* p = nullptr;
+    cudaMalloc(&p, 400);
+    write_some<<<1, 128>>>(p, 100);
+    cudaDeviceSynchronize();
+    cudaFree(p);
   } else if (!strcmp(m, "d2d")) {
     cudaMemcpy(a, out, 64 * sizeof(int), cudaMemcpyDeviceToDevice);
     read_all<<<1, 64>>>(a, out);
