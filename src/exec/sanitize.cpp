@@ -89,17 +89,11 @@ void RaceChecker::begin_cta(std::uint32_t threads, std::uint64_t shared_bytes) {
   lanes_.assign(nwarps_, std::array<std::uint32_t, kLanes>{});
   barrier_.fill(Clock{});
   committed_.assign(nwarps_, std::array<std::uint32_t, kLanes>{});
+  records_ = 0;  // stamps are per CTA: a cell of an older generation is reset before it is read
   pending_.resize(nwarps_);
   for (auto& w : pending_)
     for (auto& l : w) l.clear();
   mbars_.clear();
-}
-
-bool RaceChecker::ordered(const Access& e, std::uint32_t warp, unsigned lane, std::uint64_t dyn) const {
-  const std::uint32_t ew = e.tid / kLanes;
-  if (ew != warp) return ew < nwarps_ && clocks_[warp][ew] >= e.wclock;
-  if (e.dyn == dyn) return false;  // two lanes of one instruction
-  return lanes_[warp][lane] > e.lclock;
 }
 
 void RaceChecker::hazard(const char* kind, const Access& earlier, bool earlier_write, const Access& later,
@@ -125,7 +119,7 @@ void RaceChecker::on_access(const WarpAccess& a) {
   const std::uint32_t warp = a.warp;
   if (warp >= nwarps_) return;
   const bool write = a.op == Op::kStore || async;
-  const std::uint64_t dyn = x_.clock != nullptr ? *x_.clock : 0;
+  const auto dyn = static_cast<std::uint32_t>(x_.clock != nullptr ? *x_.clock : 0);
   const std::uint32_t bits = static_cast<std::uint32_t>(a.active.bits());
   const std::uint64_t size = cells_.size();
   // A plain st's values (its source registers are unchanged by it): byte i of lane l's store.
@@ -140,9 +134,13 @@ void RaceChecker::on_access(const WarpAccess& a) {
         if (in.v[i] == kNoSlot) st = nullptr;
     }
   }
-  // One hazard per kind and byte in this record is enough: it names both sides.
+  // A read lane at the address of the lane before, whose bytes had no write or only one of
+  // another warp ordered before this warp (the same for all its lanes), finds no hazard either.
+  std::uint64_t clean_base = ~std::uint64_t{0};
   for (std::uint32_t b = bits; b != 0; b &= b - 1) {
     const unsigned lane = static_cast<unsigned>(std::countr_zero(b));
+    if (!write && a.addr[lane] == clean_base) continue;
+    bool clean = !write;
     Access me;
     me.dyn = dyn;
     me.pc = a.pc;
@@ -161,9 +159,13 @@ void RaceChecker::on_access(const WarpAccess& a) {
         c.gen = gen_;
         c.next_read = 0;
         c.value_known = false;
+        c.stamp = 0;
         c.write.valid = false;
         for (Access& r : c.reads) r.valid = false;
       }
+      if (clean && c.write.valid &&
+          (c.write.async || c.write.tid / kLanes == warp || !ordered(c.write, warp, lane, dyn)))
+        clean = false;
       std::uint8_t value = 0;
       if (st != nullptr) value = static_cast<std::uint8_t>(x_.reg(st->v[i / elem])[lane] >> (8 * (i % elem)));
       if (c.write.valid &&
@@ -181,21 +183,46 @@ void RaceChecker::on_access(const WarpAccess& a) {
         c.write = me;
         for (Access& r : c.reads) r.valid = false;
         c.next_read = 0;
-      } else {
-        // One read per warp: the latest (its clocks are the highest of the warp's).
-        Access* slot = nullptr;
-        for (Access& r : c.reads)
-          if (r.valid && r.tid / kLanes == warp) slot = &r;
-        if (slot == nullptr) {
-          for (Access& r : c.reads)
-            if (!r.valid && slot == nullptr) slot = &r;
-        }
-        if (slot == nullptr) {
-          slot = &c.reads[c.next_read];
-          c.next_read = static_cast<std::uint8_t>((c.next_read + 1) % kReads);
-        }
-        *slot = me;
       }
+    }
+    clean_base = clean && base + a.width <= size ? base : ~std::uint64_t{0};
+  }
+  if (write) return;
+  // Reads: one per warp and byte is kept, the latest; of one record's lanes that is the highest
+  // lane reading the byte (lanes act in lane order), so the lanes go from the top and a byte
+  // takes only the first (a broadcast read updates its bytes once, not once per lane).
+  const std::uint32_t stamp = ++records_;
+  for (std::uint32_t b = bits; b != 0; b &= ~(1u << (31 - std::countl_zero(b)))) {
+    const auto lane = static_cast<unsigned>(31 - std::countl_zero(b));
+    Access me;
+    me.dyn = dyn;
+    me.pc = a.pc;
+    me.wclock = clocks_[warp][warp];
+    me.lclock = lanes_[warp][lane];
+    me.tid = static_cast<std::uint16_t>(warp * kLanes + lane);
+    me.valid = true;
+    const std::uint64_t base = a.addr[lane];
+    for (std::uint64_t i = 0; i < a.width; ++i) {
+      const std::uint64_t off = base + i;
+      if (off >= size) break;
+      Cell& c = cells_[off];
+      if (c.stamp == stamp) continue;
+      c.stamp = stamp;
+      Access* slot = nullptr;
+      Access* empty = nullptr;
+      for (Access& r : c.reads) {
+        if (!r.valid) {
+          if (empty == nullptr) empty = &r;
+        } else if (r.tid / kLanes == warp) {
+          slot = &r;
+        }
+      }
+      if (slot == nullptr) slot = empty;
+      if (slot == nullptr) {
+        slot = &c.reads[c.next_read];
+        c.next_read = static_cast<std::uint8_t>((c.next_read + 1) % kReads);
+      }
+      *slot = me;
     }
   }
 }
@@ -244,7 +271,7 @@ void RaceChecker::complete(std::uint32_t warp, unsigned lane, std::uint32_t belo
       c.write.async = false;
       c.write.wclock = clocks_[warp][warp];
       c.write.lclock = lanes_[warp][lane];
-      c.write.dyn = ~std::uint64_t{0};
+      c.write.dyn = ~std::uint32_t{0};
     }
   }
   list.resize(kept);

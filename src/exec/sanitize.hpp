@@ -109,7 +109,8 @@ class RaceChecker : public AccessSink {
  private:
   using Clock = std::array<std::uint32_t, kMaxWarps>;
   struct Access {
-    std::uint64_t dyn = 0;     // the warp's instruction count: one execution of one instruction
+    std::uint32_t dyn = 0;     // the warp's instruction count (its low 32 bits): one execution of
+                               // one instruction
     std::uint32_t pc = 0;
     std::uint32_t wclock = 0;  // the warp's own tick
     std::uint32_t lclock = 0;  // the lane's clock
@@ -121,11 +122,17 @@ class RaceChecker : public AccessSink {
     std::uint32_t gen = 0;
     std::uint8_t next_read = 0;
     bool value_known = false;  // `value`: the byte the last write stored (plain st only)
+    std::uint32_t stamp = 0;   // the last read record that set this warp's read (on_access)
     std::uint8_t value = 0;
     Access write;
     std::array<Access, kReads> reads;
   };
-  bool ordered(const Access& earlier, std::uint32_t warp, unsigned lane, std::uint64_t dyn) const;
+  bool ordered(const Access& e, std::uint32_t warp, unsigned lane, std::uint32_t dyn) const {
+    const std::uint32_t ew = e.tid / kLanes;
+    if (ew != warp) return ew < nwarps_ && clocks_[warp][ew] >= e.wclock;
+    if (e.dyn == dyn) return false;  // two lanes of one instruction
+    return lanes_[warp][lane] > e.lclock;
+  }
   void hazard(const char* kind, const Access& earlier, bool earlier_write, const Access& later, bool later_write,
               std::uint64_t offset);
 
@@ -136,13 +143,14 @@ class RaceChecker : public AccessSink {
   std::vector<Cell> cells_;
   std::uint32_t gen_ = 0;
   std::uint32_t nwarps_ = 0;
+  std::uint32_t records_ = 0;  // read records of this CTA (Cell::stamp)
   std::vector<Clock> clocks_;                        // per warp
   std::vector<std::array<std::uint32_t, kLanes>> lanes_;  // per warp, per lane
   std::array<Clock, 16> barrier_{};                  // clocks collected per barrier id
   // cp.async: per warp and lane, the groups committed and the copies not yet waited for.
   struct Pending {
-    std::uint64_t off = 0, dyn = 0;
-    std::uint32_t group = 0, width = 0;
+    std::uint64_t off = 0;
+    std::uint32_t dyn = 0, group = 0, width = 0;
   };
   std::vector<std::array<std::uint32_t, kLanes>> committed_;
   std::vector<std::array<std::vector<Pending>, kLanes>> pending_;
