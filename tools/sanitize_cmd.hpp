@@ -25,6 +25,7 @@ struct SanitizeOptions {
   std::string racecheck_report = "analysis";  // --racecheck-report hazard|analysis|all
   std::string racecheck_memory = "shared";    // --racecheck-memory shared|all (all: global memory too)
   std::string check_api_memory_access = "yes";  // --check-api-memory-access (initcheck)
+  std::string track_unused_memory = "no";        // --track-unused-memory[=yes|no] (initcheck)
   std::string show_backtrace = "yes";    // --show-backtrace (warpscope has no backtraces)
   std::string log_file;                  // --log-file FILE
   std::string save;                      // --save FILE: the JSON report

@@ -19,6 +19,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "warpscope/error.hpp"
@@ -149,22 +150,25 @@ struct SanitizerSite {
 /// and pair of instructions, the first in CTA order (then execution order), with the count of
 /// all of them. The same for any host thread count.
 struct SanitizerFinding {
-  std::string tool;        // "racecheck" or "synccheck"
+  std::string tool;        // "racecheck", "synccheck" or "initcheck"
   // racecheck: "RAW", "WAR" or "WAW"; synccheck: "divergent_block", "divergent_warp" or
-  // "invalid_arguments"
+  // "invalid_arguments"; initcheck: "uninitialized_read" (one per thread access)
   std::string kind;
   bool warning = false;    // racecheck: between threads of one warp in different instructions
   std::string kernel;      // mangled
   Dim3 block;
-  std::uint64_t address = 0;  // racecheck: the shared-memory offset (global: address) of the first byte found
+  std::uint64_t address = 0;  // racecheck: the shared-memory offset (global: address) of the first byte found;
+                              // initcheck: the global address read
   // racecheck: "shared" (between threads of `block`), or "global" (--racecheck-memory all:
   // between threads of two CTAs, the earlier side's in `first_block`)
   std::string space = "shared";
   Dim3 first_block;
+  std::uint32_t size = 0;     // initcheck: bytes of the access
   SanitizerSite first;     // racecheck: the earlier access; synccheck: where it was detected
   SanitizerSite second;    // racecheck: the later access
   std::string detail;      // synccheck: the masks or lanes involved
-  std::uint64_t count = 0; // racecheck: hazards (bytes x thread pairs found); synccheck: warps
+  std::uint64_t count = 0; // racecheck: hazards (bytes x thread pairs found); synccheck: warps;
+                           // initcheck: 1
 };
 
 /// What `warpscope sanitize --tool` checks in the interpreter (DeviceOptions::sanitize).
@@ -174,7 +178,8 @@ struct SanitizeChecks {
   // --racecheck-memory all: global-memory hazards between CTAs of a launch (exec/global_race.hpp);
   // the launch's CTAs run on one host thread
   bool racecheck_global = false;
-  bool any() const { return racecheck || synccheck || racecheck_global; }
+  bool initcheck = false;  // reads of global memory nothing wrote (src/exec/initcheck.hpp)
+  bool any() const { return racecheck || synccheck || racecheck_global || initcheck; }
 };
 
 /// What to do with a global access outside every allocation (DeviceOptions::memcheck).
@@ -199,6 +204,8 @@ struct LaunchStats {
   /// racecheck and synccheck findings (DeviceOptions::sanitize), ordered by where their first
   /// one happened (CTA order, then execution order).
   std::vector<SanitizerFinding> sanitizer;
+  /// initcheck findings past the ones kept in `sanitizer` (the first 1000 in CTA order): counted only.
+  std::uint64_t sanitizer_unkept = 0;
   /// Device printf calls whose output was dropped because the launch's printf FIFO was full.
   std::uint64_t printf_dropped = 0;
   /// Cycles the warps' %clock reads ran ahead of their instruction counts when they ended (the
@@ -379,6 +386,9 @@ class Device {
   void copy_to_host(void* dst, DevicePtr src, std::size_t bytes);
   void copy_on_device(DevicePtr dst, DevicePtr src, std::size_t bytes);
   void memset(DevicePtr dst, int value, std::size_t bytes);
+  /// initcheck (DeviceOptions::sanitize.initcheck): the runs of [p, p + bytes) that nothing has
+  /// written since Device::malloc made them, as (offset from p, length); empty without initcheck.
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> unwritten(DevicePtr p, std::size_t bytes) const;
 
   /// Module-scope variables (.global and .const): address, size, and host-side copies.
   DevicePtr symbol_address(const Module& module, std::string_view name) const;

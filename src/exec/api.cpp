@@ -243,7 +243,11 @@ Module Device::link_ptx(std::span<const PtxSource> sources, std::string_view ori
   return mod;
 }
 
-DevicePtr Device::malloc(std::size_t bytes) { return impl_->memory.allocate(bytes); }
+DevicePtr Device::malloc(std::size_t bytes) {
+  const DevicePtr p = impl_->memory.allocate(bytes);
+  if (impl_->init) impl_->init->poison(p, bytes);  // initcheck: nothing written yet
+  return p;
+}
 
 void Device::map_host_memory(void* p, std::size_t bytes) {
   impl_->memory.add_external(reinterpret_cast<std::uint64_t>(p), bytes, static_cast<std::uint8_t*>(p));
@@ -253,12 +257,16 @@ bool Device::unmap_host_memory(void* p) { return impl_->memory.remove_external(r
 
 void Device::free(DevicePtr ptr) {
   if (ptr == 0) return;
+  const exec::Region* r = impl_->init ? impl_->memory.find(ptr, 1) : nullptr;
+  const std::uint64_t size = r != nullptr && r->base == ptr ? r->size : 0;
   impl_->memory.release(ptr);
+  if (size != 0) impl_->init->unpoison(ptr, size);  // no longer tracked
 }
 
 void Device::copy_to_device(DevicePtr dst, const void* src, std::size_t bytes) {
   if (bytes == 0) return;
   std::memcpy(impl_->memory.host_range(dst, bytes, "copy to device"), src, bytes);
+  if (impl_->init) impl_->init->unpoison(dst, bytes);
 }
 
 void Device::copy_to_host(void* dst, DevicePtr src, std::size_t bytes) {
@@ -271,11 +279,18 @@ void Device::copy_on_device(DevicePtr dst, DevicePtr src, std::size_t bytes) {
   std::uint8_t* s = impl_->memory.host_range(src, bytes, "device-to-device copy source");
   std::uint8_t* d = impl_->memory.host_range(dst, bytes, "device-to-device copy destination");
   std::memmove(d, s, bytes);
+  if (impl_->init) impl_->init->unpoison(dst, bytes);
 }
 
 void Device::memset(DevicePtr dst, int value, std::size_t bytes) {
   if (bytes == 0) return;
   std::memset(impl_->memory.host_range(dst, bytes, "memset"), value, bytes);
+  if (impl_->init) impl_->init->unpoison(dst, bytes);
+}
+
+std::vector<std::pair<std::uint64_t, std::uint64_t>> Device::unwritten(DevicePtr p, std::size_t bytes) const {
+  if (!impl_->init) return {};
+  return impl_->init->runs(p, bytes);
 }
 
 namespace {
@@ -435,6 +450,14 @@ LaunchStats Device::launch(const Module& module, std::string_view kernel, Dim3 g
   req.launch_id = ++impl_->launches;
   req.memcheck_strict = impl_->options.memcheck == MemcheckMode::kStrict;
   req.sanitize = impl_->options.sanitize;
+  req.init = impl_->init.get();
+  // initcheck: the launch's writes count once it has ended (exec/initcheck.hpp), also when it fails.
+  struct Commit {
+    exec::InitShadow* init;
+    ~Commit() {
+      if (init != nullptr) init->commit();
+    }
+  } commit{req.init};
   LaunchStats stats;
   if (options.cooperative) {
     // The grid workspace of cooperative_groups::this_grid(): grid.sync() counts arrivals in the

@@ -93,7 +93,10 @@ void Device::copy_image_to_device(const Image& image, const ImageBox& box, const
     for (std::uint32_t y = 0; y < box.height; ++y) {
       const std::uint8_t* row = src + s * host_slice_pitch + y * host_pitch;
       for_row_runs(image, box, box.y + y, box.slice + s,
-                   [&](std::uint64_t off, std::uint64_t at, std::uint64_t n) { std::memcpy(dev + off, row + at, n); });
+                   [&](std::uint64_t off, std::uint64_t at, std::uint64_t n) {
+                     std::memcpy(dev + off, row + at, n);
+                     if (impl_->init) impl_->init->unpoison(image.base + off, n);  // initcheck
+                   });
     }
 }
 

@@ -50,6 +50,8 @@ CtaRunner::CtaRunner(const LaunchConfig& cfg) : cfg_(cfg), k_(*cfg.kernel) {
   }
   if (cfg.shared != nullptr && cfg.shared->global_race != nullptr)
     global_race_ = std::make_unique<GlobalRaceSink>(*cfg.shared->global_race, sanlog_);
+  // initcheck: cooperative and cluster CTAs take turns, so their writes are kept per CTA.
+  if (cfg.init != nullptr) init_ = std::make_unique<InitChecker>(k_, x_, *cfg.init, sanlog_, !coop_);
 }
 
 namespace {
@@ -231,6 +233,10 @@ void CtaRunner::enter_cta(std::uint32_t linear, AccessSink* sink, PrintfText* pr
     global_race_->set_inner(x_.sink);
     x_.sink = global_race_.get();
   }
+  if (init_) {
+    init_->set_inner(x_.sink);
+    x_.sink = init_.get();
+  }
   x_.printf_out = printf_out;
   x_.shared = shared_.data();
   x_.shared_size = shared_.size();
@@ -242,6 +248,7 @@ void CtaRunner::begin_cta(std::uint32_t linear, AccessSink* sink, PrintfText* pr
   shared_.assign(shared_bytes, 0);
   enter_cta(linear, sink, printf_out);
   if (race_) race_->begin_cta(cfg_.block.x * cfg_.block.y * cfg_.block.z, shared_bytes);
+  if (init_) init_->begin_cta();
   bars_.fill(BarrierState{});
   bars_pending_ = 0;
   barrier_activity_ = false;

@@ -71,6 +71,7 @@ LaunchStats run_launch(const LaunchRequest& req) {
   cfg.launch_id = req.launch_id;
   cfg.memcheck_strict = req.memcheck_strict;
   cfg.sanitize = req.sanitize;
+  cfg.init = req.init;
   cfg.heap = req.heap;
   cfg.sink_cta_every = req.sink_cta_every == 0 ? 1 : req.sink_cta_every;
   if (req.kernel->uses_heap && req.heap == nullptr) fail(ErrorKind::kInternal, "launch of a kernel that uses malloc without a heap");

@@ -41,6 +41,7 @@ struct LaunchRequest {
   LaunchProgress* progress = nullptr;      // LaunchOptions::progress
   std::uint32_t sink_cta_every = 1;        // LaunchOptions::sink_cta_every
   std::vector<SanitizerFinding>* sanitizer_findings = nullptr;  // LaunchOptions::sanitizer_findings
+  InitShadow* init = nullptr;  // initcheck (initcheck.hpp); null: off
 };
 
 /// Runs the grid to completion. Throws warpscope::Error for the fault of the lowest-numbered

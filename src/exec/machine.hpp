@@ -21,6 +21,7 @@
 
 #include "exec/memcheck.hpp"
 #include "exec/global_race.hpp"
+#include "exec/initcheck.hpp"
 #include "exec/sanitize.hpp"
 #include "exec/program.hpp"
 
@@ -202,6 +203,7 @@ struct LaunchConfig {
   std::uint64_t turn_budget = 1u << 10;
   bool memcheck_strict = false;           // MemcheckMode::kStrict: unallocated accesses fault
   SanitizeChecks sanitize;                // racecheck / synccheck (sanitize.hpp)
+  InitShadow* init = nullptr;             // initcheck (initcheck.hpp); null: off
   // Cooperative launches: CTAs are interleaved (coop.cpp) and %envreg1:%envreg2 hold the grid
   // workspace's address that cooperative_groups::this_grid() reads; 0 otherwise.
   bool cooperative = false;
@@ -381,6 +383,7 @@ class CtaRunner {
   SanitizerLog sanlog_;
   std::unique_ptr<RaceChecker> race_;
   std::unique_ptr<GlobalRaceSink> global_race_;
+  std::unique_ptr<InitChecker> init_;  // initcheck.hpp
   void note_sync(const char* kind, std::uint32_t pc, std::uint32_t tid, std::string detail);
   void check_divergent_block(std::uint32_t id);
 };

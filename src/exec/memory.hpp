@@ -129,6 +129,8 @@ class GlobalMemory {
   std::uint8_t* mapped(std::uint64_t addr, std::uint64_t bytes) const;
 
   std::uint64_t capacity() const { return capacity_; }
+  /// The device address range the host reservation mirrors: [kHeapBase, kHeapBase + span()).
+  std::uint64_t span() const { return span_; }
   std::uint64_t used() const { return used_; }
 
  private:

@@ -20,6 +20,7 @@
 #include "exec/mbarrier.hpp"
 #include "exec/memaccess.hpp"
 #include "exec/ops_common.hpp"
+#include "exec/sanitize.hpp"
 
 namespace warpscope::exec {
 namespace {
@@ -159,6 +160,7 @@ void mbar_arrive(const Inst& in, Ctx& x, std::uint32_t m) {
     const std::uint64_t token = mbar::encode(s);
     apply(x, in, l, off, mbar::arrive(s, count, (in.aux & kDrop) != 0, (in.aux & kNoComplete) != 0));
     d[l] = token;
+    if (x.race != nullptr) x.race->mbar_arrive(x.warp_index, l, off, false);  // racecheck (sanitize.hpp)
   });
 }
 
@@ -182,6 +184,7 @@ void mbar_wait(const Inst& in, Ctx& x, std::uint32_t m) {
     live_state(x, in, l, off);
     const std::uint64_t w = load_word(x, off);
     d[l] = (parity ? mbar::parity_done(w, b[l]) : mbar::phase_done(w, b[l])) ? 1 : 0;
+    if (d[l] != 0 && x.race != nullptr) x.race->mbar_wait(x.warp_index, l, off);  // racecheck
   });
 }
 
@@ -211,7 +214,19 @@ void cp_mbar_arrive(const Inst& in, Ctx& x, std::uint32_t m) {
       s.pending += 1;
     }
     apply(x, in, l, off, mbar::arrive(s, 1, false, false));
+    if (x.race != nullptr) x.race->mbar_arrive(x.warp_index, l, off, true);  // racecheck
   });
+}
+
+/// cp.async.commit_group, wait_group N and wait_all (commit, then wait 0): the copies are done
+/// already (the top of this file); racecheck follows the groups (sanitize.hpp).
+void cp_async_commit(const Inst&, Ctx& x, std::uint32_t m) {
+  if (x.race != nullptr) x.race->async_commit(x.warp_index, m);
+}
+void cp_async_wait(const Inst& in, Ctx& x, std::uint32_t m) {
+  if (x.race == nullptr) return;
+  if (in.aux != 0) x.race->async_commit(x.warp_index, m);
+  x.race->async_wait(x.warp_index, m, static_cast<std::uint32_t>(in.imm));
 }
 
 // --- cp.async ----------------------------------------------------------------------------------
@@ -345,8 +360,6 @@ void cp_async_bulk(const Inst& in, Ctx& x, std::uint32_t m) {
   });
 }
 
-void nop(const Inst&, Ctx&, std::uint32_t) {}
-
 ExecFn pick_cp_async(std::uint64_t size) {
   switch (size) {
     case 4: return &cp_async<4>;
@@ -479,9 +492,15 @@ bool decode_async(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out) {
       return true;
     }
     case Opcode::kCpAsyncCommitGroup:
+      out.fn = &cp_async_commit;
+      return true;
     case Opcode::kCpAsyncWaitGroup:
+      out.imm = ops.empty() ? 0 : static_cast<std::int64_t>(ops[0].imm);
+      out.fn = &cp_async_wait;
+      return true;
     case Opcode::kCpAsyncWaitAll:
-      out.fn = &nop;
+      out.aux = 1;  // commit first
+      out.fn = &cp_async_wait;
       return true;
     case Opcode::kCpAsyncMbarrierArrive:
       bar_operand(dc, ins, ops[0], out);

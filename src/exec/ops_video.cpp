@@ -253,6 +253,13 @@ bool decode_video(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out) {
   for (const ptx::Operand* o : {&ops[1], &ops[2]})
     if (o->kind != ptx::OperandKind::kReg && !o->sel.empty()) dc.unsupported("a selector on a non-register");
   if (op == Opcode::kVmad) {
+    // The H200 disagrees with the ISA's pseudocode where a type is unsigned: vmad.u32.u32.u32.shr15
+    // shifts as if c were signed, vmad.s32.s32.u32.sat with -c does not saturate a product of an
+    // unsigned b (tests/hw/data/h200/issue29/video.txt, forms 9 and 10: 419 of 1024 threads). The
+    // all-signed forms match it; the others are refused rather than answered differently.
+    if (at != Type::kS32 || bt != Type::kS32 || ins.type != Type::kS32)
+      dc.unsupported("vmad with an unsigned type (.u32): the H200's results differ from the PTX ISA's definition "
+                     "(measured); only vmad.s32.s32.s32 is run");
     if (ops[1].negate) f |= kNegA;
     if (ops[2].negate) f |= kNegB;
     if (ops[3].negate) f |= kNegC;

@@ -19,7 +19,22 @@ void SanitizerLog::note(const SanitizerFinding& f, std::uint32_t cta, std::uint6
   item.finding.count += n;
 }
 
+void SanitizerLog::note_each(const SanitizerFinding& f, std::uint32_t cta, std::size_t keep) {
+  ++each_total_;
+  each_keep_ = keep;
+  // A runner runs its CTAs in increasing order: its first `keep` are its lowest.
+  if (each_.size() < keep) each_.push_back(Item{f, cta, seq_++});
+}
+
 void SanitizerLog::merge(const SanitizerLog& other) {
+  if (!other.each_.empty()) {
+    each_.insert(each_.end(), other.each_.begin(), other.each_.end());
+    std::sort(each_.begin(), each_.end(),
+              [](const Item& a, const Item& b) { return a.cta != b.cta ? a.cta < b.cta : a.seq < b.seq; });
+    each_keep_ = std::max(each_keep_, other.each_keep_);
+    if (each_.size() > each_keep_) each_.resize(each_keep_);
+  }
+  each_total_ += other.each_total_;
   for (const auto& [key, theirs] : other.items_) {
     auto [it, fresh] = items_.try_emplace(key, theirs);
     if (fresh) continue;
@@ -37,6 +52,11 @@ void SanitizerLog::finish(LaunchStats& stats) const {
             [](const Item* a, const Item* b) { return a->cta != b->cta ? a->cta < b->cta : a->seq < b->seq; });
   stats.sanitizer.clear();
   for (const Item* i : items) stats.sanitizer.push_back(i->finding);
+  for (const Item& i : each_) {
+    stats.sanitizer.push_back(i.finding);
+    stats.sanitizer.back().count = 1;
+  }
+  stats.sanitizer_unkept = each_total_ - each_.size();
 }
 
 SanitizerSite sanitizer_site(const KernelImage& k, std::uint32_t pc, std::uint32_t tid, Dim3 block) {
@@ -68,13 +88,12 @@ void RaceChecker::begin_cta(std::uint32_t threads, std::uint64_t shared_bytes) {
   for (std::uint32_t w = 0; w < nwarps_; ++w) clocks_[w][w] = 1;
   lanes_.assign(nwarps_, std::array<std::uint32_t, kLanes>{});
   barrier_.fill(Clock{});
-}
-
-bool RaceChecker::ordered(const Access& e, std::uint32_t warp, unsigned lane, std::uint64_t dyn) const {
-  const std::uint32_t ew = e.tid / kLanes;
-  if (ew != warp) return ew < nwarps_ && clocks_[warp][ew] >= e.wclock;
-  if (e.dyn == dyn) return false;  // two lanes of one instruction
-  return lanes_[warp][lane] > e.lclock;
+  committed_.assign(nwarps_, std::array<std::uint32_t, kLanes>{});
+  records_ = 0;  // stamps are per CTA: a cell of an older generation is reset before it is read
+  pending_.resize(nwarps_);
+  for (auto& w : pending_)
+    for (auto& l : w) l.clear();
+  mbars_.clear();
 }
 
 void RaceChecker::hazard(const char* kind, const Access& earlier, bool earlier_write, const Access& later,
@@ -82,7 +101,7 @@ void RaceChecker::hazard(const char* kind, const Access& earlier, bool earlier_w
   SanitizerFinding f;
   f.tool = "racecheck";
   f.kind = kind;
-  f.warning = earlier.tid / kLanes == later.tid / kLanes && earlier.dyn != later.dyn;
+  f.warning = !earlier.async && earlier.tid / kLanes == later.tid / kLanes && earlier.dyn != later.dyn;
   f.kernel = k_.name;
   f.block = x_.ctaid;
   f.address = offset;
@@ -95,16 +114,86 @@ void RaceChecker::hazard(const char* kind, const Access& earlier, bool earlier_w
 
 void RaceChecker::on_access(const WarpAccess& a) {
   if (inner_ != nullptr) inner_->on_access(a);
-  if (a.space != Space::kShared || (a.op != Op::kLoad && a.op != Op::kStore)) return;
+  const bool async = a.op == Op::kLdgsts;  // cp.async's shared side (part 1)
+  if (a.space != Space::kShared || (a.op != Op::kLoad && a.op != Op::kStore && !async)) return;
   const std::uint32_t warp = a.warp;
   if (warp >= nwarps_) return;
-  const bool write = a.op == Op::kStore;
-  const std::uint64_t dyn = x_.clock != nullptr ? *x_.clock : 0;
+  const bool write = a.op == Op::kStore || async;
+  const auto dyn = static_cast<std::uint32_t>(x_.clock != nullptr ? *x_.clock : 0);
   const std::uint32_t bits = static_cast<std::uint32_t>(a.active.bits());
   const std::uint64_t size = cells_.size();
-  // One hazard per kind and byte in this record is enough: it names both sides.
+  // A plain st's values (its source registers are unchanged by it): byte i of lane l's store.
+  const Inst* st = nullptr;
+  unsigned elem = 0;
+  if (write && a.pc < k_.code.size()) {
+    const Inst& in = k_.code[a.pc];
+    if (in.mem_op == Op::kStore && in.vec >= 1 && in.vec <= 4 && a.width % in.vec == 0 && in.v[0] != kNoSlot) {
+      st = &in;
+      elem = a.width / in.vec;
+      for (unsigned i = 0; i < in.vec; ++i)
+        if (in.v[i] == kNoSlot) st = nullptr;
+    }
+  }
+  // A read lane at the address of the lane before, whose bytes had no write or only one of
+  // another warp ordered before this warp (the same for all its lanes), finds no hazard either.
+  std::uint64_t clean_base = ~std::uint64_t{0};
   for (std::uint32_t b = bits; b != 0; b &= b - 1) {
     const unsigned lane = static_cast<unsigned>(std::countr_zero(b));
+    if (!write && a.addr[lane] == clean_base) continue;
+    bool clean = !write;
+    Access me;
+    me.dyn = dyn;
+    me.pc = a.pc;
+    me.wclock = clocks_[warp][warp];
+    me.lclock = lanes_[warp][lane];
+    me.tid = static_cast<std::uint16_t>(warp * kLanes + lane);
+    me.valid = true;
+    me.async = async;
+    const std::uint64_t base = a.addr[lane];
+    if (async) pending_[warp][lane].push_back(Pending{base, dyn, committed_[warp][lane], a.width});
+    for (std::uint64_t i = 0; i < a.width; ++i) {
+      const std::uint64_t off = base + i;
+      if (off >= size) break;
+      Cell& c = cells_[off];
+      if (c.gen != gen_) {
+        c.gen = gen_;
+        c.next_read = 0;
+        c.value_known = false;
+        c.stamp = 0;
+        c.write.valid = false;
+        for (Access& r : c.reads) r.valid = false;
+      }
+      if (clean && c.write.valid &&
+          (c.write.async || c.write.tid / kLanes == warp || !ordered(c.write, warp, lane, dyn)))
+        clean = false;
+      std::uint8_t value = 0;
+      if (st != nullptr) value = static_cast<std::uint8_t>(x_.reg(st->v[i / elem])[lane] >> (8 * (i % elem)));
+      if (c.write.valid &&
+          (c.write.async || (c.write.tid != me.tid && !ordered(c.write, warp, lane, dyn)))) {
+        // A write of the value the byte holds changes nothing: no WAW hazard.
+        const bool same = write && st != nullptr && c.value_known && c.value == value && !c.write.async;
+        if (!same) hazard(write ? "WAW" : "RAW", c.write, true, me, write, off);
+      }
+      if (write) {
+        c.value_known = st != nullptr;
+        c.value = value;
+        for (const Access& r : c.reads) {
+          if (r.valid && r.tid != me.tid && !ordered(r, warp, lane, dyn)) hazard("WAR", r, false, me, true, off);
+        }
+        c.write = me;
+        for (Access& r : c.reads) r.valid = false;
+        c.next_read = 0;
+      }
+    }
+    clean_base = clean && base + a.width <= size ? base : ~std::uint64_t{0};
+  }
+  if (write) return;
+  // Reads: one per warp and byte is kept, the latest; of one record's lanes that is the highest
+  // lane reading the byte (lanes act in lane order), so the lanes go from the top and a byte
+  // takes only the first (a broadcast read updates its bytes once, not once per lane).
+  const std::uint32_t stamp = ++records_;
+  for (std::uint32_t b = bits; b != 0; b &= ~(1u << (31 - std::countl_zero(b)))) {
+    const auto lane = static_cast<unsigned>(31 - std::countl_zero(b));
     Access me;
     me.dyn = dyn;
     me.pc = a.pc;
@@ -117,37 +206,23 @@ void RaceChecker::on_access(const WarpAccess& a) {
       const std::uint64_t off = base + i;
       if (off >= size) break;
       Cell& c = cells_[off];
-      if (c.gen != gen_) {
-        c.gen = gen_;
-        c.next_read = 0;
-        c.write.valid = false;
-        for (Access& r : c.reads) r.valid = false;
-      }
-      if (c.write.valid && c.write.tid != me.tid && !ordered(c.write, warp, lane, dyn)) {
-        hazard(write ? "WAW" : "RAW", c.write, true, me, write, off);
-      }
-      if (write) {
-        for (const Access& r : c.reads) {
-          if (r.valid && r.tid != me.tid && !ordered(r, warp, lane, dyn)) hazard("WAR", r, false, me, true, off);
+      if (c.stamp == stamp) continue;
+      c.stamp = stamp;
+      Access* slot = nullptr;
+      Access* empty = nullptr;
+      for (Access& r : c.reads) {
+        if (!r.valid) {
+          if (empty == nullptr) empty = &r;
+        } else if (r.tid / kLanes == warp) {
+          slot = &r;
         }
-        c.write = me;
-        for (Access& r : c.reads) r.valid = false;
-        c.next_read = 0;
-      } else {
-        // One read per warp: the latest (its clocks are the highest of the warp's).
-        Access* slot = nullptr;
-        for (Access& r : c.reads)
-          if (r.valid && r.tid / kLanes == warp) slot = &r;
-        if (slot == nullptr) {
-          for (Access& r : c.reads)
-            if (!r.valid && slot == nullptr) slot = &r;
-        }
-        if (slot == nullptr) {
-          slot = &c.reads[c.next_read];
-          c.next_read = static_cast<std::uint8_t>((c.next_read + 1) % kReads);
-        }
-        *slot = me;
       }
+      if (slot == nullptr) slot = empty;
+      if (slot == nullptr) {
+        slot = &c.reads[c.next_read];
+        c.next_read = static_cast<std::uint8_t>((c.next_read + 1) % kReads);
+      }
+      *slot = me;
     }
   }
 }
@@ -178,6 +253,61 @@ void RaceChecker::sync_warp(std::uint32_t warp, std::uint32_t mask) {
   std::uint32_t top = 0;
   for (std::uint32_t b = mask; b != 0; b &= b - 1) top = std::max(top, lanes[std::countr_zero(b)]);
   for (std::uint32_t b = mask; b != 0; b &= b - 1) lanes[std::countr_zero(b)] = top + 1;
+}
+
+void RaceChecker::complete(std::uint32_t warp, unsigned lane, std::uint32_t below) {
+  auto& list = pending_[warp][lane];
+  const auto tid = static_cast<std::uint16_t>(warp * kLanes + lane);
+  std::size_t kept = 0;
+  for (const Pending& p : list) {
+    if (p.group >= below) {
+      list[kept++] = p;
+      continue;
+    }
+    // The write counts as made now: later accesses are ordered after it as after any write here.
+    for (std::uint64_t i = 0; i < p.width && p.off + i < cells_.size(); ++i) {
+      Cell& c = cells_[p.off + i];
+      if (c.gen != gen_ || !c.write.valid || !c.write.async || c.write.tid != tid || c.write.dyn != p.dyn) continue;
+      c.write.async = false;
+      c.write.wclock = clocks_[warp][warp];
+      c.write.lclock = lanes_[warp][lane];
+      c.write.dyn = ~std::uint32_t{0};
+    }
+  }
+  list.resize(kept);
+}
+
+void RaceChecker::async_commit(std::uint32_t warp, std::uint32_t mask) {
+  if (warp >= nwarps_) return;
+  for (std::uint32_t b = mask; b != 0; b &= b - 1) ++committed_[warp][std::countr_zero(b)];
+}
+
+void RaceChecker::async_wait(std::uint32_t warp, std::uint32_t mask, std::uint32_t n) {
+  if (warp >= nwarps_) return;
+  for (std::uint32_t b = mask; b != 0; b &= b - 1) {
+    const auto lane = static_cast<unsigned>(std::countr_zero(b));
+    const std::uint32_t c = committed_[warp][lane];
+    complete(warp, lane, c >= n ? c - n : 0);  // groups below c - n are complete
+  }
+}
+
+void RaceChecker::mbar_arrive(std::uint32_t warp, unsigned lane, std::uint64_t bar, bool copies) {
+  if (warp >= nwarps_) return;
+  if (copies) complete(warp, lane, ~std::uint32_t{0});
+  MbarClock& m = mbars_[bar];
+  for (std::uint32_t i = 0; i < nwarps_; ++i) m.warps[i] = std::max(m.warps[i], clocks_[warp][i]);
+  m.lanes[warp] = std::max(m.lanes[warp], lanes_[warp][lane]);
+  ++clocks_[warp][warp];  // later accesses are not covered by this arrival
+  ++lanes_[warp][lane];
+}
+
+void RaceChecker::mbar_wait(std::uint32_t warp, unsigned lane, std::uint64_t bar) {
+  if (warp >= nwarps_) return;
+  const auto it = mbars_.find(bar);
+  if (it == mbars_.end()) return;
+  const MbarClock& m = it->second;
+  for (std::uint32_t i = 0; i < nwarps_; ++i) clocks_[warp][i] = std::max(clocks_[warp][i], m.warps[i]);
+  lanes_[warp][lane] = std::max(lanes_[warp][lane], m.lanes[warp] + 1);
 }
 
 }  // namespace warpscope::exec

@@ -15,11 +15,20 @@
 //    plus one, and so does a CTA barrier for the warp's lanes. Lane b's access is ordered after
 //    lane a's earlier one when b's clock is past the one a's access had. Two lanes' accesses in
 //    one execution of one instruction are never ordered (a store of two lanes to one byte).
+// cp.async (Op::kLdgsts's shared side) writes its destination when issued here, but the ISA makes
+// it visible only after the issuing thread's cp.async.wait_group/wait_all covering its group (or
+// the mbarrier its cp.async.mbarrier.arrive signals): until then any access to those bytes, the
+// issuer's own too, is a hazard (an error); at the wait the write counts as made there.
+// mbarrier arrive-ons carry the arriving warp's clocks to the mbarrier, and a successful
+// test_wait/try_wait takes them, as a barrier does (over all phases: it may hide a hazard, never
+// invent one).
 // Shadow state per byte of the CTA's shared memory: the last write and up to kReads reads since
 // (one per warp, the latest), in the CTA's generation (a new CTA invalidates everything at once).
 // A hazard is an access that conflicts (one side writes) with an unordered one of another thread:
 // a read after an unordered write is RAW, a write after an unordered read WAR, after an unordered
-// write WAW. Between warps it is an error; inside one warp, in different instructions, a warning
+// write WAW, unless it stores the value the byte already holds (a plain st, whose values are
+// known: compute-sanitizer counts 63 WAW hazards for 64 threads each storing its index to one
+// int, the bytes that change; tests/hw/data/h200/sanitize). Between warps it is an error; inside one warp, in different instructions, a warning
 // (compute-sanitizer's level for hazards of warp-synchronous code).
 //
 // Determinism: the hazards found depend only on the accesses and the synchronisation, which the
@@ -47,8 +56,11 @@ class SanitizerLog {
  public:
   /// Notes a finding of CTA `cta`; one per (tool, kind, first pc, second pc), counted `n` times.
   void note(const SanitizerFinding& f, std::uint32_t cta, std::uint64_t n = 1);
+  /// Notes a finding reported once per thread access (initcheck): the first `keep` in CTA order
+  /// (then execution order) are kept, the others counted.
+  void note_each(const SanitizerFinding& f, std::uint32_t cta, std::size_t keep);
   void merge(const SanitizerLog& other);
-  /// Fills stats.sanitizer, ordered by first occurrence.
+  /// Fills stats.sanitizer, ordered by first occurrence, and stats.sanitizer_unkept.
   void finish(LaunchStats& stats) const;
 
  private:
@@ -60,6 +72,9 @@ class SanitizerLog {
   using Key = std::tuple<std::string, std::string, std::uint32_t, std::uint32_t>;
   std::map<Key, Item> items_;
   std::uint64_t seq_ = 0;
+  std::vector<Item> each_;       // note_each's, in (cta, seq) order
+  std::size_t each_keep_ = 0;
+  std::uint64_t each_total_ = 0;
 };
 
 /// A SanitizerSite for lane `tid` (linear thread index in the CTA) at `pc`.
@@ -83,24 +98,41 @@ class RaceChecker : public AccessSink {
   void release(std::uint32_t id, std::uint32_t waiting);
   /// bar.warp.sync executed by `mask`'s lanes of warp `warp`.
   void sync_warp(std::uint32_t warp, std::uint32_t mask);
+  /// cp.async.commit_group by `mask`'s lanes; cp.async.wait_group `n` (wait_all: commit, then 0).
+  void async_commit(std::uint32_t warp, std::uint32_t mask);
+  void async_wait(std::uint32_t warp, std::uint32_t mask, std::uint32_t n);
+  /// mbarrier arrive-on by lane `lane` on the mbarrier at shared offset `bar` (cp.async.mbarrier
+  /// .arrive: `copies`, the lane's cp.async copies complete first); a wait on it that succeeded.
+  void mbar_arrive(std::uint32_t warp, unsigned lane, std::uint64_t bar, bool copies);
+  void mbar_wait(std::uint32_t warp, unsigned lane, std::uint64_t bar);
 
  private:
   using Clock = std::array<std::uint32_t, kMaxWarps>;
   struct Access {
-    std::uint64_t dyn = 0;     // the warp's instruction count: one execution of one instruction
+    std::uint32_t dyn = 0;     // the warp's instruction count (its low 32 bits): one execution of
+                               // one instruction
     std::uint32_t pc = 0;
     std::uint32_t wclock = 0;  // the warp's own tick
     std::uint32_t lclock = 0;  // the lane's clock
     std::uint16_t tid = 0;
     bool valid = false;
+    bool async = false;        // a cp.async write its thread has not waited for
   };
   struct Cell {
     std::uint32_t gen = 0;
     std::uint8_t next_read = 0;
+    bool value_known = false;  // `value`: the byte the last write stored (plain st only)
+    std::uint32_t stamp = 0;   // the last read record that set this warp's read (on_access)
+    std::uint8_t value = 0;
     Access write;
     std::array<Access, kReads> reads;
   };
-  bool ordered(const Access& earlier, std::uint32_t warp, unsigned lane, std::uint64_t dyn) const;
+  bool ordered(const Access& e, std::uint32_t warp, unsigned lane, std::uint32_t dyn) const {
+    const std::uint32_t ew = e.tid / kLanes;
+    if (ew != warp) return ew < nwarps_ && clocks_[warp][ew] >= e.wclock;
+    if (e.dyn == dyn) return false;  // two lanes of one instruction
+    return lanes_[warp][lane] > e.lclock;
+  }
   void hazard(const char* kind, const Access& earlier, bool earlier_write, const Access& later, bool later_write,
               std::uint64_t offset);
 
@@ -111,9 +143,24 @@ class RaceChecker : public AccessSink {
   std::vector<Cell> cells_;
   std::uint32_t gen_ = 0;
   std::uint32_t nwarps_ = 0;
+  std::uint32_t records_ = 0;  // read records of this CTA (Cell::stamp)
   std::vector<Clock> clocks_;                        // per warp
   std::vector<std::array<std::uint32_t, kLanes>> lanes_;  // per warp, per lane
   std::array<Clock, 16> barrier_{};                  // clocks collected per barrier id
+  // cp.async: per warp and lane, the groups committed and the copies not yet waited for.
+  struct Pending {
+    std::uint64_t off = 0;
+    std::uint32_t dyn = 0, group = 0, width = 0;
+  };
+  std::vector<std::array<std::uint32_t, kLanes>> committed_;
+  std::vector<std::array<std::vector<Pending>, kLanes>> pending_;
+  void complete(std::uint32_t warp, unsigned lane, std::uint32_t below);
+  // mbarriers by shared offset: the clocks their arrivals carried.
+  struct MbarClock {
+    Clock warps{};
+    std::array<std::uint32_t, kMaxWarps> lanes{};  // per warp: the highest lane clock arrived
+  };
+  std::map<std::uint64_t, MbarClock> mbars_;
 };
 
 }  // namespace warpscope::exec

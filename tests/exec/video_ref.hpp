@@ -173,8 +173,8 @@ inline std::uint32_t form(int k, std::uint32_t a, std::uint32_t b, std::uint32_t
     case 6: return scalar(SHL, S, U, U, false, 0, "", "", "b0", a, b, c, NONE, true);
     case 7: return scalar(SHR, U, U, U, false, 0, "", "", "h1", a, b, c, NONE, false);
     case 8: return scalar(SHR, S, S, U, false, 'a', "", "h1", "b0", a, b, c, NONE, true);
-    case 9: return vmad(S, U, true, false, 0, false, false, true, "", "", a, b, c);
-    case 10: return vmad(U, U, false, false, 15, false, false, false, "h0", "h0", a, b, c);
+    case 9: return vmad(S, S, true, false, 0, false, false, true, "", "", a, b, c);
+    case 10: return vmad(S, S, false, false, 15, false, false, false, "h0", "h0", a, b, c);
     case 11: return vmad(S, S, false, true, 7, false, false, false, "b1", "h0", a, b, c);
     case 12: return vmad(S, S, false, false, 0, true, false, false, "h0", "h1", a, b, c);
     case 13: return scalar(SET, U, S, U, false, 0, "", "", "", a, b, c, LT);

@@ -131,6 +131,7 @@ WS_API cudaError_t cudaFree(void* ptr) {
     auto it = rt.allocations.find(p);
     if (it != rt.allocations.end()) {
       pool_released(p, it->second);
+      rt.note_unused(p, it->second);  // initcheck --track-unused-memory
       rt.device().free(p);
       rt.allocations.erase(it);
       return kSuccess;

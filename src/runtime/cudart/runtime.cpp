@@ -148,6 +148,7 @@ Runtime::Runtime() {
     }
   }
   sanitize_tool = env("WARPSCOPE_SANITIZE");
+  track_unused = sanitize_tool == "initcheck" && env("WARPSCOPE_TRACK_UNUSED") == "1";
   leak_check = env("WARPSCOPE_LEAK_CHECK") == "full";
   const std::string threads = env("WARPSCOPE_THREADS");
   if (!threads.empty()) host_threads = static_cast<unsigned>(std::max(1, std::atoi(threads.c_str())));
@@ -228,6 +229,7 @@ Device& Runtime::device() {
     o.sanitize.racecheck = sanitize_tool == "racecheck";
     o.sanitize.synccheck = sanitize_tool == "synccheck";
     o.sanitize.racecheck_global = o.sanitize.racecheck && env("WARPSCOPE_RACECHECK_MEMORY") == "all";
+    o.sanitize.initcheck = sanitize_tool == "initcheck";
     o.printf_fifo_bytes = limit_printf_fifo;
     o.malloc_heap_bytes = limit_malloc_heap;
     device_ = std::make_unique<Device>(o);

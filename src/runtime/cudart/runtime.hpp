@@ -223,8 +223,13 @@ class Runtime {
   // "sanitizer" object, each launch's findings into its "sanitizer" array.
   std::string sanitize_tool;
   bool leak_check = false;
+  bool track_unused = false;  // WARPSCOPE_TRACK_UNUSED=1: initcheck's --track-unused-memory
   nlohmann::json api_errors = nlohmann::json::array();
   nlohmann::json leaks = nlohmann::json::array();
+  nlohmann::json unused = nlohmann::json::array();
+  /// initcheck --track-unused-memory: notes the bytes of the allocation at `base` that nothing
+  /// wrote (at cudaFree, and at exit for those still held).
+  void note_unused(std::uint64_t base, std::uint64_t bytes);
   /// Notes an API call that returned an error (call()).
   void note_api_error(const char* api, cudaError_t e);
   /// Notes the live device allocations as leaks (at exit and at cudaDeviceReset).

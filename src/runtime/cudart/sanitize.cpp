@@ -32,11 +32,17 @@ nlohmann::json sanitizer_findings_json(const LaunchStats& stats) {
       j["space"] = f.space;
       if (f.space == "global") j["first_block"] = {f.first_block.x, f.first_block.y, f.first_block.z};
       j["second"] = site_json(f.second);
+    } else if (f.tool == "initcheck") {
+      j["address"] = f.address;
+      j["size"] = f.size;
     } else {
       j["detail"] = f.detail;
     }
     out.push_back(std::move(j));
   }
+  // initcheck: reports past the kept ones (the first 1000 of the launch), counted.
+  if (stats.sanitizer_unkept != 0)
+    out.push_back({{"tool", "initcheck"}, {"kind", "unkept"}, {"count", stats.sanitizer_unkept}});
   return out;
 }
 
@@ -52,14 +58,27 @@ void Runtime::note_api_error(const char* api, cudaError_t e) {
                         {"after_launch", launches.size()}});
 }
 
+void Runtime::note_unused(std::uint64_t base, std::uint64_t bytes) {
+  if (!track_unused || !device_) return;
+  const auto runs = device_->unwritten(base, bytes);
+  if (runs.empty()) return;
+  nlohmann::json r = nlohmann::json::array();
+  for (const auto& [off, n] : runs) r.push_back({off, n});
+  unused.push_back({{"address", base}, {"size", bytes}, {"unwritten", std::move(r)}});
+}
+
 void Runtime::note_leaks() {
+  if (track_unused && device_) {
+    for (const auto& [base, bytes] : allocations) note_unused(base, bytes);
+  }
   if (!leak_check) return;
   for (const auto& [base, bytes] : allocations) leaks.push_back({{"address", base}, {"size", bytes}});
 }
 
 nlohmann::json Runtime::sanitizer_json() const {
   if (sanitize_tool.empty()) return nullptr;
-  return {{"tool", sanitize_tool}, {"leak_check", leak_check}, {"api_errors", api_errors}, {"leaks", leaks}};
+  return {{"tool", sanitize_tool}, {"leak_check", leak_check}, {"api_errors", api_errors}, {"leaks", leaks},
+          {"unused", unused}};
 }
 
 }  // namespace warpscope::cudart

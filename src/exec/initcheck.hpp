@@ -1,0 +1,110 @@
+// `warpscope sanitize --tool initcheck` (docs/sanitize.md): reads of global memory that no copy,
+// memset or kernel has written.
+//
+// InitShadow holds one bit per byte of the device heap's address range (GlobalMemory mirrors it
+// in one host reservation; the shadow is a second one, 1/8 of its size, whose pages exist once
+// touched): set = "allocated by cudaMalloc and not written since". Device::malloc sets the bits of
+// the new allocation; copies to the device, device-to-device copies, memsets and the writes of
+// finished launches clear them; Device::free clears them too (the range stops being tracked).
+// Module variables, the device heap, host memory and managed memory are never set, so they read
+// as initialised (managed memory is copied in before every launch: docs/runtime.md).
+//
+// Inside a launch the rule is deterministic, whatever the host threads (issue 31): a read of a
+// byte is uninitialised when its bit was set when the launch started and no earlier write of the
+// reading thread's own CTA (in the interpreter's schedule, which is fixed) covered it. Writes of
+// other CTAs of the same launch are not seen until the launch ends; on a GPU a read that follows
+// another CTA's write in time would not be reported (docs/sanitize.md lists the difference).
+//
+// InitChecker is the CTA runner's AccessSink while initcheck is on (like RaceChecker): it checks
+// global loads (ld, cp.async's global side, bulk and tensor copies' reads) and notes global
+// writes (st, atomics, reductions, bulk and tensor stores) in a set per CTA, which it hands to
+// the shadow when the CTA is done; the shadow applies them all when the launch ends (commit()).
+// Atomics count as writes only: their read of the old value is not checked.
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+#include "common/access.hpp"
+#include "exec/program.hpp"
+#include "exec/sanitize.hpp"
+
+namespace warpscope::exec {
+
+class InitShadow {
+ public:
+  /// A shadow for device addresses [base, base + span).
+  InitShadow(std::uint64_t base, std::uint64_t span);
+  ~InitShadow();
+  InitShadow(const InitShadow&) = delete;
+  InitShadow& operator=(const InitShadow&) = delete;
+
+  /// [addr, addr + n) is a fresh allocation: every byte uninitialised.
+  void poison(std::uint64_t addr, std::uint64_t n) { set(addr, n, true); }
+  /// [addr, addr + n) was written (or stops being tracked).
+  void unpoison(std::uint64_t addr, std::uint64_t n) { set(addr, n, false); }
+  /// Whether any byte of [addr, addr + n) is uninitialised; `bits` gets one bit per byte (n <= 64).
+  bool poisoned(std::uint64_t addr, unsigned n, std::uint64_t& bits) const;
+  /// The runs of uninitialised bytes in [addr, addr + n): (offset from addr, length)
+  /// (`--track-unused-memory`).
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> runs(std::uint64_t addr, std::uint64_t n) const;
+
+  /// A CTA's writes: (64-byte chunk address, one bit per byte), applied at commit().
+  using Chunk = std::pair<std::uint64_t, std::uint64_t>;
+  void hand_in(std::vector<Chunk>& writes);
+  /// The launch ended: its writes clear their bits.
+  void commit();
+
+ private:
+  void set(std::uint64_t addr, std::uint64_t n, bool value);
+  std::uint64_t base_ = 0, span_ = 0;
+  std::uint8_t* bits_ = nullptr;  // one bit per byte of [base_, base_ + span_)
+  std::mutex mu_;
+  std::vector<Chunk> pending_;
+};
+
+class InitChecker : public AccessSink {
+ public:
+  /// Reports kept per launch (per runner, then merged): the lowest CTAs' first ones.
+  static constexpr std::size_t kKeep = 1000;
+
+  InitChecker(const KernelImage& k, const Ctx& x, InitShadow& shadow, SanitizerLog& log, bool per_cta)
+      : k_(k), x_(x), shadow_(shadow), log_(log), per_cta_(per_cta) {}
+  ~InitChecker() override;
+  InitChecker(const InitChecker&) = delete;
+  InitChecker& operator=(const InitChecker&) = delete;
+
+  void set_inner(AccessSink* inner) { inner_ = inner; }
+  /// A new CTA starts (launches whose CTAs run one after another: the last one's writes go).
+  void begin_cta();
+  void on_access(const WarpAccess& a) override;
+
+ private:
+  struct Slot {
+    std::uint64_t chunk = 0;  // address / 64
+    std::uint32_t cta = 0;
+    bool used = false;
+    std::uint64_t mask = 0;   // bytes written
+  };
+  Slot* find(std::uint64_t chunk, std::uint32_t cta, bool insert);
+  void grow();
+  void flush();
+  /// Bits of [addr, addr + n) (n <= 64, within one or two chunks) the CTA wrote.
+  std::uint64_t written(std::uint64_t addr, unsigned n, std::uint32_t cta);
+  void note_write(std::uint64_t addr, std::uint64_t bits, unsigned n, std::uint32_t cta);
+  void report(const WarpAccess& a, unsigned lane, std::uint64_t addr);
+
+  const KernelImage& k_;
+  const Ctx& x_;
+  InitShadow& shadow_;
+  SanitizerLog& log_;
+  bool per_cta_;  // CTAs run one after another (else: cooperative, clusters: keyed by CTA)
+  AccessSink* inner_ = nullptr;
+  std::vector<Slot> table_;  // open addressing, a power of two
+  std::vector<std::uint32_t> used_;
+  std::vector<InitShadow::Chunk> done_;  // writes of the CTAs this runner finished
+};
+
+}  // namespace warpscope::exec

@@ -1,0 +1,72 @@
+// initcheck reproducers (docs/sanitize.md, src/exec/initcheck.hpp). Each mode reads an int array
+// `a` of 64 elements from cudaMalloc into `out` (initialised by cudaMemset):
+//   half     cudaMemset the first 32 ints only; 64 threads read all 64: threads 32-63 read
+//            uninitialised memory (32 reports, the first at a + 0x80).
+//   bytes    cudaMemset 3 bytes of a[0] only; thread 0 reads a[0]: one report of 4 bytes.
+//   own      each thread writes a[t], then reads a[t ^ 1] (its neighbour's, written earlier in
+//            the same CTA): no report.
+//   other    CTA 0 writes a[0..31]; CTA 1 reads them in the same launch: 32 reports (another
+//            CTA's writes count once the launch has ended), whatever the host threads.
+//   later    one launch writes a, the next reads it: no report.
+//   atomic   atomicAdd on uninitialised a[t], then a read: no report (atomics write).
+//   d2d      cudaMemcpy device-to-device from `out` into `a`, then a read: no report.
+//   unused   `a` cudaMemset whole; a 400-byte allocation whose first 100 bytes a kernel writes
+//            (--track-unused-memory: 300 bytes from offset 0x64 never written, 75%).
+#include <cstdio>
+#include <cstring>
+
+__global__ void read_all(const int* a, int* out) { out[threadIdx.x] = a[threadIdx.x]; }  // init: read
+__global__ void write_all(int* a) { a[threadIdx.x] = threadIdx.x; }
+__global__ void write_some(char* p, int n) {
+  if (threadIdx.x < n) p[threadIdx.x] = 1;
+}
+__global__ void own_then_read(int* a, int* out) {
+  a[threadIdx.x] = threadIdx.x;
+  out[threadIdx.x] = a[threadIdx.x ^ 1];
+}
+__global__ void write_then_other(int* a, int* out) {
+  if (blockIdx.x == 0) a[threadIdx.x] = threadIdx.x;
+  else out[threadIdx.x] = a[threadIdx.x];  // init: other
+}
+__global__ void add_then_read(int* a, int* out) {
+  atomicAdd(&a[threadIdx.x], 1);
+  out[threadIdx.x] = a[threadIdx.x];
+}
+
+int main(int argc, char** argv) {
+  const char* m = argc > 1 ? argv[1] : "half";
+  int *a = nullptr, *out = nullptr;
+  cudaMalloc(&a, 64 * sizeof(int));
+  cudaMalloc(&out, 64 * sizeof(int));
+  cudaMemset(out, 0, 64 * sizeof(int));
+  if (!strcmp(m, "half")) {
+    cudaMemset(a, 0, 32 * sizeof(int));
+    read_all<<<1, 64>>>(a, out);
+  } else if (!strcmp(m, "bytes")) {
+    cudaMemset(a, 0, 3);
+    read_all<<<1, 1>>>(a, out);
+  } else if (!strcmp(m, "own")) {
+    own_then_read<<<1, 64>>>(a, out);
+  } else if (!strcmp(m, "other")) {
+    write_then_other<<<2, 32>>>(a, out);
+  } else if (!strcmp(m, "later")) {
+    write_all<<<1, 64>>>(a);
+    read_all<<<1, 64>>>(a, out);
+  } else if (!strcmp(m, "atomic")) {
+    add_then_read<<<1, 64>>>(a, out);
+  } else if (!strcmp(m, "unused")) {
+    cudaMemset(a, 0, 64 * sizeof(int));
+    char* p = nullptr;
+    cudaMalloc(&p, 400);
+    write_some<<<1, 128>>>(p, 100);
+    cudaDeviceSynchronize();
+    cudaFree(p);
+  } else if (!strcmp(m, "d2d")) {
+    cudaMemcpy(a, out, 64 * sizeof(int), cudaMemcpyDeviceToDevice);
+    read_all<<<1, 64>>>(a, out);
+  }
+  std::printf("%s: %s\n", m, cudaGetErrorName(cudaDeviceSynchronize()));
+  cudaFree(a);
+  cudaFree(out);
+  return 0;
+}
