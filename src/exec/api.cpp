@@ -458,6 +458,11 @@ LaunchStats Device::launch(const Module& module, std::string_view kernel, Dim3 g
       if (init != nullptr) init->commit();
     }
   } commit{req.init};
+  // initcheck: a read of bytes another CTA of this launch writes is no report (the GPU may run
+  // the write first); decided once the launch's writes are all known, before they are committed.
+  const auto drop_seen_reads = [&](LaunchStats& s) {
+    if (req.init != nullptr) req.init->drop_reads_written_by_others(s.sanitizer, req.grid);
+  };
   LaunchStats stats;
   if (options.cooperative) {
     // The grid workspace of cooperative_groups::this_grid(): grid.sync() counts arrivals in the
@@ -474,6 +479,7 @@ LaunchStats Device::launch(const Module& module, std::string_view kernel, Dim3 g
   } else {
     stats = exec::run_launch(req);
   }
+  drop_seen_reads(stats);
   // A compiled access runs exactly when its anchor does, with the same lanes.
   if (!k.compiled.empty()) {
     stats.pc_instructions.resize(k.code.size(), 0);

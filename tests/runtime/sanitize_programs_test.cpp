@@ -340,7 +340,7 @@ TEST_F(SanitizePrograms, InitcheckCountsAReadWithAnyUnwrittenByte) {
 }
 
 TEST_F(SanitizePrograms, InitcheckSeesWritesOfTheCtaCopiesAtomicsAndEarlierLaunches) {
-  for (const char* mode : {"own", "later", "atomic", "d2d"}) {
+  for (const char* mode : {"own", "later", "d2d"}) {
     const auto r = sanitize("--tool initcheck --error-exitcode 9", std::string("init ") + mode);
     EXPECT_EQ(r.exit_code, 0) << mode;
     EXPECT_EQ(r.out, "========= COMPUTE-SANITIZER\n" + std::string(mode) + ": cudaSuccess\n========= ERROR SUMMARY: 0 errors\n")
@@ -367,24 +367,24 @@ TEST_F(SanitizePrograms, TrackUnusedMemoryReportsTheBytesNeverWritten) {
   EXPECT_EQ(plain.out, "========= COMPUTE-SANITIZER\nunused: cudaSuccess\n========= ERROR SUMMARY: 0 errors\n");
 }
 
-TEST_F(SanitizePrograms, InitcheckIgnoresOtherCtasWritesOfTheSameLaunchForAnyThreadCount) {
+TEST_F(SanitizePrograms, InitcheckSeesOtherCtasWritesOfTheSameLaunchForAnyThreadCount) {
+  // The H200's compute-sanitizer reports nothing for mode `other` of tests/hw/sanitize/
+  // initcheck_probe.cu (tests/hw/data/h200/sanitize/initcheck.txt): the same here, for any thread count.
   for (const char* threads : {"1", "2"}) {
-    const auto r = rt_test::run_shell(exe_ + " sanitize --threads " + threads + " --tool initcheck --print-limit 1 -- " +
+    const auto r = rt_test::run_shell(exe_ + " sanitize --threads " + threads + " --tool initcheck -- " +
                                       prog("init other"));
     ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-    EXPECT_EQ(masked_addresses(r.out),
-              "========= COMPUTE-SANITIZER\n"
-              "other: cudaSuccess\n"
-              "========= Uninitialized __global__ memory read of size 4 bytes\n"
-              "=========     at write_then_other(int *, int *)+0x? in init.cu:" +
-                  std::to_string(line_of("init.cu", "// init: other")) +
-                  "\n"
-                  "=========     by thread (0,0,0) in block (1,0,0)\n"
-                  "=========     Address 0x?\n"
-                  "========= \n"
-                  "========= ERROR SUMMARY: 32 errors\n")
-        << threads;
+    EXPECT_EQ(r.out, "========= COMPUTE-SANITIZER\nother: cudaSuccess\n========= ERROR SUMMARY: 0 errors\n") << threads;
   }
+}
+
+// An atomic on unwritten bytes reads them: one report per atomic, none for the plain read after it
+// (the H200: 64 reports "at atomicAdd" for mode `atomic`, tests/hw/data/h200/sanitize/initcheck.txt).
+TEST_F(SanitizePrograms, InitcheckReportsAtomicsOnUnwrittenMemory) {
+  const auto r = sanitize("--tool initcheck --print-limit 1", "init atomic");
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("by thread (0,0,0) in block (0,0,0)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("========= ERROR SUMMARY: 64 errors\n"), std::string::npos) << r.out;
 }
 
 }  // namespace

@@ -5,10 +5,11 @@
 //   bytes    cudaMemset 3 bytes of a[0] only; thread 0 reads a[0]: one report of 4 bytes.
 //   own      each thread writes a[t], then reads a[t ^ 1] (its neighbour's, written earlier in
 //            the same CTA): no report.
-//   other    CTA 0 writes a[0..31]; CTA 1 reads them in the same launch: 32 reports (another
-//            CTA's writes count once the launch has ended), whatever the host threads.
+//   other    CTA 0 writes a[0..31]; CTA 1 reads them in the same launch: no report (another
+//            CTA's writes in the launch count, as on the H200), whatever the host threads.
 //   later    one launch writes a, the next reads it: no report.
-//   atomic   atomicAdd on uninitialised a[t], then a read: no report (atomics write).
+//   atomic   atomicAdd on uninitialised a[t], then a read: 64 reports, one per atomic (it reads
+//            the old value), none for the read after it (the atomic wrote), as on the H200.
 //   d2d      cudaMemcpy device-to-device from `out` into `a`, then a read: no report.
 //   unused   `a` cudaMemset whole; a 400-byte allocation whose first 100 bytes a kernel writes
 //            (--track-unused-memory: 300 bytes from offset 0x64 never written, 75%).
