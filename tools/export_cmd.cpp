@@ -35,8 +35,10 @@ ncurep::ExportProfile export_profile(const arch::Profile& p, const std::string& 
                          {"device__attribute_max_registers_per_multiprocessor", p.registers_per_sm},
                          {"device__attribute_max_shared_memory_per_block_optin", p.shared_bytes_per_block},
                          {"device__attribute_max_shared_memory_per_multiprocessor", p.shared_bytes_per_sm}};
-  // The chip numbers Nsight Compute resolves a report's metric units with: known for the H100
-  // only (its ncu 2025.3 export, tests/hw/data/h100/*_ncu.csv: 384 for all three).
+  // The chip numbers Nsight Compute resolves a report's metric units with: 384 for all three on
+  // the H100 (its ncu 2025.3 export, tests/hw/data/h100/*_ncu.csv) and on the H200 (its
+  // ncu 2025.3 report, tests/hw/data/h200/ncurep/probe_raw.csv); the cc 9.0 profiles (hopper,
+  // h200) write them, others' chips are not known.
   if (p.cc_major == 9 && p.cc_minor == 0)
     for (const char* a : {"device__attribute_chip", "device__attribute_architecture", "device__attribute_implementation"})
       e.device_attributes.emplace_back(a, 384);

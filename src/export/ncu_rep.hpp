@@ -91,8 +91,13 @@ struct Result {
   std::string comments;
   std::vector<std::pair<std::string, Value>> metrics;  // in the file's order
   std::vector<std::string> sections;                   // the identifiers of its sections
+  /// Instanced metrics (a value list and no aggregate value: warpscope's source counters,
+  /// docs/report.md): per metric, (correlation id, value) pairs in the file's order.
+  std::vector<std::pair<std::string, std::vector<std::pair<Value, Value>>>> instances;
   /// The value of a metric (nullptr when it has none).
   const Value* find(const std::string& name) const;
+  /// The instances of an instanced metric (nullptr when it has none).
+  const std::vector<std::pair<Value, Value>>* find_instances(const std::string& name) const;
 };
 
 struct Device {

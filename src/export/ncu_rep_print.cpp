@@ -75,6 +75,11 @@ nlohmann::json report_json(const Report& rep) {
   for (const auto& r : rep.results) {
     nlohmann::json m = nlohmann::json::object();
     for (const auto& [n, v] : r.metrics) m[n] = json_of(v);
+    nlohmann::json inst = nlohmann::json::object();
+    for (const auto& [n, list] : r.instances) {
+      auto& pairs = inst[n] = nlohmann::json::array();
+      for (const auto& [k, v] : list) pairs.push_back({json_of(k), json_of(v)});
+    }
     j["results"].push_back({{"process_id", r.pid},
                             {"process", r.process},
                             {"host", r.host},
@@ -87,7 +92,8 @@ nlohmann::json report_json(const Report& rep) {
                             {"stream", r.stream},
                             {"comments", r.comments},
                             {"sections", r.sections},
-                            {"metrics", m}});
+                            {"metrics", m},
+                            {"instances", inst}});
   }
   return j;
 }

@@ -95,6 +95,12 @@ const Value* Result::find(const std::string& name) const {
   return nullptr;
 }
 
+const std::vector<std::pair<Value, Value>>* Result::find_instances(const std::string& name) const {
+  for (const auto& [n, v] : instances)
+    if (n == name) return &v;
+  return nullptr;
+}
+
 Report read_report(std::span<const std::uint8_t> bytes, const std::string& what) {
   Cursor c(bytes, what);
   const auto magic = c.take(4, "magic");
@@ -157,6 +163,13 @@ Report read_report(std::span<const std::uint8_t> bytes, const std::string& what)
         if (m.nameid() >= strings.size())
           p.bad(fmt::format("result {} names metric {} but the string table has {} strings", i, m.nameid(),
                             strings.size()));
+        if (!m.has_metricvalue() && m.metricvaluelist_size() > 0) {
+          std::vector<std::pair<Value, Value>> list;
+          for (const auto& e : m.metricvaluelist())
+            list.emplace_back(value_of(e.correlationid()), value_of(e.elementvalue()));
+          out.instances.emplace_back(strings[m.nameid()], std::move(list));
+          continue;
+        }
         out.metrics.emplace_back(strings[m.nameid()], value_of(m.metricvalue()));
       }
       for (const auto& s : r.sections()) out.sections.push_back(s.identifier());

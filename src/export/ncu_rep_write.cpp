@@ -2,6 +2,7 @@
 // file").
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -165,6 +166,78 @@ void add_source_files(pb::SourceData& src, const nlohmann::json& l) {
   }
 }
 
+/// One instanced metric: a name and (correlation id, value) pairs, the form the format gives a
+/// metric with one value per instance (ProfileMetricResult.MetricValueList).
+struct Instanced {
+  std::vector<std::pair<pb::ProfileMetricValue, double>> values;
+  void add_uint(std::uint64_t key, double v) {
+    pb::ProfileMetricValue k;
+    k.set_uint64value(key);
+    values.emplace_back(std::move(k), v);
+  }
+  void add_string(const std::string& key, double v) {
+    pb::ProfileMetricValue k;
+    k.set_stringvalue(key);
+    values.emplace_back(std::move(k), v);
+  }
+};
+
+/// The launch's per-instruction and per-line counters (docs/report.md "Source counters"):
+///  - per PTX instruction (correlation id: its "pc", warpscope's index of the instruction in the
+///    kernel's PTX), under the names of ncu's SourceCounters section: inst_executed,
+///    thread_inst_executed, memory_l1_tag_requests_global, memory_l2_theoretical_sectors_global
+///    (_ideal, and the section's derived _excessive), memory_l2_theoretical_sectors_local,
+///    memory_l1_wavefronts_shared (_ideal, derived _excessive); memory instructions only (the JSON
+///    report lists no others);
+///  - per CUDA line (correlation id: the string "FILE:LINE"), warpscope__line_* names: every
+///    executed line's warp instructions, thread instructions, global requests, sectors, ideal and
+///    excessive sectors, shared wavefronts and excess wavefronts.
+/// A counter that is zero on every instance is left out.
+std::vector<std::pair<std::string, Instanced>> source_counters(const nlohmann::json& l) {
+  std::map<std::string, Instanced> m;
+  auto num = [](const nlohmann::json& x, const char* k) { return x.value(k, 0.0); };
+  for (const auto& line : l.value("lines", nlohmann::json::array())) {
+    const std::string where = fmt::format("{}:{}", line.value("file", std::string()), line.value("line", 0));
+    for (const auto& [name, key] :
+         {std::pair{"warpscope__line_inst_executed", "executions"},
+          {"warpscope__line_thread_inst_executed", "thread_executions"},
+          {"warpscope__line_requests_global", "global_requests"},
+          {"warpscope__line_sectors_global", "global_sectors"},
+          {"warpscope__line_sectors_global_ideal", "global_ideal_sectors"},
+          {"warpscope__line_sectors_global_excessive", "global_excessive_sectors"},
+          {"warpscope__line_wavefronts_shared", "shared_wavefronts"},
+          {"warpscope__line_wavefronts_shared_excessive", "shared_excess_wavefronts"}})
+      m[name].add_string(where, num(line, key));
+    for (const auto& ins : line.value("instructions", nlohmann::json::array())) {
+      if (!ins.contains("pc") || !ins["pc"].is_number_unsigned()) continue;
+      const auto pc = ins["pc"].get<std::uint64_t>();
+      const std::string space = ins.value("space", std::string());
+      m["inst_executed"].add_uint(pc, num(ins, "executions"));
+      m["thread_inst_executed"].add_uint(pc, num(ins, "active_lanes"));
+      if (space == "global") {
+        m["memory_l1_tag_requests_global"].add_uint(pc, num(ins, "requests"));
+        m["memory_l2_theoretical_sectors_global"].add_uint(pc, num(ins, "sectors"));
+        m["memory_l2_theoretical_sectors_global_ideal"].add_uint(pc, num(ins, "ideal_sectors"));
+        m["derived__memory_l2_theoretical_sectors_global_excessive"].add_uint(pc, num(ins, "excessive_sectors"));
+      } else if (space == "local") {
+        m["memory_l2_theoretical_sectors_local"].add_uint(pc, num(ins, "sectors"));
+      } else if (space == "shared") {
+        m["memory_l1_wavefronts_shared"].add_uint(pc, num(ins, "wavefronts"));
+        m["memory_l1_wavefronts_shared_ideal"].add_uint(pc, num(ins, "ideal_wavefronts"));
+        m["derived__memory_l1_wavefronts_shared_excessive"].add_uint(
+            pc, std::max(0.0, num(ins, "wavefronts") - num(ins, "ideal_wavefronts")));
+      }
+    }
+  }
+  std::vector<std::pair<std::string, Instanced>> out;
+  for (auto& [name, inst] : m) {
+    bool any = false;
+    for (const auto& [k, v] : inst.values) any = any || v != 0;
+    if (any) out.emplace_back(name, std::move(inst));
+  }
+  return out;
+}
+
 std::uint64_t fnv1a(const std::string& s) {
   std::uint64_t h = 1469598103934665603ull;
   for (unsigned char c : s) {
@@ -222,6 +295,17 @@ pb::ProfileResult make_result(const nlohmann::json& l, const ExportProfile& p, s
   add("device__attribute_compute_capability_minor")->set_uint64value(static_cast<std::uint64_t>(p.cc_minor));
   for (const auto& [name, value] : p.device_attributes) add(name)->set_uint64value(value);
   add("warpscope_profile")->set_stringvalue(p.name);
+  // Instanced metrics: the list alone, no aggregate value (a reader tells them from the launch's
+  // metrics by that; ncu's raw page does not list them).
+  for (const auto& [name, inst] : source_counters(l)) {
+    auto* m = r.add_metricresults();
+    m->set_nameid(strings.id(name));
+    for (const auto& [key, v] : inst.values) {
+      auto* e = m->add_metricvaluelist();
+      *e->mutable_correlationid() = key;
+      set_number(*e->mutable_elementvalue(), v);
+    }
+  }
   add_sections(r, present);
   return r;
 }

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "export/ncu_rep.hpp"
 
@@ -100,6 +101,71 @@ TEST_F(NcuRepCli, ImportAndCompareReadIt) {
   EXPECT_NE(cmp.out.find("\"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum\",\"sector\",\"12,336\",\"12,336\",\"1.000\""),
             std::string::npos)
       << cmp.out;
+}
+
+// Source counters of a real run: tests/export/data/source_counters.cu through the interpreter,
+// written to an .ncu-rep and read back. Every expected count is derived by hand in that file's
+// header (1024 threads = 32 warps of consecutive 4-byte floats; the load shifted by one float
+// spans 5 sectors instead of 4), not taken from warpscope's own report.
+TEST_F(NcuRepCli, SourceCountersPerLineAndInstruction) {
+  const std::string path = "PATH=\"$PATH:/usr/local/cuda/bin\" ";
+  if (shell(path + "command -v nvcc").code != 0) GTEST_SKIP() << "nvcc is not installed";
+  const std::string cu = std::string(WARPSCOPE_SOURCE_DIR) + "/tests/export/data/source_counters.cu";
+  const std::string rep = (dir_ / "sc.ncu-rep").string();
+  const Shell run = shell(path + exe_ + " run --no-summary -o " + rep + " " + cu);
+  ASSERT_EQ(run.code, 0) << run.out;
+  const auto r = warpscope::ncurep::read_report_file(rep);
+  ASSERT_EQ(r.results.size(), 1u);
+  const auto& res = r.results[0];
+  // Per CUDA line, keyed "FILE:LINE": line 14 (A) and line 16 (B) of the .cu file.
+  auto line = [&](const std::string& metric, int l) -> double {
+    const auto* list = res.find_instances(metric);
+    if (list == nullptr) return -1;
+    for (const auto& [k, v] : *list)
+      if (k.text == cu + ":" + std::to_string(l)) return v.number;
+    return 0;  // a line without the counter (a zero on every line leaves the metric out)
+  };
+  EXPECT_EQ(line("warpscope__line_requests_global", 14), 32);
+  EXPECT_EQ(line("warpscope__line_sectors_global", 14), 160);
+  EXPECT_EQ(line("warpscope__line_sectors_global_ideal", 14), 128);
+  EXPECT_EQ(line("warpscope__line_sectors_global_excessive", 14), 32);
+  EXPECT_EQ(line("warpscope__line_wavefronts_shared", 14), 32);
+  EXPECT_EQ(line("warpscope__line_requests_global", 16), 32);
+  EXPECT_EQ(line("warpscope__line_sectors_global", 16), 128);
+  EXPECT_EQ(line("warpscope__line_sectors_global_excessive", 16), 0);
+  EXPECT_EQ(line("warpscope__line_wavefronts_shared", 16), 32);
+  EXPECT_EQ(res.find_instances("warpscope__line_wavefronts_shared_excessive"), nullptr);  // no conflicts
+  // Per PTX instruction (keyed by its index in the kernel's PTX): the four memory instructions,
+  // in program order ld.global (A), st.shared (A), ld.shared (B), st.global (B).
+  auto values = [&](const std::string& metric) {
+    std::vector<double> out;
+    if (const auto* list = res.find_instances(metric))
+      for (const auto& [k, v] : *list) {
+        EXPECT_EQ(k.kind, warpscope::ncurep::Value::Kind::kUint64) << metric;
+        out.push_back(v.number);
+      }
+    return out;
+  };
+  EXPECT_EQ(values("inst_executed"), (std::vector<double>{32, 32, 32, 32}));
+  EXPECT_EQ(values("thread_inst_executed"), (std::vector<double>{1024, 1024, 1024, 1024}));
+  EXPECT_EQ(values("memory_l1_tag_requests_global"), (std::vector<double>{32, 32}));
+  EXPECT_EQ(values("memory_l2_theoretical_sectors_global"), (std::vector<double>{160, 128}));
+  EXPECT_EQ(values("memory_l2_theoretical_sectors_global_ideal"), (std::vector<double>{128, 128}));
+  EXPECT_EQ(values("derived__memory_l2_theoretical_sectors_global_excessive"), (std::vector<double>{32, 0}));
+  EXPECT_EQ(values("memory_l1_wavefronts_shared"), (std::vector<double>{32, 32}));
+  // The instanced metrics are not launch metrics: the raw page has none of them.
+  EXPECT_EQ(res.find("inst_executed"), nullptr);
+  EXPECT_EQ(warpscope::ncurep::raw_csv(r).find("warpscope__line"), std::string::npos);
+  // Nsight Compute, where installed, reads the same instance values (its raw page prints them in
+  // file order; 2022.3's source page has no SASS to place them on).
+  if (shell("command -v ncu").code != 0) {
+    std::fprintf(stderr, "ncu is not installed: Nsight Compute's reading is not checked\n");
+    return;
+  }
+  const Shell ncu = shell("ncu --import " + rep + " --page raw --csv --print-metric-instances values");
+  EXPECT_EQ(ncu.code, 0) << ncu.out;
+  EXPECT_NE(ncu.out.find("\"(160; 128)\""), std::string::npos) << ncu.out;
+  EXPECT_NE(ncu.out.find("\"(32; 32; 32; 32)\""), std::string::npos) << ncu.out;
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "common/error.hpp"
 #include "export/ncu_rep.hpp"
@@ -195,6 +196,67 @@ TEST(NcuRep, ReadsBackNamesShapesStreamsAndMetrics) {
   EXPECT_EQ(r.devices[1].name, "NVIDIA Tesla K20c (modelled)");
   ASSERT_EQ(r.tools.size(), 1u);
   EXPECT_EQ(r.tools[0], (std::pair<std::string, std::string>{"warpscope", "0.2.0"}));
+}
+
+// Source counters: a launch's lines (and their memory instructions) become instanced metrics,
+// keyed "FILE:LINE" per line and by the PTX instruction's pc per instruction; the compared
+// profile's block takes the compare entry's lines. The numbers are a hand-made launch's.
+TEST(NcuRep, WritesSourceCountersAsInstancedMetrics) {
+  const auto j = nlohmann::json::parse(R"json({
+    "tool": {"name": "warpscope", "version": "0.2.0"}, "arch": "hopper", "compare_archs": ["kepler"],
+    "launches": [{"index": 0, "kernel": "_Z1kPf", "grid": [1, 1, 1], "block": [64, 1, 1], "stream": 0,
+      "profiled": true, "metrics": {"smsp__inst_executed.sum": 12},
+      "lines": [
+        {"file": "/k.cu", "line": 3, "executions": 4, "thread_executions": 128},
+        {"file": "/k.cu", "line": 4, "executions": 8, "thread_executions": 256, "global_requests": 2,
+         "global_sectors": 10, "global_ideal_sectors": 8, "global_excessive_sectors": 2,
+         "shared_wavefronts": 4, "shared_ideal_wavefronts": 2, "shared_excess_wavefronts": 2,
+         "instructions": [
+           {"pc": 7, "space": "global", "executions": 2, "active_lanes": 64, "requests": 2, "sectors": 10,
+            "ideal_sectors": 8, "excessive_sectors": 2},
+           {"pc": 9, "space": "shared", "executions": 2, "active_lanes": 64, "wavefronts": 4,
+            "ideal_wavefronts": 2},
+           {"pc": 11, "space": "local", "executions": 2, "active_lanes": 64, "requests": 2, "sectors": 8}]}],
+      "compare": [{"arch": "kepler", "metrics": {},
+                   "lines": [{"file": "/k.cu", "line": 4, "executions": 8, "global_sectors": 20}]}]}]})json");
+  const Report r = read_report(bytes_of(write_report(j, profiles(), context())), "lines");
+  ASSERT_EQ(r.results.size(), 2u);
+  const Result& h = r.results[0];
+  using Pairs = std::vector<std::pair<std::string, double>>;
+  auto pairs = [](const Result& res, const std::string& name) {
+    Pairs out;
+    if (const auto* list = res.find_instances(name))
+      for (const auto& [k, v] : *list)
+        out.emplace_back(k.kind == Value::Kind::kString ? k.text : std::to_string(static_cast<long>(k.number)),
+                         v.number);
+    return out;
+  };
+  EXPECT_EQ(pairs(h, "warpscope__line_inst_executed"), (Pairs{{"/k.cu:3", 4}, {"/k.cu:4", 8}}));
+  EXPECT_EQ(pairs(h, "warpscope__line_thread_inst_executed"), (Pairs{{"/k.cu:3", 128}, {"/k.cu:4", 256}}));
+  EXPECT_EQ(pairs(h, "warpscope__line_requests_global"), (Pairs{{"/k.cu:3", 0}, {"/k.cu:4", 2}}));
+  EXPECT_EQ(pairs(h, "warpscope__line_sectors_global"), (Pairs{{"/k.cu:3", 0}, {"/k.cu:4", 10}}));
+  EXPECT_EQ(pairs(h, "warpscope__line_sectors_global_excessive"), (Pairs{{"/k.cu:3", 0}, {"/k.cu:4", 2}}));
+  EXPECT_EQ(pairs(h, "warpscope__line_wavefronts_shared"), (Pairs{{"/k.cu:3", 0}, {"/k.cu:4", 4}}));
+  EXPECT_EQ(pairs(h, "warpscope__line_wavefronts_shared_excessive"), (Pairs{{"/k.cu:3", 0}, {"/k.cu:4", 2}}));
+  EXPECT_EQ(pairs(h, "inst_executed"), (Pairs{{"7", 2}, {"9", 2}, {"11", 2}}));
+  EXPECT_EQ(pairs(h, "thread_inst_executed"), (Pairs{{"7", 64}, {"9", 64}, {"11", 64}}));
+  EXPECT_EQ(pairs(h, "memory_l1_tag_requests_global"), (Pairs{{"7", 2}}));
+  EXPECT_EQ(pairs(h, "memory_l2_theoretical_sectors_global"), (Pairs{{"7", 10}}));
+  EXPECT_EQ(pairs(h, "memory_l2_theoretical_sectors_global_ideal"), (Pairs{{"7", 8}}));
+  EXPECT_EQ(pairs(h, "derived__memory_l2_theoretical_sectors_global_excessive"), (Pairs{{"7", 2}}));
+  EXPECT_EQ(pairs(h, "memory_l2_theoretical_sectors_local"), (Pairs{{"11", 8}}));
+  EXPECT_EQ(pairs(h, "memory_l1_wavefronts_shared"), (Pairs{{"9", 4}}));
+  EXPECT_EQ(pairs(h, "memory_l1_wavefronts_shared_ideal"), (Pairs{{"9", 2}}));
+  EXPECT_EQ(pairs(h, "derived__memory_l1_wavefronts_shared_excessive"), (Pairs{{"9", 2}}));
+  EXPECT_EQ(h.find("inst_executed"), nullptr);  // not a launch metric
+  EXPECT_EQ(raw_csv(r).find("warpscope__line"), std::string::npos);
+  EXPECT_EQ(report_json(r)["results"][0]["instances"]["memory_l2_theoretical_sectors_global"],
+            nlohmann::json::parse("[[7, 10]]"));
+  // kepler: its own lines; counters that are zero on every line are left out.
+  const Result& k = r.results[1];
+  EXPECT_EQ(pairs(k, "warpscope__line_sectors_global"), (Pairs{{"/k.cu:4", 20}}));
+  EXPECT_EQ(k.find_instances("warpscope__line_requests_global"), nullptr);
+  EXPECT_EQ(k.find_instances("inst_executed"), nullptr);
 }
 
 TEST(NcuRep, RawCsvPrintsTheValuesAsRunCsvDoes) {
