@@ -90,6 +90,8 @@ void RaceChecker::begin_cta(std::uint32_t threads, std::uint64_t shared_bytes) {
   barrier_.fill(Clock{});
   committed_.assign(nwarps_, std::array<std::uint32_t, kLanes>{});
   records_ = 0;  // stamps are per CTA: a cell of an older generation is reset before it is read
+  clean_.fill(Seen{});  // and so are the seen tables' tags
+  done_.fill(Seen{});
   pending_.resize(nwarps_);
   for (auto& w : pending_)
     for (auto& l : w) l.clear();
@@ -134,13 +136,17 @@ void RaceChecker::on_access(const WarpAccess& a) {
         if (in.v[i] == kNoSlot) st = nullptr;
     }
   }
-  // A read lane at the address of the lane before, whose bytes had no write or only one of
-  // another warp ordered before this warp (the same for all its lanes), finds no hazard either.
-  std::uint64_t clean_base = ~std::uint64_t{0};
+  // A read lane finds no hazard when every byte it reads had no write since the CTA began, or
+  // one ordered before it: of another warp, one before this warp's clock (the same for all its
+  // lanes); of this warp, in an earlier instruction at a lane clock below this lane's. A lane at
+  // the address of an earlier lane of the record found so (`clean_`, tagged with the record,
+  // with the lane clock its writes need) is skipped when its own clock is that high too.
+  const std::uint32_t stamp = write ? 0 : ++records_;
   for (std::uint32_t b = bits; b != 0; b &= b - 1) {
     const unsigned lane = static_cast<unsigned>(std::countr_zero(b));
-    if (!write && a.addr[lane] == clean_base) continue;
+    if (!write && seen(clean_, a.addr[lane], stamp, lanes_[warp][lane])) continue;
     bool clean = !write;
+    std::uint32_t need = 0;  // the lane clock the bytes' writes of this warp need (clean)
     Access me;
     me.dyn = dyn;
     me.pc = a.pc;
@@ -163,9 +169,12 @@ void RaceChecker::on_access(const WarpAccess& a) {
         c.write.valid = false;
         for (Access& r : c.reads) r.valid = false;
       }
-      if (clean && c.write.valid &&
-          (c.write.async || c.write.tid / kLanes == warp || !ordered(c.write, warp, lane, dyn)))
-        clean = false;
+      if (clean && c.write.valid) {
+        if (c.write.async || !ordered(c.write, warp, lane, dyn))
+          clean = false;
+        else if (c.write.tid / kLanes == warp)
+          need = std::max(need, c.write.lclock + 1);
+      }
       std::uint8_t value = 0;
       if (st != nullptr) value = static_cast<std::uint8_t>(x_.reg(st->v[i / elem])[lane] >> (8 * (i % elem)));
       if (c.write.valid &&
@@ -185,15 +194,17 @@ void RaceChecker::on_access(const WarpAccess& a) {
         c.next_read = 0;
       }
     }
-    clean_base = clean && base + a.width <= size ? base : ~std::uint64_t{0};
+    if (clean && base + a.width <= size) mark(clean_, base, stamp, need);
   }
   if (write) return;
   // Reads: one per warp and byte is kept, the latest; of one record's lanes that is the highest
   // lane reading the byte (lanes act in lane order), so the lanes go from the top and a byte
-  // takes only the first (a broadcast read updates its bytes once, not once per lane).
-  const std::uint32_t stamp = ++records_;
+  // takes only the first (a broadcast read updates its bytes once, not once per lane). A lane at
+  // the address of a lane already done finds every byte stamped: `done_` skips it whole.
   for (std::uint32_t b = bits; b != 0; b &= ~(1u << (31 - std::countl_zero(b)))) {
     const auto lane = static_cast<unsigned>(31 - std::countl_zero(b));
+    if (seen(done_, a.addr[lane], stamp)) continue;
+    mark(done_, a.addr[lane], stamp);
     Access me;
     me.dyn = dyn;
     me.pc = a.pc;

@@ -144,6 +144,24 @@ class RaceChecker : public AccessSink {
   std::uint32_t gen_ = 0;
   std::uint32_t nwarps_ = 0;
   std::uint32_t records_ = 0;  // read records of this CTA (Cell::stamp)
+  // Addresses one read record has handled, direct-mapped by address, each tagged with the
+  // record's stamp (an entry of another record, or overwritten by a collision, means not seen).
+  struct Seen {
+    std::uint64_t addr = 0;
+    std::uint32_t stamp = 0;
+    std::uint32_t need = 0;  // clean_: the lowest lane clock for which the address is clean
+  };
+  using SeenTable = std::array<Seen, 64>;
+  static std::size_t seen_slot(std::uint64_t addr) { return static_cast<std::size_t>((addr ^ (addr >> 6)) & 63); }
+  static bool seen(const SeenTable& t, std::uint64_t addr, std::uint32_t stamp, std::uint32_t lclock = 0) {
+    const Seen& e = t[seen_slot(addr)];
+    return e.stamp == stamp && e.addr == addr && lclock >= e.need;
+  }
+  static void mark(SeenTable& t, std::uint64_t addr, std::uint32_t stamp, std::uint32_t need = 0) {
+    t[seen_slot(addr)] = Seen{addr, stamp, need};
+  }
+  SeenTable clean_{};  // addresses found clean (no hazard for any lane reading them)
+  SeenTable done_{};   // addresses whose read slots were updated
   std::vector<Clock> clocks_;                        // per warp
   std::vector<std::array<std::uint32_t, kLanes>> lanes_;  // per warp, per lane
   std::array<Clock, 16> barrier_{};                  // clocks collected per barrier id
