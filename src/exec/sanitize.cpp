@@ -76,7 +76,8 @@ SanitizerSite sanitizer_site(const KernelImage& k, std::uint32_t pc, std::uint32
 }
 
 void RaceChecker::begin_cta(std::uint32_t threads, std::uint64_t shared_bytes) {
-  if (cells_.size() < shared_bytes) cells_.resize(shared_bytes);
+  limit_ = std::max(limit_, shared_bytes);
+  if (cells_.size() < (limit_ + 3) / 4 * 4) cells_.resize((limit_ + 3) / 4 * 4);
   if (++gen_ == 0) {  // the generation wrapped: clear for real
     for (Cell& c : cells_) c.gen = 0;
     gen_ = 1;
@@ -96,6 +97,34 @@ void RaceChecker::begin_cta(std::uint32_t threads, std::uint64_t shared_bytes) {
   for (auto& w : pending_)
     for (auto& l : w) l.clear();
   mbars_.clear();
+}
+
+RaceChecker::Cell& RaceChecker::word(std::uint64_t off) {
+  Cell& c = cells_[off & ~std::uint64_t{3}];
+  if (c.gen != gen_) {
+    c.gen = gen_;
+    c.next_read = 0;
+    c.value_known = false;
+    c.split = false;
+    c.stamp = 0;
+    c.write.valid = false;
+    for (Access& r : c.reads) r.valid = false;
+  }
+  return c;
+}
+
+RaceChecker::Cell& RaceChecker::byte_cell(std::uint64_t off) {
+  Cell& w = word(off);
+  if (!w.split) {
+    w.split = true;
+    for (std::uint64_t i = 1; i < 4; ++i) {
+      Cell& b = cells_[(off & ~std::uint64_t{3}) + i];
+      const std::uint8_t value = b.value;
+      b = w;
+      b.value = value;
+    }
+  }
+  return cells_[off];
 }
 
 void RaceChecker::hazard(const char* kind, const Access& earlier, bool earlier_write, const Access& later,
@@ -123,7 +152,7 @@ void RaceChecker::on_access(const WarpAccess& a) {
   const bool write = a.op == Op::kStore || async;
   const auto dyn = static_cast<std::uint32_t>(x_.clock != nullptr ? *x_.clock : 0);
   const std::uint32_t bits = static_cast<std::uint32_t>(a.active.bits());
-  const std::uint64_t size = cells_.size();
+  const std::uint64_t size = limit_;
   // A plain st's values (its source registers are unchanged by it): byte i of lane l's store.
   const Inst* st = nullptr;
   unsigned elem = 0;
@@ -157,41 +186,51 @@ void RaceChecker::on_access(const WarpAccess& a) {
     me.async = async;
     const std::uint64_t base = a.addr[lane];
     if (async) pending_[warp][lane].push_back(Pending{base, dyn, committed_[warp][lane], a.width});
-    for (std::uint64_t i = 0; i < a.width; ++i) {
-      const std::uint64_t off = base + i;
-      if (off >= size) break;
-      Cell& c = cells_[off];
-      if (c.gen != gen_) {
-        c.gen = gen_;
-        c.next_read = 0;
-        c.value_known = false;
-        c.stamp = 0;
-        c.write.valid = false;
-        for (Access& r : c.reads) r.valid = false;
-      }
+    // One byte's cell (n = 1) or a whole word's, its bytes alike (n = 4): the checks and the
+    // hazards of each byte in byte order, the state updated once.
+    auto visit = [&](Cell& c, std::uint64_t off, std::uint64_t i, unsigned n) {
       if (clean && c.write.valid) {
         if (c.write.async || !ordered(c.write, warp, lane, dyn))
           clean = false;
         else if (c.write.tid / kLanes == warp)
           need = std::max(need, c.write.lclock + 1);
       }
-      std::uint8_t value = 0;
-      if (st != nullptr) value = static_cast<std::uint8_t>(x_.reg(st->v[i / elem])[lane] >> (8 * (i % elem)));
-      if (c.write.valid &&
-          (c.write.async || (c.write.tid != me.tid && !ordered(c.write, warp, lane, dyn)))) {
-        // A write of the value the byte holds changes nothing: no WAW hazard.
-        const bool same = write && st != nullptr && c.value_known && c.value == value && !c.write.async;
-        if (!same) hazard(write ? "WAW" : "RAW", c.write, true, me, write, off);
+      const bool unordered =
+          c.write.valid && (c.write.async || (c.write.tid != me.tid && !ordered(c.write, warp, lane, dyn)));
+      if (!write) {
+        if (unordered)
+          for (unsigned j = 0; j < n; ++j) hazard("RAW", c.write, true, me, false, off + j);
+        return;
       }
-      if (write) {
-        c.value_known = st != nullptr;
-        c.value = value;
-        for (const Access& r : c.reads) {
-          if (r.valid && r.tid != me.tid && !ordered(r, warp, lane, dyn)) hazard("WAR", r, false, me, true, off);
+      std::array<std::uint8_t, 4> values{};
+      for (unsigned j = 0; j < n; ++j) {
+        const std::uint64_t k = i + j;
+        if (st != nullptr) values[j] = static_cast<std::uint8_t>(x_.reg(st->v[k / elem])[lane] >> (8 * (k % elem)));
+        if (unordered) {
+          // A write of the value the byte holds changes nothing: no WAW hazard.
+          const bool same = st != nullptr && c.value_known && cells_[off + j].value == values[j] && !c.write.async;
+          if (!same) hazard("WAW", c.write, true, me, true, off + j);
         }
-        c.write = me;
-        for (Access& r : c.reads) r.valid = false;
-        c.next_read = 0;
+        for (const Access& r : c.reads) {
+          if (r.valid && r.tid != me.tid && !ordered(r, warp, lane, dyn)) hazard("WAR", r, false, me, true, off + j);
+        }
+      }
+      c.value_known = st != nullptr;
+      for (unsigned j = 0; j < n; ++j) cells_[off + j].value = values[j];
+      c.write = me;
+      for (Access& r : c.reads) r.valid = false;
+      c.next_read = 0;
+    };
+    for (std::uint64_t i = 0; i < a.width;) {
+      const std::uint64_t off = base + i;
+      if (off >= size) break;
+      Cell& w = word(off);
+      if (!w.split && whole(off, i, a.width)) {
+        visit(w, off, i, 4);
+        i += 4;
+      } else {
+        visit(byte_cell(off), off, i, 1);
+        ++i;
       }
     }
     if (clean && base + a.width <= size) mark(clean_, base, stamp, need);
@@ -213,10 +252,12 @@ void RaceChecker::on_access(const WarpAccess& a) {
     me.tid = static_cast<std::uint16_t>(warp * kLanes + lane);
     me.valid = true;
     const std::uint64_t base = a.addr[lane];
-    for (std::uint64_t i = 0; i < a.width; ++i) {
+    for (std::uint64_t i = 0, n = 1; i < a.width; i += n) {
       const std::uint64_t off = base + i;
       if (off >= size) break;
-      Cell& c = cells_[off];
+      Cell& w = word(off);
+      n = !w.split && whole(off, i, a.width) ? 4 : 1;
+      Cell& c = n == 4 ? w : byte_cell(off);
       if (c.stamp == stamp) continue;
       c.stamp = stamp;
       Access* slot = nullptr;
@@ -276,9 +317,16 @@ void RaceChecker::complete(std::uint32_t warp, unsigned lane, std::uint32_t belo
       continue;
     }
     // The write counts as made now: later accesses are ordered after it as after any write here.
-    for (std::uint64_t i = 0; i < p.width && p.off + i < cells_.size(); ++i) {
-      Cell& c = cells_[p.off + i];
-      if (c.gen != gen_ || !c.write.valid || !c.write.async || c.write.tid != tid || c.write.dyn != p.dyn) continue;
+    for (std::uint64_t i = 0, n = 1; i < p.width && p.off + i < limit_; i += n) {
+      const std::uint64_t off = p.off + i;
+      Cell& w = cells_[off & ~std::uint64_t{3}];
+      if (w.gen != gen_) {
+        n = 1;
+        continue;
+      }
+      n = !w.split && whole(off, i, p.width) ? 4 : 1;
+      Cell& c = n == 4 ? w : byte_cell(off);
+      if (!c.write.valid || !c.write.async || c.write.tid != tid || c.write.dyn != p.dyn) continue;
       c.write.async = false;
       c.write.wclock = clocks_[warp][warp];
       c.write.lclock = lanes_[warp][lane];

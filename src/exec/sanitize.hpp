@@ -122,6 +122,7 @@ class RaceChecker : public AccessSink {
     std::uint32_t gen = 0;
     std::uint8_t next_read = 0;
     bool value_known = false;  // `value`: the byte the last write stored (plain st only)
+    bool split = false;        // a word's first byte: its bytes have cells of their own
     std::uint32_t stamp = 0;   // the last read record that set this warp's read (on_access)
     std::uint8_t value = 0;
     Access write;
@@ -140,7 +141,17 @@ class RaceChecker : public AccessSink {
   const Ctx& x_;
   SanitizerLog& log_;
   AccessSink* inner_ = nullptr;
+  // One cell per byte, and 4 bytes' state in their word's first cell (the others keep only their
+  // `value`) until an access covers part of the word: then it splits into a cell per byte for
+  // the rest of the CTA. word() is the word's first cell (reset in a new CTA, whole again).
   std::vector<Cell> cells_;
+  std::uint64_t limit_ = 0;  // the bytes of shared memory checked (the largest CTA's)
+  Cell& word(std::uint64_t off);
+  Cell& byte_cell(std::uint64_t off);  // byte `off`'s own cell (its word split)
+  // Byte i of an access of `width` at byte `off` starts a whole word of it (inside limit_).
+  bool whole(std::uint64_t off, std::uint64_t i, std::uint64_t width) const {
+    return (off & 3) == 0 && i + 4 <= width && off + 4 <= limit_;
+  }
   std::uint32_t gen_ = 0;
   std::uint32_t nwarps_ = 0;
   std::uint32_t records_ = 0;  // read records of this CTA (Cell::stamp)
