@@ -99,20 +99,6 @@ void RaceChecker::begin_cta(std::uint32_t threads, std::uint64_t shared_bytes) {
   mbars_.clear();
 }
 
-RaceChecker::Cell& RaceChecker::word(std::uint64_t off) {
-  Cell& c = cells_[off & ~std::uint64_t{3}];
-  if (c.gen != gen_) {
-    c.gen = gen_;
-    c.next_read = 0;
-    c.value_known = false;
-    c.split = false;
-    c.stamp = 0;
-    c.write.valid = false;
-    for (Access& r : c.reads) r.valid = false;
-  }
-  return c;
-}
-
 RaceChecker::Cell& RaceChecker::byte_cell(std::uint64_t off) {
   Cell& w = word(off);
   if (!w.split) {
@@ -141,6 +127,30 @@ void RaceChecker::hazard(const char* kind, const Access& earlier, bool earlier_w
   f.second = sanitizer_site(k_, later.pc, later.tid, x_.ntid);
   f.second.access = later_write ? "Write" : "Read";
   log_.note(f, x_.cta_linear);
+}
+
+void RaceChecker::visit_write(Cell& c, const Access& me, std::uint64_t off, std::uint64_t i, unsigned n,
+                              const Inst* st, unsigned elem, std::uint32_t warp, unsigned lane, std::uint32_t dyn) {
+  const bool unordered =
+      c.write.valid && (c.write.async || (c.write.tid != me.tid && !ordered(c.write, warp, lane, dyn)));
+  std::array<std::uint8_t, 4> values{};
+  for (unsigned j = 0; j < n; ++j) {
+    const std::uint64_t k = i + j;
+    if (st != nullptr) values[j] = static_cast<std::uint8_t>(x_.reg(st->v[k / elem])[lane] >> (8 * (k % elem)));
+    if (unordered) {
+      // A write of the value the byte holds changes nothing: no WAW hazard.
+      const bool same = st != nullptr && c.value_known && cells_[off + j].value == values[j] && !c.write.async;
+      if (!same) hazard("WAW", c.write, true, me, true, off + j);
+    }
+    for (const Access& r : c.reads) {
+      if (r.valid && r.tid != me.tid && !ordered(r, warp, lane, dyn)) hazard("WAR", r, false, me, true, off + j);
+    }
+  }
+  c.value_known = st != nullptr;
+  for (unsigned j = 0; j < n; ++j) cells_[off + j].value = values[j];
+  c.write = me;
+  for (Access& r : c.reads) r.valid = false;
+  c.next_read = 0;
 }
 
 void RaceChecker::on_access(const WarpAccess& a) {
@@ -188,38 +198,20 @@ void RaceChecker::on_access(const WarpAccess& a) {
     if (async) pending_[warp][lane].push_back(Pending{base, dyn, committed_[warp][lane], a.width});
     // One byte's cell (n = 1) or a whole word's, its bytes alike (n = 4): the checks and the
     // hazards of each byte in byte order, the state updated once.
-    auto visit = [&](Cell& c, std::uint64_t off, std::uint64_t i, unsigned n) {
-      if (clean && c.write.valid) {
-        if (c.write.async || !ordered(c.write, warp, lane, dyn))
-          clean = false;
-        else if (c.write.tid / kLanes == warp)
-          need = std::max(need, c.write.lclock + 1);
-      }
-      const bool unordered =
-          c.write.valid && (c.write.async || (c.write.tid != me.tid && !ordered(c.write, warp, lane, dyn)));
+    auto visit = [&](Cell& c, std::uint64_t off, std::uint64_t i, unsigned n) __attribute__((always_inline)) {
       if (!write) {
-        if (unordered)
+        if (!c.write.valid) return;
+        const bool in_order = !c.write.async && ordered(c.write, warp, lane, dyn);
+        if (in_order) {
+          if (c.write.tid / kLanes == warp) need = std::max(need, c.write.lclock + 1);
+          return;
+        }
+        clean = false;
+        if (c.write.async || c.write.tid != me.tid)
           for (unsigned j = 0; j < n; ++j) hazard("RAW", c.write, true, me, false, off + j);
         return;
       }
-      std::array<std::uint8_t, 4> values{};
-      for (unsigned j = 0; j < n; ++j) {
-        const std::uint64_t k = i + j;
-        if (st != nullptr) values[j] = static_cast<std::uint8_t>(x_.reg(st->v[k / elem])[lane] >> (8 * (k % elem)));
-        if (unordered) {
-          // A write of the value the byte holds changes nothing: no WAW hazard.
-          const bool same = st != nullptr && c.value_known && cells_[off + j].value == values[j] && !c.write.async;
-          if (!same) hazard("WAW", c.write, true, me, true, off + j);
-        }
-        for (const Access& r : c.reads) {
-          if (r.valid && r.tid != me.tid && !ordered(r, warp, lane, dyn)) hazard("WAR", r, false, me, true, off + j);
-        }
-      }
-      c.value_known = st != nullptr;
-      for (unsigned j = 0; j < n; ++j) cells_[off + j].value = values[j];
-      c.write = me;
-      for (Access& r : c.reads) r.valid = false;
-      c.next_read = 0;
+      visit_write(c, me, off, i, n, st, elem, warp, lane, dyn);
     };
     for (std::uint64_t i = 0; i < a.width;) {
       const std::uint64_t off = base + i;

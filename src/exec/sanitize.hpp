@@ -134,6 +134,9 @@ class RaceChecker : public AccessSink {
     if (e.dyn == dyn) return false;  // two lanes of one instruction
     return lanes_[warp][lane] > e.lclock;
   }
+  // A write's checks and update of one byte's cell (n = 1) or a whole word's (n = 4).
+  void visit_write(Cell& c, const Access& me, std::uint64_t off, std::uint64_t i, unsigned n, const Inst* st,
+                   unsigned elem, std::uint32_t warp, unsigned lane, std::uint32_t dyn);
   void hazard(const char* kind, const Access& earlier, bool earlier_write, const Access& later, bool later_write,
               std::uint64_t offset);
 
@@ -146,7 +149,19 @@ class RaceChecker : public AccessSink {
   // the rest of the CTA. word() is the word's first cell (reset in a new CTA, whole again).
   std::vector<Cell> cells_;
   std::uint64_t limit_ = 0;  // the bytes of shared memory checked (the largest CTA's)
-  Cell& word(std::uint64_t off);
+  Cell& word(std::uint64_t off) {
+    Cell& c = cells_[off & ~std::uint64_t{3}];
+    if (c.gen != gen_) {
+      c.gen = gen_;
+      c.next_read = 0;
+      c.value_known = false;
+      c.split = false;
+      c.stamp = 0;
+      c.write.valid = false;
+      for (Access& r : c.reads) r.valid = false;
+    }
+    return c;
+  }
   Cell& byte_cell(std::uint64_t off);  // byte `off`'s own cell (its word split)
   // Byte i of an access of `width` at byte `off` starts a whole word of it (inside limit_).
   bool whole(std::uint64_t off, std::uint64_t i, std::uint64_t width) const {
