@@ -179,11 +179,31 @@ void RaceChecker::on_access(const WarpAccess& a) {
   // one ordered before it: of another warp, one before this warp's clock (the same for all its
   // lanes); of this warp, in an earlier instruction at a lane clock below this lane's. A lane at
   // the address of an earlier lane of the record found so (`clean_`, tagged with the record,
-  // with the lane clock its writes need) is skipped when its own clock is that high too.
+  // with the lane clock its writes need) is skipped when its own clock is that high too. The
+  // entries also note each address's highest lane, the one whose read is kept (below), unless
+  // two addresses of the record share an entry (`collided`).
   const std::uint32_t stamp = write ? 0 : ++records_;
+  bool collided = false;
+  std::array<std::uint8_t, kLanes> used{};  // clean_'s entries of this record
+  unsigned nused = 0;
   for (std::uint32_t b = bits; b != 0; b &= b - 1) {
     const unsigned lane = static_cast<unsigned>(std::countr_zero(b));
-    if (!write && seen(clean_, a.addr[lane], stamp, lanes_[warp][lane])) continue;
+    Seen* entry = nullptr;
+    if (!write) {
+      const std::size_t slot = seen_slot(a.addr[lane]);
+      Seen& e = clean_[slot];
+      if (e.stamp != stamp) {
+        e = Seen{a.addr[lane], stamp, 0, static_cast<std::uint8_t>(lane), false};
+        used[nused++] = static_cast<std::uint8_t>(slot);
+        entry = &e;
+      } else if (e.addr == a.addr[lane]) {
+        e.last = static_cast<std::uint8_t>(lane);
+        if (e.clean && lanes_[warp][lane] >= e.need) continue;
+        entry = &e;
+      } else {
+        collided = true;
+      }
+    }
     bool clean = !write;
     std::uint32_t need = 0;  // the lane clock the bytes' writes of this warp need (clean)
     Access me;
@@ -225,17 +245,27 @@ void RaceChecker::on_access(const WarpAccess& a) {
         ++i;
       }
     }
-    if (clean && base + a.width <= size) mark(clean_, base, stamp, need);
+    if (clean && entry != nullptr && base + a.width <= size) {
+      entry->clean = true;
+      entry->need = need;
+    }
   }
   if (write) return;
   // Reads: one per warp and byte is kept, the latest; of one record's lanes that is the highest
   // lane reading the byte (lanes act in lane order), so the lanes go from the top and a byte
   // takes only the first (a broadcast read updates its bytes once, not once per lane). A lane at
-  // the address of a lane already done finds every byte stamped: `done_` skips it whole.
-  for (std::uint32_t b = bits; b != 0; b &= ~(1u << (31 - std::countl_zero(b)))) {
+  // the address of a higher lane finds every byte stamped: only each address's highest lane
+  // goes (clean_'s entries have them, or, where two addresses shared one, `done_` skips a lane
+  // at the address of one done).
+  std::uint32_t todo = 0;
+  for (unsigned u = 0; u < nused; ++u) todo |= 1u << clean_[used[u]].last;
+  if (collided) todo = bits;
+  for (std::uint32_t b = todo; b != 0; b &= ~(1u << (31 - std::countl_zero(b)))) {
     const auto lane = static_cast<unsigned>(31 - std::countl_zero(b));
-    if (seen(done_, a.addr[lane], stamp)) continue;
-    mark(done_, a.addr[lane], stamp);
+    if (collided) {
+      if (seen(done_, a.addr[lane], stamp)) continue;
+      mark(done_, a.addr[lane], stamp);
+    }
     Access me;
     me.dyn = dyn;
     me.pc = a.pc;

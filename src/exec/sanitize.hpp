@@ -176,18 +176,18 @@ class RaceChecker : public AccessSink {
     std::uint64_t addr = 0;
     std::uint32_t stamp = 0;
     std::uint32_t need = 0;  // clean_: the lowest lane clock for which the address is clean
+    std::uint8_t last = 0;   // clean_: the highest lane of the record at the address
+    bool clean = false;      // clean_: found clean (for lane clocks from `need`)
   };
   using SeenTable = std::array<Seen, 64>;
   static std::size_t seen_slot(std::uint64_t addr) { return static_cast<std::size_t>((addr ^ (addr >> 6)) & 63); }
-  static bool seen(const SeenTable& t, std::uint64_t addr, std::uint32_t stamp, std::uint32_t lclock = 0) {
+  static bool seen(const SeenTable& t, std::uint64_t addr, std::uint32_t stamp) {
     const Seen& e = t[seen_slot(addr)];
-    return e.stamp == stamp && e.addr == addr && lclock >= e.need;
+    return e.stamp == stamp && e.addr == addr;
   }
-  static void mark(SeenTable& t, std::uint64_t addr, std::uint32_t stamp, std::uint32_t need = 0) {
-    t[seen_slot(addr)] = Seen{addr, stamp, need};
-  }
-  SeenTable clean_{};  // addresses found clean (no hazard for any lane reading them)
-  SeenTable done_{};   // addresses whose read slots were updated
+  static void mark(SeenTable& t, std::uint64_t addr, std::uint32_t stamp) { t[seen_slot(addr)] = Seen{addr, stamp}; }
+  SeenTable clean_{};  // a read record's addresses, those found clean (no hazard for lanes reading them)
+  SeenTable done_{};   // addresses whose read slots were updated (when clean_ collided)
   std::vector<Clock> clocks_;                        // per warp
   std::vector<std::array<std::uint32_t, kLanes>> lanes_;  // per warp, per lane
   std::array<Clock, 16> barrier_{};                  // clocks collected per barrier id
