@@ -23,7 +23,9 @@
 // test_wait/try_wait takes them, as a barrier does (over all phases: it may hide a hazard, never
 // invent one).
 // Shadow state per byte of the CTA's shared memory: the last write and up to kReads reads since
-// (one per warp, the latest), in the CTA's generation (a new CTA invalidates everything at once).
+// (one per warp, the latest), in the CTA's generation (a new CTA invalidates everything at once);
+// a word's 4 bytes share one cell while every access covers all of them (the usual case), and get
+// one each once an access covers part of the word.
 // A hazard is an access that conflicts (one side writes) with an unordered one of another thread:
 // a read after an unordered write is RAW, a write after an unordered read WAR, after an unordered
 // write WAW, unless it stores the value the byte already holds (a plain st, whose values are
