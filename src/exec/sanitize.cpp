@@ -76,7 +76,8 @@ SanitizerSite sanitizer_site(const KernelImage& k, std::uint32_t pc, std::uint32
 }
 
 void RaceChecker::begin_cta(std::uint32_t threads, std::uint64_t shared_bytes) {
-  if (cells_.size() < shared_bytes) cells_.resize(shared_bytes);
+  limit_ = std::max(limit_, shared_bytes);
+  if (cells_.size() < (limit_ + 3) / 4 * 4) cells_.resize((limit_ + 3) / 4 * 4);
   if (++gen_ == 0) {  // the generation wrapped: clear for real
     for (Cell& c : cells_) c.gen = 0;
     gen_ = 1;
@@ -90,10 +91,26 @@ void RaceChecker::begin_cta(std::uint32_t threads, std::uint64_t shared_bytes) {
   barrier_.fill(Clock{});
   committed_.assign(nwarps_, std::array<std::uint32_t, kLanes>{});
   records_ = 0;  // stamps are per CTA: a cell of an older generation is reset before it is read
+  clean_.fill(Seen{});  // and so are the seen tables' tags
+  done_.fill(Seen{});
   pending_.resize(nwarps_);
   for (auto& w : pending_)
     for (auto& l : w) l.clear();
   mbars_.clear();
+}
+
+RaceChecker::Cell& RaceChecker::byte_cell(std::uint64_t off) {
+  Cell& w = word(off);
+  if (!w.split) {
+    w.split = true;
+    for (std::uint64_t i = 1; i < 4; ++i) {
+      Cell& b = cells_[(off & ~std::uint64_t{3}) + i];
+      const std::uint8_t value = b.value;
+      b = w;
+      b.value = value;
+    }
+  }
+  return cells_[off];
 }
 
 void RaceChecker::hazard(const char* kind, const Access& earlier, bool earlier_write, const Access& later,
@@ -112,6 +129,30 @@ void RaceChecker::hazard(const char* kind, const Access& earlier, bool earlier_w
   log_.note(f, x_.cta_linear);
 }
 
+void RaceChecker::visit_write(Cell& c, const Access& me, std::uint64_t off, std::uint64_t i, unsigned n,
+                              const Inst* st, unsigned elem, std::uint32_t warp, unsigned lane, std::uint32_t dyn) {
+  const bool unordered =
+      c.write.valid && (c.write.async || (c.write.tid != me.tid && !ordered(c.write, warp, lane, dyn)));
+  std::array<std::uint8_t, 4> values{};
+  for (unsigned j = 0; j < n; ++j) {
+    const std::uint64_t k = i + j;
+    if (st != nullptr) values[j] = static_cast<std::uint8_t>(x_.reg(st->v[k / elem])[lane] >> (8 * (k % elem)));
+    if (unordered) {
+      // A write of the value the byte holds changes nothing: no WAW hazard.
+      const bool same = st != nullptr && c.value_known && cells_[off + j].value == values[j] && !c.write.async;
+      if (!same) hazard("WAW", c.write, true, me, true, off + j);
+    }
+    for (const Access& r : c.reads) {
+      if (r.valid && r.tid != me.tid && !ordered(r, warp, lane, dyn)) hazard("WAR", r, false, me, true, off + j);
+    }
+  }
+  c.value_known = st != nullptr;
+  for (unsigned j = 0; j < n; ++j) cells_[off + j].value = values[j];
+  c.write = me;
+  for (Access& r : c.reads) r.valid = false;
+  c.next_read = 0;
+}
+
 void RaceChecker::on_access(const WarpAccess& a) {
   if (inner_ != nullptr) inner_->on_access(a);
   const bool async = a.op == Op::kLdgsts;  // cp.async's shared side (part 1)
@@ -121,7 +162,7 @@ void RaceChecker::on_access(const WarpAccess& a) {
   const bool write = a.op == Op::kStore || async;
   const auto dyn = static_cast<std::uint32_t>(x_.clock != nullptr ? *x_.clock : 0);
   const std::uint32_t bits = static_cast<std::uint32_t>(a.active.bits());
-  const std::uint64_t size = cells_.size();
+  const std::uint64_t size = limit_;
   // A plain st's values (its source registers are unchanged by it): byte i of lane l's store.
   const Inst* st = nullptr;
   unsigned elem = 0;
@@ -134,13 +175,37 @@ void RaceChecker::on_access(const WarpAccess& a) {
         if (in.v[i] == kNoSlot) st = nullptr;
     }
   }
-  // A read lane at the address of the lane before, whose bytes had no write or only one of
-  // another warp ordered before this warp (the same for all its lanes), finds no hazard either.
-  std::uint64_t clean_base = ~std::uint64_t{0};
+  // A read lane finds no hazard when every byte it reads had no write since the CTA began, or
+  // one ordered before it: of another warp, one before this warp's clock (the same for all its
+  // lanes); of this warp, in an earlier instruction at a lane clock below this lane's. A lane at
+  // the address of an earlier lane of the record found so (`clean_`, tagged with the record,
+  // with the lane clock its writes need) is skipped when its own clock is that high too. The
+  // entries also note each address's highest lane, the one whose read is kept (below), unless
+  // two addresses of the record share an entry (`collided`).
+  const std::uint32_t stamp = write ? 0 : ++records_;
+  bool collided = false;
+  std::array<std::uint8_t, kLanes> used{};  // clean_'s entries of this record
+  unsigned nused = 0;
   for (std::uint32_t b = bits; b != 0; b &= b - 1) {
     const unsigned lane = static_cast<unsigned>(std::countr_zero(b));
-    if (!write && a.addr[lane] == clean_base) continue;
+    Seen* entry = nullptr;
+    if (!write) {
+      const std::size_t slot = seen_slot(a.addr[lane]);
+      Seen& e = clean_[slot];
+      if (e.stamp != stamp) {
+        e = Seen{a.addr[lane], stamp, 0, static_cast<std::uint8_t>(lane), false};
+        used[nused++] = static_cast<std::uint8_t>(slot);
+        entry = &e;
+      } else if (e.addr == a.addr[lane]) {
+        e.last = static_cast<std::uint8_t>(lane);
+        if (e.clean && lanes_[warp][lane] >= e.need) continue;
+        entry = &e;
+      } else {
+        collided = true;
+      }
+    }
     bool clean = !write;
+    std::uint32_t need = 0;  // the lane clock the bytes' writes of this warp need (clean)
     Access me;
     me.dyn = dyn;
     me.pc = a.pc;
@@ -151,49 +216,56 @@ void RaceChecker::on_access(const WarpAccess& a) {
     me.async = async;
     const std::uint64_t base = a.addr[lane];
     if (async) pending_[warp][lane].push_back(Pending{base, dyn, committed_[warp][lane], a.width});
-    for (std::uint64_t i = 0; i < a.width; ++i) {
+    // One byte's cell (n = 1) or a whole word's, its bytes alike (n = 4): the checks and the
+    // hazards of each byte in byte order, the state updated once.
+    auto visit = [&](Cell& c, std::uint64_t off, std::uint64_t i, unsigned n) __attribute__((always_inline)) {
+      if (!write) {
+        if (!c.write.valid) return;
+        const bool in_order = !c.write.async && ordered(c.write, warp, lane, dyn);
+        if (in_order) {
+          if (c.write.tid / kLanes == warp) need = std::max(need, c.write.lclock + 1);
+          return;
+        }
+        clean = false;
+        if (c.write.async || c.write.tid != me.tid)
+          for (unsigned j = 0; j < n; ++j) hazard("RAW", c.write, true, me, false, off + j);
+        return;
+      }
+      visit_write(c, me, off, i, n, st, elem, warp, lane, dyn);
+    };
+    for (std::uint64_t i = 0; i < a.width;) {
       const std::uint64_t off = base + i;
       if (off >= size) break;
-      Cell& c = cells_[off];
-      if (c.gen != gen_) {
-        c.gen = gen_;
-        c.next_read = 0;
-        c.value_known = false;
-        c.stamp = 0;
-        c.write.valid = false;
-        for (Access& r : c.reads) r.valid = false;
-      }
-      if (clean && c.write.valid &&
-          (c.write.async || c.write.tid / kLanes == warp || !ordered(c.write, warp, lane, dyn)))
-        clean = false;
-      std::uint8_t value = 0;
-      if (st != nullptr) value = static_cast<std::uint8_t>(x_.reg(st->v[i / elem])[lane] >> (8 * (i % elem)));
-      if (c.write.valid &&
-          (c.write.async || (c.write.tid != me.tid && !ordered(c.write, warp, lane, dyn)))) {
-        // A write of the value the byte holds changes nothing: no WAW hazard.
-        const bool same = write && st != nullptr && c.value_known && c.value == value && !c.write.async;
-        if (!same) hazard(write ? "WAW" : "RAW", c.write, true, me, write, off);
-      }
-      if (write) {
-        c.value_known = st != nullptr;
-        c.value = value;
-        for (const Access& r : c.reads) {
-          if (r.valid && r.tid != me.tid && !ordered(r, warp, lane, dyn)) hazard("WAR", r, false, me, true, off);
-        }
-        c.write = me;
-        for (Access& r : c.reads) r.valid = false;
-        c.next_read = 0;
+      Cell& w = word(off);
+      if (!w.split && whole(off, i, a.width)) {
+        visit(w, off, i, 4);
+        i += 4;
+      } else {
+        visit(byte_cell(off), off, i, 1);
+        ++i;
       }
     }
-    clean_base = clean && base + a.width <= size ? base : ~std::uint64_t{0};
+    if (clean && entry != nullptr && base + a.width <= size) {
+      entry->clean = true;
+      entry->need = need;
+    }
   }
   if (write) return;
   // Reads: one per warp and byte is kept, the latest; of one record's lanes that is the highest
   // lane reading the byte (lanes act in lane order), so the lanes go from the top and a byte
-  // takes only the first (a broadcast read updates its bytes once, not once per lane).
-  const std::uint32_t stamp = ++records_;
-  for (std::uint32_t b = bits; b != 0; b &= ~(1u << (31 - std::countl_zero(b)))) {
+  // takes only the first (a broadcast read updates its bytes once, not once per lane). A lane at
+  // the address of a higher lane finds every byte stamped: only each address's highest lane
+  // goes (clean_'s entries have them, or, where two addresses shared one, `done_` skips a lane
+  // at the address of one done).
+  std::uint32_t todo = 0;
+  for (unsigned u = 0; u < nused; ++u) todo |= 1u << clean_[used[u]].last;
+  if (collided) todo = bits;
+  for (std::uint32_t b = todo; b != 0; b &= ~(1u << (31 - std::countl_zero(b)))) {
     const auto lane = static_cast<unsigned>(31 - std::countl_zero(b));
+    if (collided) {
+      if (seen(done_, a.addr[lane], stamp)) continue;
+      mark(done_, a.addr[lane], stamp);
+    }
     Access me;
     me.dyn = dyn;
     me.pc = a.pc;
@@ -202,10 +274,12 @@ void RaceChecker::on_access(const WarpAccess& a) {
     me.tid = static_cast<std::uint16_t>(warp * kLanes + lane);
     me.valid = true;
     const std::uint64_t base = a.addr[lane];
-    for (std::uint64_t i = 0; i < a.width; ++i) {
+    for (std::uint64_t i = 0, n = 1; i < a.width; i += n) {
       const std::uint64_t off = base + i;
       if (off >= size) break;
-      Cell& c = cells_[off];
+      Cell& w = word(off);
+      n = !w.split && whole(off, i, a.width) ? 4 : 1;
+      Cell& c = n == 4 ? w : byte_cell(off);
       if (c.stamp == stamp) continue;
       c.stamp = stamp;
       Access* slot = nullptr;
@@ -265,9 +339,16 @@ void RaceChecker::complete(std::uint32_t warp, unsigned lane, std::uint32_t belo
       continue;
     }
     // The write counts as made now: later accesses are ordered after it as after any write here.
-    for (std::uint64_t i = 0; i < p.width && p.off + i < cells_.size(); ++i) {
-      Cell& c = cells_[p.off + i];
-      if (c.gen != gen_ || !c.write.valid || !c.write.async || c.write.tid != tid || c.write.dyn != p.dyn) continue;
+    for (std::uint64_t i = 0, n = 1; i < p.width && p.off + i < limit_; i += n) {
+      const std::uint64_t off = p.off + i;
+      Cell& w = cells_[off & ~std::uint64_t{3}];
+      if (w.gen != gen_) {
+        n = 1;
+        continue;
+      }
+      n = !w.split && whole(off, i, p.width) ? 4 : 1;
+      Cell& c = n == 4 ? w : byte_cell(off);
+      if (!c.write.valid || !c.write.async || c.write.tid != tid || c.write.dyn != p.dyn) continue;
       c.write.async = false;
       c.write.wclock = clocks_[warp][warp];
       c.write.lclock = lanes_[warp][lane];

@@ -23,7 +23,9 @@
 // test_wait/try_wait takes them, as a barrier does (over all phases: it may hide a hazard, never
 // invent one).
 // Shadow state per byte of the CTA's shared memory: the last write and up to kReads reads since
-// (one per warp, the latest), in the CTA's generation (a new CTA invalidates everything at once).
+// (one per warp, the latest), in the CTA's generation (a new CTA invalidates everything at once);
+// a word's 4 bytes share one cell while every access covers all of them (the usual case), and get
+// one each once an access covers part of the word.
 // A hazard is an access that conflicts (one side writes) with an unordered one of another thread:
 // a read after an unordered write is RAW, a write after an unordered read WAR, after an unordered
 // write WAW, unless it stores the value the byte already holds (a plain st, whose values are
@@ -122,6 +124,7 @@ class RaceChecker : public AccessSink {
     std::uint32_t gen = 0;
     std::uint8_t next_read = 0;
     bool value_known = false;  // `value`: the byte the last write stored (plain st only)
+    bool split = false;        // a word's first byte: its bytes have cells of their own
     std::uint32_t stamp = 0;   // the last read record that set this warp's read (on_access)
     std::uint8_t value = 0;
     Access write;
@@ -133,6 +136,9 @@ class RaceChecker : public AccessSink {
     if (e.dyn == dyn) return false;  // two lanes of one instruction
     return lanes_[warp][lane] > e.lclock;
   }
+  // A write's checks and update of one byte's cell (n = 1) or a whole word's (n = 4).
+  void visit_write(Cell& c, const Access& me, std::uint64_t off, std::uint64_t i, unsigned n, const Inst* st,
+                   unsigned elem, std::uint32_t warp, unsigned lane, std::uint32_t dyn);
   void hazard(const char* kind, const Access& earlier, bool earlier_write, const Access& later, bool later_write,
               std::uint64_t offset);
 
@@ -140,10 +146,50 @@ class RaceChecker : public AccessSink {
   const Ctx& x_;
   SanitizerLog& log_;
   AccessSink* inner_ = nullptr;
+  // One cell per byte, and 4 bytes' state in their word's first cell (the others keep only their
+  // `value`) until an access covers part of the word: then it splits into a cell per byte for
+  // the rest of the CTA. word() is the word's first cell (reset in a new CTA, whole again).
   std::vector<Cell> cells_;
+  std::uint64_t limit_ = 0;  // the bytes of shared memory checked (the largest CTA's)
+  Cell& word(std::uint64_t off) {
+    Cell& c = cells_[off & ~std::uint64_t{3}];
+    if (c.gen != gen_) {
+      c.gen = gen_;
+      c.next_read = 0;
+      c.value_known = false;
+      c.split = false;
+      c.stamp = 0;
+      c.write.valid = false;
+      for (Access& r : c.reads) r.valid = false;
+    }
+    return c;
+  }
+  Cell& byte_cell(std::uint64_t off);  // byte `off`'s own cell (its word split)
+  // Byte i of an access of `width` at byte `off` starts a whole word of it (inside limit_).
+  bool whole(std::uint64_t off, std::uint64_t i, std::uint64_t width) const {
+    return (off & 3) == 0 && i + 4 <= width && off + 4 <= limit_;
+  }
   std::uint32_t gen_ = 0;
   std::uint32_t nwarps_ = 0;
   std::uint32_t records_ = 0;  // read records of this CTA (Cell::stamp)
+  // Addresses one read record has handled, direct-mapped by address, each tagged with the
+  // record's stamp (an entry of another record, or overwritten by a collision, means not seen).
+  struct Seen {
+    std::uint64_t addr = 0;
+    std::uint32_t stamp = 0;
+    std::uint32_t need = 0;  // clean_: the lowest lane clock for which the address is clean
+    std::uint8_t last = 0;   // clean_: the highest lane of the record at the address
+    bool clean = false;      // clean_: found clean (for lane clocks from `need`)
+  };
+  using SeenTable = std::array<Seen, 64>;
+  static std::size_t seen_slot(std::uint64_t addr) { return static_cast<std::size_t>((addr ^ (addr >> 6)) & 63); }
+  static bool seen(const SeenTable& t, std::uint64_t addr, std::uint32_t stamp) {
+    const Seen& e = t[seen_slot(addr)];
+    return e.stamp == stamp && e.addr == addr;
+  }
+  static void mark(SeenTable& t, std::uint64_t addr, std::uint32_t stamp) { t[seen_slot(addr)] = Seen{addr, stamp}; }
+  SeenTable clean_{};  // a read record's addresses, those found clean (no hazard for lanes reading them)
+  SeenTable done_{};   // addresses whose read slots were updated (when clean_ collided)
   std::vector<Clock> clocks_;                        // per warp
   std::vector<std::array<std::uint32_t, kLanes>> lanes_;  // per warp, per lane
   std::array<Clock, 16> barrier_{};                  // clocks collected per barrier id
