@@ -10,6 +10,7 @@ were checked on) and the held-out set (the accuracy corpus and the acceptance pr
   python3 scripts/time_accuracy.py BUILD_DIR [--acceptance NAME ...]
   python3 scripts/time_accuracy.py BUILD_DIR --acceptance-results RESDIR   (also the acceptance suite)
   python3 scripts/time_accuracy.py --acceptance-only                      (the committed predictions)
+  python3 scripts/time_accuracy.py BUILD_DIR --h200    (the corpus under --arch h200 against the H200)
 
 The acceptance suite (../shared/acceptance, 43 programs): run it first under warpscope
 (`WARPSCOPE=BUILD/bin/warpscope bash /work/shared/acceptance/run_warpscope.sh BINDIR RESDIR`);
@@ -49,7 +50,10 @@ RUNS = [
 
 
 def durations(path):
-    lines = open(path).read().splitlines()
+    return durations_of(open(path).read().splitlines())
+
+
+def durations_of(lines):
     start = next(i for i, l in enumerate(lines) if l.startswith('"ID"'))
     rows = list(csv.reader(lines[start:]))
     head = rows[0]
@@ -169,11 +173,52 @@ def acceptance_main():
     return rows
 
 
+H200_CORPUS = os.path.join(ROOT, "tests/hw/data/h200/profile/timing/corpus_sol.csv")
+
+
+def h200_sections():
+    """program -> its ncu CSV lines in corpus_sol.csv (capture_timing.sh on the H200: "== name args" headers)."""
+    out, name = {}, None
+    for line in open(H200_CORPUS).read().splitlines():
+        if line.startswith("== "):
+            name = line.split()[1]
+            out[name] = []
+        elif name:
+            out[name].append(line)
+    return out
+
+
+def h200_main(build):
+    """The accuracy corpus under --arch h200 against the H200's durations (all held-out: no h200
+    constant was looked at against these programs; tests/hw/data/h200/profile)."""
+    sections = h200_sections()
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, src, args, _csv, _group in RUNS:
+            if name not in sections:
+                continue
+            exe = os.path.join(tmp, name)
+            subprocess.run(["nvcc", "-cudart", "shared", "-lineinfo", "-arch=sm_90", "-I", os.path.join(ROOT, "examples"),
+                            "-o", exe, os.path.join(ROOT, src)], check=True)
+            report_path = os.path.join(tmp, name + ".json")
+            subprocess.run([os.path.join(build, "bin/warpscope"), "run", "--arch", "h200", "--json", report_path, "--", exe]
+                           + args.split(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            launches = json.load(open(report_path))["launches"]
+            for l, (kname, ns) in zip(launches, durations_of(sections[name])):
+                t = l.get("time", {})
+                if t.get("available") and base_name(l["name"]) == base_name(kname):
+                    rows.append(("held-out", name, l["name"], ns, t["duration_ns"], t["limiter"]))
+    report(rows, "accuracy corpus under --arch h200 (held-out) against the H200 (ncu --clock-control none)")
+
+
 def main():
     if sys.argv[1:] == ["--acceptance-only"]:
         acceptance_main()
         return
     build = sys.argv[1]
+    if "--h200" in sys.argv:
+        h200_main(build)
+        return
     if "--acceptance-results" in sys.argv:
         save_acceptance(sys.argv[sys.argv.index("--acceptance-results") + 1])
     runs = list(RUNS)
