@@ -69,7 +69,7 @@ inline std::uint64_t write_float(double v, std::uint32_t aux) {
   const bool satfinite = aux & kSatFinite;
   if constexpr (K == FK::kF16) return encode_small(v, kF16, r, satfinite);
   if constexpr (K == FK::kBF16) return encode_small(v, kBF16, r, satfinite);
-  if constexpr (K == FK::kTF32) return put<float>(f32_to_tf32(static_cast<float>(v), r));
+  if constexpr (K == FK::kTF32) return put<float>(f32_to_tf32(static_cast<float>(v), r, satfinite));
   if constexpr (K == FK::kF32) {
     float f = std::isnan(v) ? std::bit_cast<float>(0x7fffffffu) : f64_to_f32(v, r);
     if (aux & kFtz) f = exec::ftz(f);
