@@ -111,6 +111,7 @@ void CtaRunner::init_warps(std::uint32_t linear) {
     w.thread_instructions = 0;
     w.clock = ClockState{};
     w.saved.clear();
+    for (auto& v : w.sp_saved) v.clear();
     w.polls.fill(WarpState::PollSeen{});
     w.poll_next = 0;
     w.poll_tick = 0;

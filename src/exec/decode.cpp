@@ -180,6 +180,11 @@ class KernelDecoder final : public DecodeCtx {
     return img_->cc_slot;
   }
 
+  std::uint32_t sp_slot() override {
+    if (img_->sp_slot == kNoSlot) img_->sp_slot = next_slot_++;
+    return img_->sp_slot;
+  }
+
   std::uint32_t constant(std::uint64_t value) override {
     auto it = consts_.find(value);
     if (it != consts_.end()) return it->second;
@@ -602,11 +607,6 @@ class KernelDecoder final : public DecodeCtx {
       case Opcode::kPmevent:  // a performance-monitor event: no effect on the program's state
         out.fn = [](const Inst&, Ctx&, std::uint32_t) {};
         return;
-      case Opcode::kAlloca:
-      case Opcode::kStacksave:
-      case Opcode::kStackrestore:
-        unsupported(fmt::format("`{}`: the per-thread stack pointer (alloca, stacksave, stackrestore) is not modelled",
-                                ptx::to_string(ins.op)));
       case Opcode::kCall: decode_call(ins, out); return;
       case Opcode::kBarSync:
       case Opcode::kBarArrive:
@@ -617,7 +617,8 @@ class KernelDecoder final : public DecodeCtx {
         decode_cvt(*this, ins, out) || decode_move(*this, ins, out) || decode_mem(*this, ins, out) ||
         decode_atom(*this, ins, out) || decode_warp(*this, ins, out) || decode_tex(*this, ins, out) ||
         decode_async(*this, ins, out) || decode_tma(*this, ins, out) || decode_mma(*this, ins, out) ||
-        decode_wgmma(*this, ins, out) || decode_cluster(*this, ins, out) || decode_video(*this, ins, out)) {
+        decode_wgmma(*this, ins, out) || decode_cluster(*this, ins, out) || decode_video(*this, ins, out) ||
+        decode_stack(*this, ins, out)) {
       if (out.fn == nullptr && out.ctl == Ctl::kNone) unsupported("no implementation for these types");
       return;
     }

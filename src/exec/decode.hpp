@@ -52,6 +52,8 @@ class DecodeCtx {
                             std::int64_t& frame_off) = 0;
   /// The carry-flag slot (add.cc / addc).
   virtual std::uint32_t cc_slot() = 0;
+  /// The slot of the lanes' dynamic stack pointers (alloca, stacksave, stackrestore; ops_stack.cpp).
+  virtual std::uint32_t sp_slot() = 0;
   /// A constant slot holding `value` in every lane.
   virtual std::uint32_t constant(std::uint64_t value) = 0;
   /// Extra per-instruction data for calls.
@@ -100,6 +102,7 @@ bool decode_cluster(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out); // o
 bool decode_mma(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out);     // ops_mma.cpp
 bool decode_wgmma(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out);   // ops_wgmma.cpp
 bool decode_video(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out);   // ops_video.cpp
+bool decode_stack(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out);   // ops_stack.cpp
 
 /// Decodes one kernel of a verified module. `variable_addresses[i]` is the device address of
 /// module variable i when it is .global or .const. Throws kUnsupported (opcode and line) for an

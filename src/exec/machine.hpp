@@ -97,6 +97,9 @@ struct WarpState {
   std::vector<std::uint8_t> local;  // kLanes x (the frame + kStackWindowBytes)
   bool local_overrun = false;       // the window past the frame was written: zeroed at the next CTA
   std::vector<std::vector<std::uint64_t>> saved;  // registers of suspended recursive activations
+  // Kernels with alloca/stacksave/stackrestore: each lane's dynamic stack pointer (the slot
+  // KernelImage::sp_slot) at each call it is inside, restored at the return (ops_stack.cpp).
+  std::array<std::vector<std::uint64_t>, kLanes> sp_saved;
   HeldRecords held;           // records of instructions with lane groupings (compiled.cpp)
   ClockState clock;           // %clock reads (ops_move.cpp)
   // Spin detection in cooperative launches (coop.cpp) and in warps that have run kWatchPolls

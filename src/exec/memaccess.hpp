@@ -69,6 +69,12 @@ inline std::uint8_t* translate(Ctx& x, const Inst& in, unsigned lane, std::uint6
     space_addr = off;
     if (off & (w - 1)) memory_fault(x, in, ErrorKind::kMisaligned, lane, generic ? addr : off, w, Space::kLocal, op, generic);
     if (off > x.local_frame || x.local_frame - off < w) [[unlikely]] {
+      // Memory alloca gave the lane (ops_stack.cpp): [stack pointer, top of the window).
+      if (const std::uint32_t sp = x.kernel->sp_slot; sp != kNoSlot) {
+        const std::uint64_t used = x.reg(sp)[lane];
+        if (off <= x.local_stride && x.local_stride - off >= w && off >= x.local_stride - used)
+          return x.local + std::size_t(lane) * x.local_stride + off;
+      }
       // Past the frame: inside the stack window the GPU runs it (memcheck reports it), beyond it
       // (or under --memcheck strict) the launch faults.
       if (off > x.local_stride || x.local_stride - off < w || x.memcheck == nullptr)

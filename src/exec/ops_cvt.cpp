@@ -1,6 +1,7 @@
 // cvt: every conversion between the integer types, f16, bf16, f32, f64 (and f32 -> tf32), with
 // the PTX rounding modifiers, .ftz, .sat, .relu and .satfinite; the packing forms
-// cvt.f16x2.f32 / cvt.bf16x2.f32.
+// cvt.f16x2.f32 / cvt.bf16x2.f32; cvt.pack.sat.{u16,s16}.s32 and .{u8,s8}.s32.b32 (the .u4/.s4/
+// .u2/.s2 forms are refused by the front end: it has no such types).
 //
 // - integer -> integer: truncation (or .sat clamping); the result is sign- or zero-extended to the
 //   destination register as the destination type says.
@@ -68,7 +69,7 @@ inline std::uint64_t write_float(double v, std::uint32_t aux) {
   const bool satfinite = aux & kSatFinite;
   if constexpr (K == FK::kF16) return encode_small(v, kF16, r, satfinite);
   if constexpr (K == FK::kBF16) return encode_small(v, kBF16, r, satfinite);
-  if constexpr (K == FK::kTF32) return put<float>(f32_to_tf32(static_cast<float>(v), r));
+  if constexpr (K == FK::kTF32) return put<float>(f32_to_tf32(static_cast<float>(v), r, satfinite));
   if constexpr (K == FK::kF32) {
     float f = std::isnan(v) ? std::bit_cast<float>(0x7fffffffu) : f64_to_f32(v, r);
     if (aux & kFtz) f = exec::ftz(f);
@@ -202,6 +203,29 @@ void cvt_from_fp8x2(const Inst& in, Ctx& x, std::uint32_t m) {
   });
 }
 
+/// cvt.pack.sat.{u16,s16}.s32 d, a, b and cvt.pack.sat.{u8,s8}.s32.b32 d, a, b, c (PTX ISA,
+/// "cvt.pack"): a and b saturated to the destination type, a into the upper and b into the lower
+/// element; the 8-bit forms put the low 16 bits of c above them (d = c[15:0] : a : b).
+template <class D, bool WithC>
+void cvt_pack_int(const Inst& in, Ctx& x, std::uint32_t m) {
+  constexpr unsigned bits = sizeof(D) * 8;
+  constexpr std::int64_t lo = std::numeric_limits<D>::min(), hi = std::numeric_limits<D>::max();
+  constexpr std::uint32_t mask = (1u << bits) - 1u;
+  std::uint64_t* d = x.reg(in.d);
+  const std::uint64_t* a = x.reg(in.a);
+  const std::uint64_t* b = x.reg(in.b);
+  const std::uint64_t* c = WithC ? x.reg(in.c) : nullptr;
+  for_lanes(m, [&](unsigned l) {
+    auto sat = [&](std::uint64_t v) {
+      const std::int64_t s = static_cast<std::int32_t>(v);
+      return static_cast<std::uint32_t>(s < lo ? lo : s > hi ? hi : s) & mask;
+    };
+    std::uint32_t r = (sat(a[l]) << bits) | sat(b[l]);
+    if constexpr (WithC) r |= static_cast<std::uint32_t>(c[l]) << (2 * bits);
+    d[l] = r;
+  });
+}
+
 bool float_kind(Type t, FK& k) {
   switch (t) {
     case Type::kF16: k = FK::kF16; return true;
@@ -306,6 +330,25 @@ bool int_type(Type t) {
 }  // namespace
 
 bool decode_cvt(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out) {
+  if (ins.op == ptx::Opcode::kCvtPack) {
+    const Type dt = ins.type;
+    if (!ins.sat || ins.src_type != Type::kS32) dc.unsupported("cvt.pack other than cvt.pack.sat.<type>.s32");
+    const bool with_c = dt == Type::kU8 || dt == Type::kS8;
+    if (!with_c && dt != Type::kU16 && dt != Type::kS16) dc.unsupported(fmt::format("cvt.pack to .{}", ptx::to_string(dt)));
+    if (with_c != (ins.operands.size() == 4) || (with_c && ins.src2_type != Type::kB32))
+      dc.unsupported("cvt.pack: the 8-bit forms take .s32.b32 and a third source c, the 16-bit forms .s32 and none");
+    out.d = dc.dst(ins.operands[0]);
+    out.a = dc.src(ins.operands[1], Type::kS32);
+    out.b = dc.src(ins.operands[2], Type::kS32);
+    if (with_c) out.c = dc.src(ins.operands[3], Type::kB32);
+    switch (dt) {
+      case Type::kU16: out.fn = &cvt_pack_int<std::uint16_t, false>; break;
+      case Type::kS16: out.fn = &cvt_pack_int<std::int16_t, false>; break;
+      case Type::kU8: out.fn = &cvt_pack_int<std::uint8_t, true>; break;
+      default: out.fn = &cvt_pack_int<std::int8_t, true>; break;
+    }
+    return true;
+  }
   if (ins.op != ptx::Opcode::kCvt) return false;
   const Type dt = ins.type, st = ins.src_type;
   const auto& ops = ins.operands;

@@ -159,6 +159,9 @@ struct KernelImage {
   std::vector<CallInfo> calls;
   std::uint32_t num_slots = 0;
   std::uint32_t cc_slot = kNoSlot;
+  // alloca/stacksave/stackrestore (ops_stack.cpp): each lane's bytes in use of the stack window
+  // after the frames (0: none); saved at calls and restored at returns (warp.cpp).
+  std::uint32_t sp_slot = kNoSlot;
   std::vector<std::pair<std::uint32_t, std::uint64_t>> consts;  // slot, value
   std::vector<SregSlot> sregs;
   std::uint64_t static_shared = 0;      // bytes of .shared variables

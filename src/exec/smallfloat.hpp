@@ -104,9 +104,9 @@ inline float f64_to_f32(double v, Round r) {
 }
 
 /// f32 -> tf32 (the low 13 mantissa bits cleared after rounding).
-inline float f32_to_tf32(float v, Round r) {
+inline float f32_to_tf32(float v, Round r, bool satfinite = false) {
   if (std::isnan(v)) return std::bit_cast<float>(0x7fffffffu);
-  const std::uint32_t b = encode_small(v, FloatFormat{8, 10, 0x7ffffu}, r);
+  const std::uint32_t b = encode_small(v, FloatFormat{8, 10, 0x7ffffu}, r, satfinite);
   return std::bit_cast<float>(b << 13);
 }
 

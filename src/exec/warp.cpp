@@ -121,6 +121,10 @@ void CtaRunner::do_call(WarpState& w, Split& s, std::uint32_t call, std::uint32_
       }
     });
   }
+  if (k_.sp_slot != kNoSlot) {  // the callee's allocas are freed when it returns
+    const std::uint64_t* sp = w.regs.data() + std::size_t(k_.sp_slot) * kLanes;
+    for_lanes(m, [&](unsigned l) { w.sp_saved[l].push_back(sp[l]); });
+  }
   s.stack.back().pc = pc + 1;
   Entry frame;
   frame.kind = Entry::kCallFrame;
@@ -184,6 +188,14 @@ void CtaRunner::do_return(WarpState& w, Split&, const Entry& frame) {
       } else {
         std::memcpy(lane_stack + frame.base + c.caller_off, v.data(), c.bytes);
       }
+    });
+  }
+  if (k_.sp_slot != kNoSlot) {
+    std::uint64_t* sp = w.regs.data() + std::size_t(k_.sp_slot) * kLanes;
+    for_lanes(m, [&](unsigned l) {
+      if (w.sp_saved[l].empty()) return;
+      sp[l] = w.sp_saved[l].back();
+      w.sp_saved[l].pop_back();
     });
   }
   cur_func_ = frame.func;

@@ -33,6 +33,27 @@ __global__ void gather_r(cudaTextureObject_t t, const float* x, const float* y, 
   if (i < n) out[i] = tex2Dgather<float4>(t, x[i], y[i], 0);
 }
 
+__global__ void gather_g(cudaTextureObject_t t, const float* x, const float* y, float4* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = tex2Dgather<float4>(t, x[i], y[i], 1);
+}
+
+__global__ void gather_b(cudaTextureObject_t t, const float* x, const float* y, float4* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = tex2Dgather<float4>(t, x[i], y[i], 2);
+}
+
+__global__ void tex_cube(cudaTextureObject_t t, const float* x, const float* y, const float* z, float* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = texCubemap<float>(t, x[i], y[i], z[i]);
+}
+
+__global__ void tex_cube_layered(cudaTextureObject_t t, const float* x, const float* y, const float* z, const int* layer,
+                                 float* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = texCubemapLayered<float>(t, x[i], y[i], z[i], layer[i]);
+}
+
 __global__ void gather_a(cudaTextureObject_t t, const float* x, const float* y, float4* out, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = tex2Dgather<float4>(t, x[i], y[i], 3);
