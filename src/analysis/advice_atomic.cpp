@@ -68,8 +68,9 @@ std::optional<nlohmann::json> shared_atomic_advice(const stats::InstructionStats
                                                    const InstructionInfo* info, const arch::Profile& profile) {
   if (!is_atomic(s.op) || s.excess_wavefronts() == 0) return std::nullopt;
   if (s.strided_executions * 2 >= s.executions && !s.stride_varies) return std::nullopt;  // a layout: pad it
-  // The worst warp access: lanes per word, distinct words per bank.
-  std::uint64_t lanes = 0, most_lanes = 0, words = 0, most_words = 0;
+  // The worst warp access: lanes per word, distinct words per bank, lanes per bank (what the
+  // banks serve one after another: each lane's atomic is its own operation, docs/mem.md).
+  std::uint64_t lanes = 0, most_lanes = 0, words = 0, most_words = 0, most_bank_lanes = 0;
   if (s.sample) {
     const stats::Sample& smp = *s.sample;
     std::map<std::uint64_t, std::uint64_t> per_word;
@@ -78,10 +79,11 @@ std::optional<nlohmann::json> shared_atomic_advice(const stats::InstructionStats
       ++lanes;
       ++per_word[smp.addr[l] / profile.shared_bank_bytes];
     }
-    std::map<std::uint64_t, std::uint64_t> per_bank;
+    std::map<std::uint64_t, std::uint64_t> per_bank, bank_lanes;
     for (const auto& [word, n] : per_word) {
       most_lanes = std::max(most_lanes, n);
       most_words = std::max(most_words, ++per_bank[word % profile.shared_banks]);
+      most_bank_lanes = std::max(most_bank_lanes, bank_lanes[word % profile.shared_banks] += n);
     }
     words = per_word.size();
   }
@@ -100,9 +102,10 @@ std::optional<nlohmann::json> shared_atomic_advice(const stats::InstructionStats
   j["pc"] = pc;
   j["message"] = fmt::format(
       "{} shared {}: {:.1f}-way bank conflicts on addresses the data picks (the worst warp: {} lanes on {} distinct "
-      "words, up to {} lanes on one word, up to {} words in one bank): padding cannot move apart bins the data "
-      "chooses; {}; or {}",
-      where(info), describe(s.op), degree, lanes, words, most_lanes, most_words, most_lanes >= 2 ? aggregate : copies,
+      "words, up to {} lanes on one word, up to {} words and {} lanes in one bank): padding cannot move apart bins "
+      "the data chooses; {}; or {}",
+      where(info), describe(s.op), degree, lanes, words, most_lanes, most_words, most_bank_lanes,
+      most_lanes >= 2 ? aggregate : copies,
       most_lanes >= 2 ? copies : aggregate);
   j["evidence"] = {{"executions", s.executions},
                    {"wavefronts", s.wavefronts},
@@ -113,6 +116,7 @@ std::optional<nlohmann::json> shared_atomic_advice(const stats::InstructionStats
                    {"sample_distinct_words", words},
                    {"sample_most_lanes_per_word", most_lanes},
                    {"sample_most_words_per_bank", most_words},
+                   {"sample_most_lanes_per_bank", most_bank_lanes},
                    {"fix", most_lanes >= 2 ? "warp_aggregation" : "per_warp_copies"}};
   return j;
 }

@@ -131,6 +131,46 @@ void shared_access_bitset(const arch::Profile& p, const WarpAccess& a, std::uint
   r.bytes_requested = distinct * width;
 }
 
+/// Atomics and reductions on shared memory (ATOMS): the banks serve each lane's operation on its
+/// own, also where lanes name the same word (no broadcast): a phase takes as many wavefronts as
+/// the most lanes whose words fall in one bank. Measured on the H200 (tests/hw/timing/
+/// shared_atomics.cu, tests/hw/data/h200/shared_atomics): 32-bit adds by a warp on 1, 2, 4, 8, 16
+/// and 32 distinct consecutive words take 32, 16, 8, 4, 2 and 1 wavefronts (and as many cycles
+/// at the SM); 4 words of one bank, 8 lanes each, take 32.
+void shared_access_atomic(const arch::Profile& p, const WarpAccess& a, SharedBankResult& r) {
+  const std::uint32_t width = a.width;
+  const std::uint32_t bank_bytes = p.shared_bank_bytes;
+  const std::uint32_t row_bytes = p.shared_banks * bank_bytes;
+  const std::uint32_t warp = std::min(p.warp_size, kMaxWarpSize);
+  std::uint64_t all_addrs[kMaxWarpSize];
+  unsigned all_n = 0;
+  for (std::uint32_t first = 0; first < warp; first += r.lanes_per_phase) {
+    const std::uint32_t span = std::min(first + r.lanes_per_phase, warp) - first;
+    const LaneMask lanes = a.active & LaneMask((span >= 32 ? 0xffffffffu : ((1u << span) - 1u)) << first);
+    if (lanes.none()) continue;
+    std::uint64_t addrs[kMaxWarpSize];
+    unsigned na = 0;
+    std::uint32_t per_bank[kMaxBanks] = {};
+    std::uint32_t worst = 0;
+    lanes.for_each([&](unsigned lane) {
+      const std::uint64_t addr = a.addr[lane];
+      addrs[na++] = addr;
+      all_addrs[all_n++] = addr;
+      for (std::uint64_t w = addr / bank_bytes; w <= (addr + width - 1) / bank_bytes; ++w)
+        worst = std::max(worst, ++per_bank[w % p.shared_banks]);
+    });
+    const std::uint64_t first_addr = *std::min_element(addrs, addrs + na);
+    na = sort_unique(addrs, na);
+    const std::uint64_t distinct_bytes = std::uint64_t{na} * width;
+    const auto ideal =
+        static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (distinct_bytes + row_bytes - 1) / row_bytes));
+    r.phases[r.phase_count++] = SharedPhase{lanes, worst, ideal, first_addr};
+    r.wavefronts += worst;
+    r.ideal_wavefronts += ideal;
+  }
+  r.bytes_requested = std::uint64_t{sort_unique(all_addrs, all_n)} * width;
+}
+
 }  // namespace
 
 SharedBankResult shared_access(const arch::Profile& p, const WarpAccess& a) {
@@ -146,7 +186,9 @@ SharedBankResult shared_access(const arch::Profile& p, const WarpAccess& a, cons
   r.lanes_per_phase = shared_lanes_per_phase(p, a.op, a.width);
   const std::uint64_t lo = summary.lo, hi = summary.hi;
   if (lo > hi) return r;  // no active lane
-  if (lo == hi && a.width <= p.shared_banks * p.shared_bank_bytes) {
+  if (a.op == Op::kAtomic || a.op == Op::kReduction) {
+    shared_access_atomic(p, a, r);
+  } else if (lo == hi && a.width <= p.shared_banks * p.shared_bank_bytes) {
     // One address for every lane (a broadcast): each phase reads its words once, one per bank.
     const std::uint32_t warp = std::min(p.warp_size, kMaxWarpSize);
     for (std::uint32_t first = 0; first < warp; first += r.lanes_per_phase) {

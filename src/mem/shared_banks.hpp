@@ -17,7 +17,9 @@
 //  - ideal wavefronts of a phase = max(1, ceil(distinct bytes touched / (banks * bank_bytes))).
 //  - Totals are sums over phases; bank_conflicts = wavefronts - ideal_wavefronts (what Nsight
 //    Compute reports as l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st}).
-// Stores, atomics and loads follow the same rule (with their pass size). An access with no active
+// Stores and loads follow the same rule (with their pass size). Atomics and reductions do not
+// share words: each lane is its own operation, so a phase takes as many wavefronts as the most
+// lanes falling in one bank (measured on the H200: shared_atomics.cu). An access with no active
 // lane has 0 wavefronts. The access is validated first (access_check.hpp: width, alignment).
 // No allocation; at most 64 banks.
 #pragma once

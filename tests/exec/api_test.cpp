@@ -100,20 +100,20 @@ TEST(Api, UnsupportedInstructionIsRejectedAtLoad) {
   const std::string ptx = R"(.version 8.0
 .target sm_90
 .address_size 64
-.visible .entry uses_stacksave(.param .u64 p)
+.visible .entry uses_discard(.param .u64 p)
 {
   .reg .b64 %rd<4>;
   ld.param.u64 %rd1, [p];
-  add.u64 %rd2, %rd1, 8;
-  stacksave.u64 %rd3;
-  st.global.u64 [%rd1], %rd3;
+  add.u64 %rd2, %rd1, 128;
+  discard.global.L2 [%rd2], 128;
+  st.global.u64 [%rd1], %rd2;
   ret;
 }
 )";
   Device dev;
   std::string what;
   EXPECT_EQ(kind_of([&] { dev.load_ptx(ptx, "handwritten.ptx"); }, &what), ErrorKind::kUnsupported);
-  EXPECT_THAT(what, AllOf(HasSubstr("handwritten.ptx:9"), HasSubstr("stacksave"), HasSubstr("uses_stacksave")));
+  EXPECT_THAT(what, AllOf(HasSubstr("handwritten.ptx:9"), HasSubstr("discard.global.L2")));
   // A failed load leaves no module variables behind and the device usable.
   EXPECT_NO_THROW(dev.malloc(16));
 }

@@ -204,3 +204,43 @@ TEST(SharedBanks, MisalignedIsAnError) {
 
 }  // namespace
 }  // namespace warpscope::mem
+
+namespace warpscope::mem {
+namespace {
+
+// 32-bit shared atomics (ATOMS.ADD) by one warp, word index per lane as in
+// tests/hw/timing/shared_atomics.cu; wavefronts and bank conflicts per warp instruction are the
+// H200's (tests/hw/data/h200/shared_atomics/shared_atomics_ncu.csv: op_atom wavefronts and bank
+// conflicts over 2,048 instructions). Lanes on the same word are not merged.
+TEST(SharedBanks, AtomicsServeEachLaneAsTheH200) {
+  struct AtomCase {
+    const char* name;
+    std::uint32_t (*word)(unsigned lane);
+    std::uint32_t wavefronts, conflicts;
+  };
+  const AtomCase cases[] = {
+      {"distinct", [](unsigned l) { return l; }, 1, 0},
+      {"same", [](unsigned) { return 0u; }, 32, 31},
+      {"two", [](unsigned l) { return l & 1u; }, 16, 15},
+      {"four", [](unsigned l) { return l & 3u; }, 8, 7},
+      {"eight", [](unsigned l) { return l & 7u; }, 4, 3},
+      {"sixteen", [](unsigned l) { return l & 15u; }, 2, 1},
+      {"bank32", [](unsigned l) { return l * 32; }, 32, 31},
+      {"bank4", [](unsigned l) { return (l & 3u) * 32; }, 32, 31},
+      {"bank2x16", [](unsigned l) { return (l & 15u) * 32 + (l >> 4); }, 16, 15},
+  };
+  for (const AtomCase& c : cases) {
+    for (Op op : {Op::kAtomic, Op::kReduction}) {
+      WarpAccess a = test::make_access(Space::kShared, op, 4, 0, [&](unsigned lane) { return std::int64_t{c.word(lane)}; });
+      const SharedBankResult r = shared_access(arch::builtin_profile("hopper"), a);
+      EXPECT_EQ(r.wavefronts, c.wavefronts) << c.name;
+      EXPECT_EQ(r.bank_conflicts, c.conflicts) << c.name;
+    }
+  }
+  // The same addresses as stores keep the broadcast rule: one wavefront for one word.
+  WarpAccess st = test::make_access(Space::kShared, Op::kStore, 4, 0, [](unsigned) { return std::int64_t{0}; });
+  EXPECT_EQ(shared_access(arch::builtin_profile("hopper"), st).wavefronts, 1u);
+}
+
+}  // namespace
+}  // namespace warpscope::mem
