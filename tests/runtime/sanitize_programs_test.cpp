@@ -287,7 +287,7 @@ TEST_F(SanitizePrograms, XmlSavesTheReportsWithTheirHostStacks) {
                    "    <hostStack>\n"
                    "      <saveLocation>allocation time</saveLocation>\n"
                    "      <frame>\n"
-                   "        <func>cudaError cudaMalloc<int>(int**, unsigned long)</func>\n"
+                   "        <func>cudaError cudaMalloc&lt;int&gt;(int**, unsigned long)</func>\n"
                    "        <module>leak</module>\n"
                    "        <pc>0x?</pc>\n"
                    "      </frame>\n"
@@ -300,7 +300,7 @@ TEST_F(SanitizePrograms, XmlSavesTheReportsWithTheirHostStacks) {
 
 // The text form of the same stacks, compute-sanitizer's lines (tests/hw/data/h200/sanitize "leak").
 TEST_F(SanitizePrograms, HostFramesFollowEachReport) {
-  const auto r = sanitize("--leak-check full", "leak");  // --show-backtrace's default: yes
+  const auto r = sanitize("--leak-check full --show-backtrace yes", "leak");
   EXPECT_EQ(std::regex_replace(r.out, std::regex("0x[0-9a-f]+"), "0x?"),
             "========= COMPUTE-SANITIZER\n"
             "cudaFree(&host): cudaErrorInvalidValue\n"
