@@ -24,6 +24,7 @@
 #include "report/json_access.hpp"
 #include "report/processes.hpp"
 #include "run_cmd.hpp"
+#include "sanitize_xml.hpp"
 
 
 namespace warpscope::cli {
@@ -66,23 +67,64 @@ std::string sanitizer_kernel_name(const json& launch) {
   return report::printed_kernel_name(launch, "demangled");
 }
 
-/// Collects the lines, stopping the reports (not the counts) at --print-limit.
+using ojson = nlohmann::ordered_json;
+
+/// Where a report's instruction is (the XML's `where`): kernel, file, line and the PTX index.
+ojson where(const std::string& kernel, const json& site) {
+  return {{"func", kernel},
+          {"path", site.value("file", std::string())},
+          {"line", site.value("line", 0u)},
+          {"pc", fmt::format("0x{:x}", site.value("pc", std::uint64_t{0}))}};
+}
+
+ojson xyz(const json& a) { return {{"x", a.at(0)}, {"y", a.at(1)}, {"z", a.at(2)}}; }
+
+/// Who made the access (the XML's `who`).
+ojson who(const json& thread, const json& block) { return {{"threadIdx", xyz(thread)}, {"blockIdx", xyz(block)}}; }
+
+std::string hex(std::uint64_t v) { return fmt::format("0x{:x}", v); }
+
+/// Collects the lines, stopping the reports (not the counts) at --print-limit; each printed
+/// report is also a record for --xml (tools/sanitize_xml.hpp).
 class Out {
  public:
-  explicit Out(std::uint64_t limit) : limit_(limit) {}
+  Out(std::uint64_t limit, bool host_frames) : limit_(limit), host_frames_(host_frames) {}
   /// Starts a report; false when the print limit is reached (its lines are dropped).
-  bool report() {
+  bool report(const char* kind, const char* level, ojson what) {
     ++reports_;
-    return limit_ == 0 || reports_ <= limit_;
+    if (limit_ != 0 && reports_ > limit_) return false;
+    records.push_back({{"kind", kind}, {"level", level}, {"what", std::move(what)}});
+    return true;
   }
+  /// The report being written.
+  ojson& record() { return records.back(); }
   /// Whether the print limit has been reached.
   bool full() const { return limit_ != 0 && reports_ >= limit_; }
+  /// Reports past the print limit.
+  std::uint64_t unprinted() const { return limit_ != 0 && reports_ > limit_ ? reports_ - limit_ : 0; }
   void line(const std::string& s) { text += kPrefix + s + "\n"; }
   void end() { text += "========= \n"; }  // compute-sanitizer's separator keeps the prefix's space
+  /// The report's host frames, as the H200's compute-sanitizer prints them
+  /// (tests/hw/data/h200/sanitize): `when` is "kernel launch time", "error" or "allocation time".
+  void stack(const json& frames, const char* when) {
+    if (!host_frames_ || !frames.is_array() || frames.empty()) return;
+    line(std::string("    Saved host backtrace up to driver entry point at ") + when);
+    ojson xml = {{"saveLocation", when}, {"frame", ojson::array()}};
+    for (const json& f : frames) {
+      const std::string func = f.value("function", std::string()), module = f.value("module", std::string());
+      const std::uint64_t off = f.value("offset", std::uint64_t{0});
+      line(func.empty() ? fmt::format("        Host Frame: [0x{:x}] in {}", off, module)
+                        : fmt::format("        Host Frame: {} [0x{:x}] in {}", func, off, module));
+      xml["frame"].push_back({{"func", func}, {"module", module}, {"pc", hex(off)}});
+    }
+    record()["hostStack"] = std::move(xml);
+  }
   std::string text;
+  std::vector<ojson> records;
 
  private:
   std::uint64_t limit_;
+  bool host_frames_;
   std::uint64_t reports_ = 0;
 };
 
@@ -101,27 +143,36 @@ void racecheck_hazards(const json& launch, const json& findings, Out& out, RaceT
   for (const json& f : findings) {
     if (f.value("tool", "") != "racecheck" || f.value("kind", "") == "incomplete") continue;
     const bool warning = f.value("severity", "") == "warning";
-    if (!out.report()) continue;
+    const bool global = f.value("space", "shared") == "global";
+    const std::string head =
+        global ? fmt::format("{}: Potential {} hazard detected at __global__ 0x{:x} :", warning ? "Warning" : "Error",
+                             f.value("kind", ""), f.value("address", std::uint64_t{0}))
+               : fmt::format("{}: Potential {} hazard detected at __shared__ 0x{:x} in block {} :",
+                             warning ? "Warning" : "Error", f.value("kind", ""), f.value("address", std::uint64_t{0}),
+                             dim3(f["block"]));
+    if (!out.report("Hazard", warning ? "Warning" : "Error",
+                    {{"text", head}, {"hazardType", f.value("kind", "")}, {"space", global ? "__global__" : "__shared__"},
+                     {"address", hex(f.value("address", std::uint64_t{0}))}}))
+      continue;
     ++t.displayed;
     ++(warning ? t.warnings : t.errors);
     const json& a = f["first"];
     const json& b = f["second"];
-    if (f.value("space", "shared") == "global") {
+    out.record()["access"] = ojson::array(
+        {{{"type", a.value("access", "")}, {"where", where(kernel, a)}, {"who", who(a["thread"], global ? f["first_block"] : f["block"])}},
+         {{"type", b.value("access", "")}, {"where", where(kernel, b)}, {"who", who(b["thread"], f["block"])}}});
+    out.line(head);
+    if (global) {
       // Two CTAs (--racecheck-memory all): each side names its block.
-      out.line(fmt::format("{}: Potential {} hazard detected at __global__ 0x{:x} :", warning ? "Warning" : "Error",
-                           f.value("kind", ""), f.value("address", std::uint64_t{0})));
       out.line(fmt::format("    {} Thread {} in block {} at {}", a.value("access", ""), dim3(a["thread"]),
                            dim3(f["first_block"]), location(kernel, a)));
       out.line(fmt::format("    {} Thread {} in block {} at {}", b.value("access", ""), dim3(b["thread"]),
                            dim3(f["block"]), location(kernel, b)));
-      out.end();
-      continue;
+    } else {
+      out.line(fmt::format("    {} Thread {} at {}", a.value("access", ""), dim3(a["thread"]), location(kernel, a)));
+      out.line(fmt::format("    {} Thread {} at {}", b.value("access", ""), dim3(b["thread"]), location(kernel, b)));
     }
-    out.line(fmt::format("{}: Potential {} hazard detected at __shared__ 0x{:x} in block {} :",
-                         warning ? "Warning" : "Error", f.value("kind", ""), f.value("address", std::uint64_t{0}),
-                         dim3(f["block"])));
-    out.line(fmt::format("    {} Thread {} at {}", a.value("access", ""), dim3(a["thread"]), location(kernel, a)));
-    out.line(fmt::format("    {} Thread {} at {}", b.value("access", ""), dim3(b["thread"]), location(kernel, b)));
+    out.stack(launch.value("host_stack", json()), "kernel launch time");
     out.end();
   }
 }
@@ -171,12 +222,17 @@ void racecheck_analysis(const json& launch, const json& findings, Out& out, Race
       slot.second += f.value("count", std::uint64_t{0});
       error = error || f.value("severity", "") != "warning";
     }
-    if (!out.report()) continue;
+    const std::string head = fmt::format("{}: Race reported between {} access at {}", error ? "Error" : "Warning",
+                                         center_site->value("access", ""), location(kernel, *center_site));
+    if (!out.report("RaceAnalysis", error ? "Error" : "Warning", {{"text", head}})) continue;
     ++t.displayed;
     ++(error ? t.errors : t.warnings);
-    out.line(fmt::format("{}: Race reported between {} access at {}", error ? "Error" : "Warning",
-                         center_site->value("access", ""), location(kernel, *center_site)));
+    out.record()["access"] = ojson::array({{{"type", center_site->value("access", "")}, {"where", where(kernel, *center_site)}}});
+    out.line(head);
     for (const auto& [k, p] : partners) {
+      out.record()["access"].push_back({{"type", p.first->value("access", "")},
+                                         {"where", where(kernel, *p.first)},
+                                         {"hazards", p.second}});
       out.line(fmt::format("    and {} access at {} [{} hazard{}]", p.first->value("access", ""),
                            location(kernel, *p.first), p.second, p.second == 1 ? "" : "s"));
     }
@@ -187,21 +243,44 @@ void racecheck_analysis(const json& launch, const json& findings, Out& out, Race
 }  // namespace
 
 SanitizeText sanitize_text(const json& report, const SanitizeOptions& o) {
-  Out out(o.print_limit);
+  Out out(o.print_limit, o.show_backtrace == "yes" || o.show_backtrace == "host");
   std::uint64_t errors = 0;
   const json& san = report.contains("sanitizer") ? report["sanitizer"] : json::object();
   const json api_errors = san.value("api_errors", json::array());
   const json& launches = report::array_member(report, "launches");
   RaceTotals race;
-  // API errors are memcheck's, each where it happened among the launches.
+  // API errors are memcheck's, each where it happened among the launches; so are initcheck's
+  // host copies of unwritten bytes (tests/hw/data/h200/sanitize/initcheck.txt, mode d2h).
+  const json api_accesses = san.value("api_accesses", json::array());
   auto api_before = [&](std::uint64_t launch) {
+    if (o.tool == "initcheck") {
+      for (const json& e : api_accesses) {
+        if (e.value("after_launch", std::uint64_t{0}) != launch) continue;
+        ++errors;
+        const std::string head = fmt::format("Host API memory access error at host access to 0x{:x} of size {} bytes",
+                                             e.value("address", std::uint64_t{0}), e.value("size", std::uint64_t{0}));
+        if (!out.report("InitcheckApiError", "Error",
+                        {{"text", head}, {"api", e.value("api", "")}, {"address", hex(e.value("access", std::uint64_t{0}))},
+                         {"size", e.value("size", std::uint64_t{0})}}))
+          continue;
+        out.line(head);
+        out.line(fmt::format("    Uninitialized access to 0x{:x} on access by {} {}", e.value("access", std::uint64_t{0}),
+                             e.value("api", ""), e.value("direction", "source")));
+        out.stack(e.value("host_stack", json()), "error");
+        out.end();
+      }
+    }
     if (o.tool != "memcheck") return;
     for (const json& e : api_errors) {
       if (e.value("after_launch", std::uint64_t{0}) != launch) continue;
       ++errors;
-      if (!out.report()) continue;
-      out.line(fmt::format("Program hit {} (error {}) due to \"{}\" on CUDA API call to {}.", e.value("name", ""),
-                           e.value("code", 0), e.value("string", ""), e.value("api", "")));
+      const std::string head = fmt::format("Program hit {} (error {}) due to \"{}\" on CUDA API call to {}.",
+                                           e.value("name", ""), e.value("code", 0), e.value("string", ""),
+                                           e.value("api", ""));
+      if (!out.report("Api", "Error", {{"text", head}, {"api", e.value("api", "")}, {"result", e.value("code", 0)}}))
+        continue;
+      out.line(head);
+      out.stack(e.value("host_stack", json()), "error");
       out.end();
     }
   };
@@ -213,9 +292,15 @@ SanitizeText sanitize_text(const json& report, const SanitizeOptions& o) {
       const json m = l.value("memcheck", json::object());
       errors += m.value("errors", std::uint64_t{0});
       for (const json& e : m.value("first", json::array())) {
-        if (!out.report()) continue;
         const std::string space = e.value("space", "global") == "const" ? "__constant__" : "__global__";
-        out.line(fmt::format("Invalid {} {} of size {} bytes", space, e.value("access", ""), e.value("size", 0u)));
+        const std::string head = fmt::format("Invalid {} {} of size {} bytes", space, e.value("access", ""), e.value("size", 0u));
+        if (!out.report("Precise", "Error",
+                        {{"text", head}, {"space", space}, {"size", e.value("size", 0u)}, {"direction", e.value("access", "")},
+                         {"address", hex(e.value("address", std::uint64_t{0}))}}))
+          continue;
+        out.record()["where"] = where(kernel, e);
+        out.record()["who"] = who(e["thread"], e["block"]);
+        out.line(head);
         out.line(fmt::format("    at {}", location(kernel, e)));
         out.line(fmt::format("    by thread {} in block {}", dim3(e["thread"]), dim3(e["block"])));
         out.line(fmt::format("    Address 0x{:x} is out of bounds", e.value("address", std::uint64_t{0})));
@@ -229,6 +314,7 @@ SanitizeText sanitize_text(const json& report, const SanitizeOptions& o) {
           out.line(fmt::format("    (warpscope: {} such thread accesses by this instruction in this launch; the "
                                "first is shown)", n));
         }
+        out.stack(l.value("host_stack", json()), "kernel launch time");
         out.end();
       }
     } else if (o.tool == "racecheck") {
@@ -252,23 +338,34 @@ SanitizeText sanitize_text(const json& report, const SanitizeOptions& o) {
           continue;
         }
         ++errors;
-        if (!out.report()) continue;
+        const std::string head = fmt::format("Uninitialized __global__ memory read of size {} bytes", f.value("size", 0u));
+        if (!out.report("Initcheck", "Error",
+                        {{"text", head}, {"space", "__global__"}, {"size", f.value("size", 0u)}, {"direction", "read"},
+                         {"address", hex(f.value("address", std::uint64_t{0}))}}))
+          continue;
         const json& s = f["first"];
-        out.line(fmt::format("Uninitialized __global__ memory read of size {} bytes", f.value("size", 0u)));
+        out.record()["where"] = where(kernel, s);
+        out.record()["who"] = who(s["thread"], f["block"]);
+        out.line(head);
         out.line(fmt::format("    at {}", location(kernel, s)));
         out.line(fmt::format("    by thread {} in block {}", dim3(s["thread"]), dim3(f["block"])));
         out.line(fmt::format("    Address 0x{:x}", f.value("address", std::uint64_t{0})));
+        out.stack(l.value("host_stack", json()), "kernel launch time");
         out.end();
       }
     } else if (o.tool == "synccheck") {
       for (const json& f : l.value("sanitizer", json::array())) {
         if (f.value("tool", "") != "synccheck") continue;
         errors += f.value("count", std::uint64_t{0});
-        if (!out.report()) continue;
+        const std::string head = fmt::format("Barrier error detected. {}", sync_class(f.value("kind", "")));
+        if (!out.report("Synccheck", "Error", {{"text", head}})) continue;
         const json& s = f["first"];
-        out.line(fmt::format("Barrier error detected. {}", sync_class(f.value("kind", ""))));
+        out.record()["where"] = where(kernel, s);
+        out.record()["who"] = who(s["thread"], f["block"]);
+        out.line(head);
         out.line(fmt::format("    at {}", location(kernel, s)));
         out.line(fmt::format("    by thread {} in block {}", dim3(s["thread"]), dim3(f["block"])));
+        out.stack(l.value("host_stack", json()), "kernel launch time");
         out.end();
       }
     }
@@ -276,8 +373,10 @@ SanitizeText sanitize_text(const json& report, const SanitizeOptions& o) {
     // compute-sanitizer's racecheck and initcheck report no faults (tests/hw/data/h200/sanitize).
     if (l.contains("error") && o.tool != "racecheck" && o.tool != "initcheck") {
       ++errors;
-      if (out.report()) {
-        out.line(fmt::format("Error: kernel {} (launch #{}) failed: {}", kernel, i, l["error"].get<std::string>()));
+      const std::string head =
+          fmt::format("Error: kernel {} (launch #{}) failed: {}", kernel, i, l["error"].get<std::string>());
+      if (out.report("LaunchFault", "Error", {{"text", head}})) {
+        out.line(head);
         out.end();
       }
     }
@@ -289,10 +388,15 @@ SanitizeText sanitize_text(const json& report, const SanitizeOptions& o) {
       bytes += k.value("size", std::uint64_t{0});
       ++count;
       ++errors;
-      if (!out.report()) continue;
       // "Leaked 1,000 bytes" (grouped), while the summary line is not (tests/hw/data/h200/sanitize).
-      out.line(fmt::format("Leaked {} bytes at 0x{:x}", grouped(k.value("size", std::uint64_t{0})),
-                           k.value("address", std::uint64_t{0})));
+      const std::string head = fmt::format("Leaked {} bytes at 0x{:x}", grouped(k.value("size", std::uint64_t{0})),
+                                           k.value("address", std::uint64_t{0}));
+      if (!out.report("Leak", "Error",
+                      {{"text", head}, {"size", k.value("size", std::uint64_t{0})},
+                       {"address", hex(k.value("address", std::uint64_t{0}))}}))
+        continue;
+      out.line(head);
+      out.stack(k.value("host_stack", json()), "allocation time");
       out.end();
     }
     out.line(fmt::format("LEAK SUMMARY: {} bytes leaked in {} allocations", bytes, count));
@@ -300,13 +404,15 @@ SanitizeText sanitize_text(const json& report, const SanitizeOptions& o) {
   if (o.tool == "initcheck" && o.track_unused_memory == "yes") {
     // --track-unused-memory: one error per allocation with bytes nothing wrote, at its cudaFree
     // or at exit (the layout of the H200's compute-sanitizer, tests/hw/data/h200/sanitize/
-    // initcheck.txt, without its host backtrace).
+    // initcheck.txt).
     for (const json& u : san.value("unused", json::array())) {
       ++errors;
-      if (!out.report()) continue;
       const std::uint64_t base = u.value("address", std::uint64_t{0}), size = u.value("size", std::uint64_t{0});
+      const std::string head = fmt::format(" Unused memory in allocation 0x{:x} of size {} bytes", base, grouped(size));
+      if (!out.report("UnusedMemory", "Error", {{"text", head.substr(1)}, {"size", size}, {"address", hex(base)}}))
+        continue;
       std::uint64_t unwritten = 0;
-      out.line(fmt::format(" Unused memory in allocation 0x{:x} of size {} bytes", base, grouped(size)));
+      out.line(head);
       const json runs = u.value("unwritten", json::array());
       for (const json& r : runs) unwritten += r.at(1).get<std::uint64_t>();
       if (size != 0 && unwritten == size) {
@@ -318,6 +424,7 @@ SanitizeText sanitize_text(const json& report, const SanitizeOptions& o) {
         }
       }
       out.line(fmt::format("    {}% of allocation were unused.", size == 0 ? 0 : unwritten * 100 / size));
+      out.stack(u.value("host_stack", json()), "allocation time");
       out.end();
     }
   }
@@ -328,8 +435,15 @@ SanitizeText sanitize_text(const json& report, const SanitizeOptions& o) {
     errors = race.errors;
   } else {
     out.line(fmt::format("ERROR SUMMARY: {} error{}", errors, errors == 1 ? "" : "s"));
+    // Past --print-limit, the H200's second summary line (tests/hw/data/h200/sanitize/initcheck.txt,
+    // "half initcheck print-limit 2").
+    if (out.unprinted() != 0 && errors > out.records.size()) {
+      const std::uint64_t n = errors - out.records.size();
+      out.line(fmt::format("ERROR SUMMARY: {} error{} not printed. Use --print-limit option to adjust the number of "
+                           "printed errors", n, n == 1 ? " was" : "s were"));
+    }
   }
-  return {out.text, errors};
+  return {out.text, errors, std::move(out.records)};
 }
 
 void add_sanitize_command(CLI::App& app, SanitizeOptions& o) {
@@ -358,14 +472,17 @@ void add_sanitize_command(CLI::App& app, SanitizeOptions& o) {
   cmd->add_flag("--track-unused-memory{yes}", o.track_unused_memory,
                 "initcheck: report allocations whose bytes were not all written (at cudaFree and at exit)")
       ->check(CLI::IsMember({"yes", "no"}));
-  cmd->add_option("--check-api-memory-access", o.check_api_memory_access, "initcheck's option (yes|no)")
+  cmd->add_option("--check-api-memory-access", o.check_api_memory_access,
+                  "yes (default): initcheck reports copies of unwritten device memory to the host; no: not checked")
       ->check(CLI::IsMember({"yes", "no"}));
   cmd->add_option("--show-backtrace", o.show_backtrace,
-                  "Accepted for compatibility: warpscope prints no host or device backtraces")
+                  "yes (default) or host: each report's host call stack; device or no: none (warpscope has no "
+                  "device call stacks)")
       ->check(CLI::IsMember({"yes", "host", "device", "no"}));
   cmd->add_option("--log-file", o.log_file, "Write the tool's output to FILE instead of stdout");
-  cmd->add_option("--save", o.save, "Write the run's JSON report (with the tool's findings) to FILE");
-  cmd->add_flag("--xml", o.xml, "Refused: --save writes warpscope's JSON report, not XML");
+  cmd->add_option("--save", o.save,
+                  "Write the run's JSON report (with the tool's findings) to FILE; with --xml, the reports as XML");
+  cmd->add_flag("--xml", o.xml, "With --save FILE: write the printed reports to FILE as XML (docs/sanitize.md)");
   cmd->add_option("--arch", o.arch, "Architecture profile (default hopper)")->capture_default_str();
   cmd->add_option("--threads", o.threads, "Host threads that run CTAs (0: one per core); findings are the same");
   cmd->add_option("--cudart-dir", o.cudart_dir, "Directory holding warpscope's libcudart.so.13");
@@ -383,7 +500,7 @@ void add_sanitize_command(CLI::App& app, SanitizeOptions& o) {
 }
 
 int run_sanitize(const SanitizeOptions& o) {
-  if (o.xml) fail(ErrorKind::kUsage, "sanitize --xml: warpscope saves JSON, not XML; use --save FILE alone");
+  if (o.xml && o.save.empty()) fail(ErrorKind::kUsage, "sanitize --xml: the XML goes to --save FILE; give one");
   const arch::Profile profile = resolve_profile(o.arch, "");
   std::vector<std::string> command = o.command;
   if (command.empty()) fail(ErrorKind::kUsage, "sanitize: no program given");
@@ -433,6 +550,8 @@ int run_sanitize(const SanitizeOptions& o) {
     if (o.leak_check == "full") setenv("WARPSCOPE_LEAK_CHECK", "full", 1);
     if (o.racecheck_memory == "all") setenv("WARPSCOPE_RACECHECK_MEMORY", "all", 1);
     if (o.tool == "initcheck" && o.track_unused_memory == "yes") setenv("WARPSCOPE_TRACK_UNUSED", "1", 1);
+    if (o.show_backtrace == "yes" || o.show_backtrace == "host") setenv("WARPSCOPE_HOST_BACKTRACE", "1", 1);
+    if (o.check_api_memory_access == "no") setenv("WARPSCOPE_CHECK_API_MEMORY_ACCESS", "no", 1);
     if (cu && profile.cc_major * 10 + profile.cc_minor < 75) setenv("WARPSCOPE_ANY_PTX", "1", 1);
     std::vector<char*> argv;
     for (auto& a : command) argv.push_back(const_cast<char*>(a.c_str()));
@@ -445,17 +564,23 @@ int run_sanitize(const SanitizeOptions& o) {
   const int status = signals.wait(pid).status;
   const int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   const json j = report::merge_process_reports(report::read_process_reports(report_dir, nullptr));
-  if (!o.save.empty() && !j.is_null()) {
+  if (!o.save.empty() && !j.is_null() && !o.xml) {
     std::ofstream save(o.save, std::ios::trunc);
     save << j.dump(1) << "\n";
     if (!save.flush()) fail(ErrorKind::kIo, "--save {}: the report could not be written", o.save);
   }
   if (j.is_null()) {
+    if (o.xml) std::ofstream(o.save, std::ios::trunc) << sanitize_xml({});
     out << kPrefix << "warpscope: no report from the program (it used no CUDA, or ended abruptly)\n" << std::flush;
     return rc;
   }
   const SanitizeText t = sanitize_text(j, o);
   out << t.text << std::flush;
+  if (o.xml) {
+    std::ofstream save(o.save, std::ios::trunc);
+    save << sanitize_xml(t.records);
+    if (!save.flush()) fail(ErrorKind::kIo, "--save {}: the XML could not be written", o.save);
+  }
   if (log.is_open() && !log.flush()) {
     std::fprintf(stderr, "warpscope: --log-file %s: the output could not be written\n", o.log_file.c_str());
     return rc != 0 ? rc : 1;

@@ -26,10 +26,10 @@ struct SanitizeOptions {
   std::string racecheck_memory = "shared";    // --racecheck-memory shared|all (all: global memory too)
   std::string check_api_memory_access = "yes";  // --check-api-memory-access (initcheck)
   std::string track_unused_memory = "no";        // --track-unused-memory[=yes|no] (initcheck)
-  std::string show_backtrace = "yes";    // --show-backtrace (warpscope has no backtraces)
+  std::string show_backtrace = "yes";    // --show-backtrace yes|host|device|no (host frames: yes, host)
   std::string log_file;                  // --log-file FILE
-  std::string save;                      // --save FILE: the JSON report
-  bool xml = false;                      // --xml (refused: --save writes JSON)
+  std::string save;                      // --save FILE: the JSON report, or with --xml the reports as XML
+  bool xml = false;                      // --xml (with --save)
   std::string arch = "hopper";
   std::string cudart_dir;
   std::string cache_dir;
@@ -44,6 +44,7 @@ struct SanitizeOptions {
 struct SanitizeText {
   std::string text;
   std::uint64_t errors = 0;
+  std::vector<nlohmann::ordered_json> records;  // each printed report, for --xml (sanitize_xml.hpp)
 };
 SanitizeText sanitize_text(const nlohmann::json& report, const SanitizeOptions& options);
 

@@ -105,7 +105,8 @@ ElfFile::ElfFile(std::span<const std::uint8_t> bytes, std::string origin)
         if (name != 0) symbols_.push_back(c_string(strtab, name));
         if (r.type == kShtSymtab) {
           symtab_.push_back(ElfSymbol{c_string(strtab, name), rd<std::uint16_t>(syms, off + 6, origin_),
-                                      rd<std::uint64_t>(syms, off + 8, origin_)});
+                                      rd<std::uint64_t>(syms, off + 8, origin_),
+                                      rd<std::uint64_t>(syms, off + 16, origin_), rd<std::uint8_t>(syms, off + 4, origin_)});
         }
       }
     }

@@ -29,6 +29,8 @@ struct ElfSymbol {
   std::string name;
   std::uint16_t section = 0;  // st_shndx
   std::uint64_t value = 0;
+  std::uint64_t size = 0;   // st_size
+  std::uint8_t info = 0;    // st_info (type in the low 4 bits: 2 is STT_FUNC)
 };
 
 /// An entry of a SHT_RELA section.

@@ -79,6 +79,7 @@ WS_API cudaError_t cudaMalloc(void** ptr, std::size_t bytes) {
     try {
       const DevicePtr p = rt.device().malloc(bytes);
       rt.allocations[p] = bytes;
+      rt.note_allocation(p);
       *ptr = reinterpret_cast<void*>(p);
     } catch (const warpscope::Error&) {
       *ptr = nullptr;
@@ -285,6 +286,7 @@ WS_API cudaError_t cudaMallocPitch(void** ptr, std::size_t* pitch, std::size_t w
     try {
       const DevicePtr d = rt.device().malloc(p * height);
       rt.allocations[d] = p * height;
+      rt.note_allocation(d);
       *ptr = reinterpret_cast<void*>(d);
     } catch (const warpscope::Error&) {
       return kErrMemoryAllocation;

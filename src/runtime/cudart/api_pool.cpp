@@ -44,6 +44,7 @@ cudaError_t pool_allocate(Runtime& rt, MemPool* pool, std::size_t bytes, void** 
     return kErrMemoryAllocation;
   }
   rt.allocations[p] = bytes;
+  rt.note_allocation(p);
   Pools::get().owner[p] = {pool, bytes};
   pool->used += bytes;
   pool->kept -= std::min<std::uint64_t>(pool->kept, bytes);  // freed memory is reused first

@@ -63,6 +63,7 @@ cudaError_t call(const char* api, bool ignore_sticky, const std::function<cudaEr
   runtime_entered();
   Runtime& rt = Runtime::get();
   std::lock_guard lock(rt.mu);
+  rt.current_api = api;
   // A signal arrived (or a launch timed out): no more calls, the run ends here.
   if (const int stop = Monitor::get().stop_code(); stop != 0) rt.finish_stopped(stop);
   if (!ignore_sticky && rt.sticky != kSuccess) {

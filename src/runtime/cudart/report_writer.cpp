@@ -59,6 +59,7 @@ nlohmann::json launch_json(const LaunchRecord& r, std::size_t index) {
   l["compare"] = r.compare;
   l["memcheck"] = r.memcheck;
   if (!r.sanitizer.is_null()) l["sanitizer"] = r.sanitizer;
+  if (!r.host_stack.is_null()) l["host_stack"] = r.host_stack;
   l.update(r.extra);
   if (!r.error.empty()) l["error"] = r.error;
   l["profiled"] = r.profiled;

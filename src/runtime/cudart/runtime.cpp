@@ -147,9 +147,7 @@ Runtime::Runtime() {
       std::fprintf(stderr, "warpscope: WARPSCOPE_MEMCHECK=%s is not report, off or strict; using report\n", m.c_str());
     }
   }
-  sanitize_tool = env("WARPSCOPE_SANITIZE");
-  track_unused = sanitize_tool == "initcheck" && env("WARPSCOPE_TRACK_UNUSED") == "1";
-  leak_check = env("WARPSCOPE_LEAK_CHECK") == "full";
+  configure_sanitizer();  // sanitize.cpp
   const std::string threads = env("WARPSCOPE_THREADS");
   if (!threads.empty()) host_threads = static_cast<unsigned>(std::max(1, std::atoi(threads.c_str())));
   launch_filter = launch_filter_from_environment();
@@ -393,6 +391,7 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
   const bool time_only = !no_stats && !chosen.profiled && predicted_shapes.count(shape) == 0;
   const bool model = !no_stats && (chosen.profiled || time_only);
   LaunchRecord rec;
+  rec.host_stack = host_stack();  // warpscope sanitize: "at kernel launch time"
   rec.profiled = chosen.profiled;
   rec.not_profiled = chosen.reason;
   if (nvtx_injected()) rec.nvtx = nvtx_json(nvtx);
@@ -706,7 +705,10 @@ cudaError_t Runtime::copy(void* dst, const void* src, std::size_t bytes, int kin
   const auto sp = reinterpret_cast<DevicePtr>(src);
   if (wd == Where::kDevice && ws == Where::kDevice) dev.copy_on_device(dp, sp, bytes);
   else if (wd == Where::kDevice) dev.copy_to_device(dp, src, bytes);
-  else if (ws == Where::kDevice) dev.copy_to_host(dst, sp, bytes);
+  else if (ws == Where::kDevice) {
+    check_host_copy(sp, bytes);  // initcheck (sanitize.cpp)
+    dev.copy_to_host(dst, sp, bytes);
+  }
   else std::memmove(dst, src, bytes);
   return kSuccess;
 }

@@ -173,6 +173,7 @@ struct LaunchRecord {
   nlohmann::json extra = nlohmann::json::object();  // resources, occupancy, local_arrays
   nlohmann::json memcheck;   // {"mode", "errors", "first": [...]} (docs/report.md)
   nlohmann::json sanitizer;  // racecheck/synccheck findings (sanitize.cpp), or null
+  nlohmann::json host_stack;  // warpscope sanitize: the launching call's host frames, or null
   nlohmann::json incomplete;  // null, or where a launch that did not end stopped (stopping.cpp)
   // The machine code's executed instructions (sm_90 profiles with ptxas's cubin; the time model
   // reads them): per opcode and per instruction. Empty for other profiles and without a cubin.
@@ -227,6 +228,23 @@ class Runtime {
   nlohmann::json api_errors = nlohmann::json::array();
   nlohmann::json leaks = nlohmann::json::array();
   nlohmann::json unused = nlohmann::json::array();
+  // WARPSCOPE_HOST_BACKTRACE=1 (--show-backtrace yes|host): the host stack of each API error,
+  // launch and (for leaks and unused memory) allocation; WARPSCOPE_CHECK_API_MEMORY_ACCESS=no
+  // (initcheck): no check of device-to-host copies of unwritten bytes.
+  bool host_backtrace = false;
+  bool check_api_memory_access = true;
+  const char* current_api = "";  // the runtime call being made (call())
+  std::map<std::uint64_t, nlohmann::json> allocation_stacks;  // by base, while host_backtrace
+  nlohmann::json api_accesses = nlohmann::json::array();  // initcheck's host API memory access errors
+  /// Reads the sanitizer's environment (the constructor).
+  void configure_sanitizer();
+  /// The host frames of the current call as the report's JSON, or null (not host_backtrace).
+  nlohmann::json host_stack() const;
+  /// Notes a new device allocation's host stack (for --leak-check full, --track-unused-memory).
+  void note_allocation(std::uint64_t base);
+  /// initcheck: a copy of `bytes` at device address `src` to the host; notes each 32-byte sector
+  /// with bytes nothing wrote (compute-sanitizer's "Host API memory access error").
+  void check_host_copy(std::uint64_t src, std::size_t bytes);
   /// initcheck --track-unused-memory: notes the bytes of the allocation at `base` that nothing
   /// wrote (at cudaFree, and at exit for those still held).
   void note_unused(std::uint64_t base, std::uint64_t bytes);

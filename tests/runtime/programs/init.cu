@@ -11,6 +11,8 @@
 //   atomic   atomicAdd on uninitialised a[t], then a read: 64 reports, one per atomic (it reads
 //            the old value), none for the read after it (the atomic wrote), as on the H200.
 //   d2d      cudaMemcpy device-to-device from `out` into `a`, then a read: no report.
+//   d2h      cudaMemcpy of the unwritten `a` (256 bytes) to the host: one host API memory access
+//            error per 32-byte sector, 8 (as tests/hw/sanitize/initcheck_probe.cu's d2h on the H200).
 //   unused   `a` cudaMemset whole; a 400-byte allocation whose first 100 bytes a kernel writes
 //            (--track-unused-memory: 300 bytes from offset 0x64 never written, 75%).
 #include <cstdio>
@@ -65,6 +67,9 @@ int main(int argc, char** argv) {
   } else if (!strcmp(m, "d2d")) {
     cudaMemcpy(a, out, 64 * sizeof(int), cudaMemcpyDeviceToDevice);
     read_all<<<1, 64>>>(a, out);
+  } else if (!strcmp(m, "d2h")) {
+    int host[64];
+    cudaMemcpy(host, a, sizeof host, cudaMemcpyDeviceToHost);
   }
   std::printf("%s: %s\n", m, cudaGetErrorName(cudaDeviceSynchronize()));
   cudaFree(a);
