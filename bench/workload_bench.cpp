@@ -40,7 +40,7 @@
 
 #include "analysis/occupancy.hpp"
 #include "arch/profile.hpp"
-#include "runtime/cudart/launch_time.hpp"
+#include "profile/launch_time.hpp"
 #include "stats/collector.hpp"
 #include "stats/report_json.hpp"
 #include "warpscope/warpscope.hpp"
@@ -147,7 +147,7 @@ class Runner {
         nlohmann::json estimated = stats::estimated_json(m.front());
         const auto t1 = std::chrono::steady_clock::now();
         double ns = -1;
-        const nlohmann::json t = cudart::predict_launch_time(profile_, *code, s, grid, block, occupancy, metrics,
+        const nlohmann::json t = profiling::predict_launch_time(profile_, *code, s, grid, block, occupancy, metrics,
                                                              estimated, &ns, nullptr, nullptr, m.front().atomics,
                                                              m.front().host_mapped, 1.0, m.front().per_pc,
                                                              m.front().const_lines);

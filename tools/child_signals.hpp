@@ -1,5 +1,5 @@
 // `warpscope run` waits for the program it runs; the signals that ask to stop must reach the
-// program, whose runtime (src/runtime/cudart/monitor.hpp) ends its run and writes the report.
+// program, whose runtime (src/profile/monitor.hpp) ends its run and writes the report.
 // A terminal's Ctrl-C sends SIGINT to the whole process group, so both get it; `kill PID` sends
 // it to warpscope alone. While the child runs, SIGINT and SIGTERM are forwarded to it (unless
 // warpscope was started with them ignored), SIGQUIT is ignored (as system() does), and a child

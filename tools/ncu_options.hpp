@@ -8,7 +8,7 @@
 //                                             program's output (src/report/ncu_output.hpp),
 //                                             instead of warpscope's summary on stderr
 // The filter reaches the runtime library through WARPSCOPE_KERNEL_NAME, WARPSCOPE_KERNEL_NAME_BASE,
-// WARPSCOPE_LAUNCH_SKIP and WARPSCOPE_LAUNCH_COUNT (src/runtime/cudart/launch_selection.hpp).
+// WARPSCOPE_LAUNCH_SKIP and WARPSCOPE_LAUNCH_COUNT (src/profile/launch_selection.hpp).
 #pragma once
 
 #include <cstdint>

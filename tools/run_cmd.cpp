@@ -503,7 +503,7 @@ int run_run(const RunOptions& o) {
   const std::string lib_dir = check.kind == BinaryCheck::Kind::kWarpscopeStatic ? "" : find_cudart_dir(o.cudart_dir);
 
   // Every process that uses CUDA writes its launches into this folder as they end, and its whole
-  // document when it exits (src/runtime/cudart/report_writer.cpp); they are merged below.
+  // document when it exits (src/profile/report_writer.cpp); they are merged below.
   const ReportFolder folder("warpscope-run");
   const std::string& report_dir = folder.path();
   if (!o.json_path.empty()) {
@@ -537,7 +537,7 @@ int run_run(const RunOptions& o) {
     if (o.timeout > 0) setenv("WARPSCOPE_TIMEOUT", fmt::format("{}", o.timeout).c_str(), 1);
     if (any_ptx) setenv("WARPSCOPE_ANY_PTX", "1", 1);
     export_ncu_environment(ncu);
-    // --nvtx: NVTX 3 loads warpscope's runtime library as its injection (runtime/cudart/nvtx.hpp).
+    // --nvtx: NVTX 3 loads warpscope's runtime library as its injection (src/profile/nvtx.hpp).
     if (ncu.nvtx && !lib_dir.empty()) setenv("NVTX_INJECTION64_PATH", (lib_dir + "/libcudart.so.13").c_str(), 1);
     std::vector<char*> argv;
     for (auto& a : command) argv.push_back(const_cast<char*>(a.c_str()));

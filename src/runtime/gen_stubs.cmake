@@ -61,7 +61,7 @@ endforeach()
 list(LENGTH driver_names driver_count)
 string(APPEND cpp "\nnamespace warpscope::cudart::drv {\nconst DriverSymbol kDriverSymbols[] = {\n${table}};\n")
 string(APPEND cpp "const std::size_t kDriverSymbolCount = ${driver_count};\n}  // namespace warpscope::cudart::drv\n")
-# Not CUDA's: the NVTX injection entry point (cudart/nvtx.cpp), which NVTX 3 looks up with dlsym.
+# Not CUDA's: the NVTX injection entry point (src/profile/nvtx.cpp), which NVTX 3 looks up with dlsym.
 string(APPEND map "    InitializeInjectionNvtx2;\n")
 string(APPEND map "  local:\n    *;\n};\n")
 # Names the sources define that NVIDIA's library does not export would be hidden: say so.

@@ -341,7 +341,7 @@ TEST(Library, ExportsEveryNameUnderTheVersionNode) {
     if (!line.empty() && line[0] != '#') driver_names += wanted.insert(line).second ? 1 : 0;
   EXPECT_EQ(driver_names, 638u);
   // One export is not CUDA's: NVTX 3's entry point for an injection library (--nvtx,
-  // src/runtime/cudart/nvtx.hpp).
+  // src/profile/nvtx.hpp).
   wanted.insert("InitializeInjectionNvtx2");
   EXPECT_EQ(exported, wanted);
   const auto re = rt_test::run_shell("readelf -d " + lib);

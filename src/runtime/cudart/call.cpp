@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
-#include "runtime/cudart/monitor.hpp"
+#include "profile/profile.hpp"
 #include "runtime/cudart/runtime.hpp"
 
 namespace warpscope::cudart {

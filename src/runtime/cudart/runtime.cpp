@@ -26,11 +26,7 @@
 #include "analysis/sass.hpp"
 #include "runtime/cudart/closed_library.hpp"
 #include "runtime/cudart/graph.hpp"
-#include "runtime/cudart/sass_metrics.hpp"
-#include "runtime/cudart/launch_selection.hpp"
-#include "runtime/cudart/nvtx.hpp"
-#include "runtime/cudart/launch_time.hpp"
-#include "runtime/cudart/monitor.hpp"
+#include "profile/profile.hpp"
 
 // Marks a program linked with libwarpscope_cudart_static.a, so that `warpscope run` can tell it
 // from one linked with NVIDIA's static runtime (whose calls cannot be replaced).

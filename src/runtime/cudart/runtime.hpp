@@ -29,12 +29,32 @@
 #include "analysis/sass_counts.hpp"
 #include "arch/profile.hpp"
 #include "common/kernel_filter.hpp"
+#include "profile/profile.hpp"
 #include "runtime/cudart/abi.hpp"
 #include "runtime/fatbin.hpp"
 #include "stats/report_json.hpp"
 #include "warpscope/warpscope.hpp"
 
 namespace warpscope::cudart {
+
+// The profiler (src/profile/profile.hpp) as the fronts name it.
+using profiling::aggregated_atomic_pcs;
+using profiling::apply_sass_counts;
+using profiling::float_atomic_pcs;
+using profiling::incomplete_json;
+using profiling::launch_filter_from_environment;
+using profiling::LaunchRecord;
+using profiling::Monitor;
+using profiling::monotonic_ns;
+using profiling::NvtxStacks;
+using profiling::nvtx_filter_reason;
+using profiling::nvtx_injected;
+using profiling::nvtx_json;
+using profiling::nvtx_stacks;
+using profiling::predict_launch_time;
+using profiling::sass_counts;
+using profiling::sass_json;
+using profiling::transaction_unit;
 
 struct ModuleRec;
 
@@ -156,36 +176,6 @@ struct HostAlloc {
   bool managed = false;
 };
 
-struct LaunchRecord {
-  std::string kernel;
-  std::string name;
-  warpscope::Dim3 grid, block;
-  std::size_t dynamic_shared = 0;
-  int registers = -1;
-  std::uint64_t stream = 0;
-  double wall_ms = 0;
-  std::string module;
-  nlohmann::json metrics;    // the primary profile's, docs/report.md
-  nlohmann::json estimated;
-  nlohmann::json lines;
-  nlohmann::json advice;
-  nlohmann::json compare;    // [{arch, metrics, estimated, lines, advice, ...}] for --compare-arch
-  nlohmann::json extra = nlohmann::json::object();  // resources, occupancy, local_arrays
-  nlohmann::json memcheck;   // {"mode", "errors", "first": [...]} (docs/report.md)
-  nlohmann::json sanitizer;  // racecheck/synccheck findings (sanitize.cpp), or null
-  nlohmann::json host_stack;  // warpscope sanitize: the launching call's host frames, or null
-  nlohmann::json incomplete;  // null, or where a launch that did not end stopped (stopping.cpp)
-  // The machine code's executed instructions (sm_90 profiles with ptxas's cubin; the time model
-  // reads them): per opcode and per instruction. Empty for other profiles and without a cubin.
-  std::optional<analysis::sass::LaunchSassCounts> sass_counts;
-  std::string error;
-  bool profiled = true;      // false: the launch filter (-k/-s/-c) left it out of the memory model
-  std::string not_profiled;  // why, when not profiled
-  nlohmann::json nvtx;       // the NVTX ranges the launching thread was in (--nvtx; nvtx.hpp), or null
-  std::uint64_t host_time_ns = 0;  // CLOCK_MONOTONIC when it ended: orders several processes' launches
-  std::uint64_t host_peak_rss_bytes = 0;  // the process's peak resident memory when it ended
-};
-
 class Runtime {
  public:
   static Runtime& get();
@@ -198,7 +188,6 @@ class Runtime {
   const arch::Profile& profile();
   /// The profiles of WARPSCOPE_COMPARE_ARCH (comma-separated names), besides the primary one.
   const std::vector<arch::Profile>& compare_profiles();
-  std::string report_path;
   unsigned host_threads = 1;
   bool quiet = false;
   bool no_stats = false;  // WARPSCOPE_NO_STATS: no memory model, instruction counts only
@@ -337,24 +326,21 @@ class Runtime {
   void* allocate_host_visible(std::size_t bytes, bool managed, unsigned flags);
   cudaError_t free_host_visible(std::uintptr_t key);
 
-  /// Writes the report document (report_writer.cpp): at exit, when a signal or --timeout stops
-  /// the run, and again for a launch that ends after it was written.
+  /// Writes the report document (report.cpp, through src/profile's ReportWriter): at exit, when a
+  /// signal or --timeout stops the run, and again for a launch that ends after it was written.
   void write_report();
   /// Appends a finished launch to the report and, under warpscope run, to the process's launch
-  /// stream on disk at once (report_writer.cpp).
+  /// stream on disk at once (report.cpp).
   void record_launch(LaunchRecord rec);
-  /// The document's fields besides the launches and end-of-run totals (report_writer.cpp).
+  /// The document's fields besides the launches and end-of-run totals (report.cpp).
   nlohmann::json header_json();
   /// Prints a one-line note to stderr unless WARPSCOPE_QUIET is set.
   void note(const std::string& text) const;
 
-  /// Ends the run that a signal or --timeout stopped (stopping.cpp, with `mu` held): the report
+  /// Ends the run that a signal or --timeout stopped (report.cpp, with `mu` held): the report
   /// with the finished launches and the interrupted one, then the signal again with its default
   /// action (so the process ends as by the signal), or exit code 124 for a timeout.
   [[noreturn]] void finish_stopped(int stop_code);
-  /// The report's "incomplete" object of a launch that did not end (stopping.cpp).
-  nlohmann::json incomplete_json(const LaunchStop& stop, const std::vector<InstructionInfo>& code,
-                                 const std::string& message) const;
 
  private:
   Runtime();
@@ -369,12 +355,9 @@ class Runtime {
   std::uint64_t device_lo_ = 0, device_hi_ = 0;  // the device's allocation range
   std::size_t reserved_bytes_ = 0;
   bool report_written_ = false;
-  /// Reads WARPSCOPE_REPORT, WARPSCOPE_REPORT_DIR and --target-processes (report_writer.cpp).
+  /// Reads WARPSCOPE_REPORT, WARPSCOPE_REPORT_DIR and --target-processes (report.cpp).
   void configure_report();
-  nlohmann::json process_;   // the report's "process": pid, ppid, name, exe, args, root, start_ns
-  std::string stream_path_;  // WARPSCOPE_REPORT_DIR/<pid>.stream.jsonl, or "" (no stream)
-  int stream_fd_ = -1;
-  bool stream_failed_ = false;
+  profiling::ReportWriter report_;  // where the document and the launch stream go
   nlohmann::json stopped_;  // the report's "stopped": why the run ended early (finish_stopped)
   stats::SourceCache sources_;  // CUDA source text for the report's lines
 };
@@ -387,10 +370,6 @@ cudaError_t map_error(const Error& e, bool* sticky);
 /// `regs` registers per thread one SM holds (src/analysis/occupancy.hpp); 0 when none fits.
 int occupancy_blocks(const arch::Profile& p, int block_size, std::uint64_t shared, int regs);
 
-/// The unit a profile's global transactions are counted in (metrics global_transactions).
-std::string transaction_unit(const arch::Profile& p);
-/// CLOCK_MONOTONIC in nanoseconds (comparable between processes of one machine).
-std::uint64_t monotonic_ns();
 /// Whether this process is a child forked (without exec) from one whose CUDA was initialised:
 /// its CUDA calls fail as on a GPU (cudaErrorInitializationError) and it writes no report.
 bool forked_child();

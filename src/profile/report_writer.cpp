@@ -20,11 +20,10 @@
 #include <fmt/format.h>
 
 #include "analysis/ptxas.hpp"
-#include "runtime/cudart/launch_selection.hpp"
-#include "runtime/cudart/monitor.hpp"
-#include "runtime/cudart/runtime.hpp"
+#include "profile/launch_selection.hpp"
+#include "profile/report_writer.hpp"
 
-namespace warpscope::cudart {
+namespace warpscope::profiling {
 namespace {
 
 std::string env_of(const char* name) {
@@ -37,6 +36,8 @@ std::string read_small_file(const char* path) {
   std::string s((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   return s;
 }
+
+}  // namespace
 
 nlohmann::json launch_json(const LaunchRecord& r, std::size_t index) {
   nlohmann::json l;
@@ -68,6 +69,8 @@ nlohmann::json launch_json(const LaunchRecord& r, std::size_t index) {
   if (!r.incomplete.is_null()) l["incomplete"] = r.incomplete;
   return l;
 }
+
+namespace {
 
 /// Writes all of `s` to `fd` (a stream line: one write(2) unless the kernel splits it).
 bool write_all(int fd, const std::string& s) {
@@ -101,8 +104,8 @@ std::uint64_t monotonic_ns() {
   return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<std::uint64_t>(ts.tv_nsec);
 }
 
-void Runtime::configure_report() {
-  report_path = env_of("WARPSCOPE_REPORT");
+bool ReportWriter::configure() {
+  path_ = env_of("WARPSCOPE_REPORT");
   const std::string dir = env_of("WARPSCOPE_REPORT_DIR");
   const pid_t pid = getpid();
   process_["pid"] = pid;
@@ -132,23 +135,23 @@ void Runtime::configure_report() {
   if (env_of("WARPSCOPE_TARGET_PROCESSES") == "application-only" && !is_root) {
     // ncu's --target-processes application-only: a child process runs, unprofiled, and writes
     // no report (docs/runtime.md).
-    report_path.clear();
-    no_stats = true;
-    return;
+    path_.clear();
+    return false;
   }
   if (!dir.empty()) {
-    report_path = fmt::format("{}/{}.json", dir, pid);
+    path_ = fmt::format("{}/{}.json", dir, pid);
     stream_path_ = fmt::format("{}/{}.stream.jsonl", dir, pid);
   }
+  return true;
 }
 
-nlohmann::json Runtime::header_json() {
+nlohmann::json ReportWriter::header_json(const HeaderFacts& facts) const {
   nlohmann::json j;
   j["tool"] = {{"name", "warpscope"}, {"version", WARPSCOPE_VERSION}};
-  j["arch"] = profile().name;
-  j["gpu"] = profile().gpu;
-  j["transaction_unit"] = transaction_unit(profile());
-  j["memory_model"] = !no_stats;
+  j["arch"] = facts.profile.name;
+  j["gpu"] = facts.profile.gpu;
+  j["transaction_unit"] = transaction_unit(facts.profile);
+  j["memory_model"] = facts.memory_model;
   j["schema_version"] = 1;
   {
     // Where registers, stack frames and spills come from (docs/analysis.md "ptxas").
@@ -165,33 +168,36 @@ nlohmann::json Runtime::header_json() {
     j["ptxas"] = std::move(px);
   }
   j["compare_archs"] = nlohmann::json::array();
-  for (const arch::Profile& p : compare_profiles()) j["compare_archs"].push_back(p.name);
-  j["event_time"] = event_time_wall ? "wall" : "predicted";
-  j["timing_note"] = event_time_wall
+  for (const arch::Profile& p : facts.compare) j["compare_archs"].push_back(p.name);
+  j["event_time"] = facts.event_time_wall ? "wall" : "predicted";
+  j["timing_note"] = facts.event_time_wall
                          ? "cudaEventElapsedTime and wall_ms are the emulator's wall time, not GPU time"
                          : "cudaEventElapsedTime is the predicted GPU time of the launches between the records (the "
                            "time model, docs/time.md; estimated); wall_ms is the emulator's wall time";
-  if (launch_filter) j["launch_filter"] = launch_filter_json(launch_filter->options());
+  if (facts.launch_filter != nullptr) j["launch_filter"] = launch_filter_json(facts.launch_filter->options());
   j["process"] = process_;
   return j;
 }
 
-void Runtime::record_launch(LaunchRecord rec) {
+void stamp_launch_end(LaunchRecord& rec) {
   rec.host_time_ns = monotonic_ns();
   rusage usage{};
   if (getrusage(RUSAGE_SELF, &usage) == 0) rec.host_peak_rss_bytes = static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;
-  launches.push_back(std::move(rec));
-  if (!stream_path_.empty() && !stream_failed_ && !forked_child()) {
+}
+
+void ReportWriter::stream_launch(const std::function<nlohmann::json()>& header, const LaunchRecord& rec,
+                                 std::size_t index, double gpu_ns, std::uint64_t unpredicted_launches) {
+  if (!stream_path_.empty() && !stream_failed_) {
     if (stream_fd_ < 0) {
       stream_fd_ = open(stream_path_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-      if (stream_fd_ < 0 || !write_all(stream_fd_, nlohmann::json({{"header", header_json()}}).dump() + "\n")) {
+      if (stream_fd_ < 0 || !write_all(stream_fd_, nlohmann::json({{"header", header()}}).dump() + "\n")) {
         std::fprintf(stderr, "warpscope: cannot write the launch stream %s: %s\n", stream_path_.c_str(),
                      std::strerror(errno));
         stream_failed_ = true;
       }
     }
     if (!stream_failed_) {
-      const nlohmann::json line = {{"launch", launch_json(launches.back(), launches.size() - 1)},
+      const nlohmann::json line = {{"launch", launch_json(rec, index)},
                                    {"predicted_gpu_ns", gpu_ns},
                                    {"unpredicted_launches", unpredicted_launches}};
       if (!write_all(stream_fd_, line.dump() + "\n")) {
@@ -201,30 +207,22 @@ void Runtime::record_launch(LaunchRecord rec) {
       }
     }
   }
-  // A launch after the report was written (from a static destructor or an atexit handler that
-  // ran after warpscope's): the report is written again with it.
-  if (report_written_) {
-    report_written_ = false;
-    write_report();
-  }
 }
 
-void Runtime::write_report() {
-  // A signal that cut a system call short may let main return (and the program exit): the run
-  // still ends as stopped by it.
-  if (const int stop = Monitor::get().stop_code(); stop != 0 && stopped_.is_null()) finish_stopped(stop);
-  if (report_written_ || report_path.empty() || forked_child()) return;
-  report_written_ = true;
-  note_leaks();  // the program's exit: what it still holds leaked (warpscope sanitize --leak-check full)
-  nlohmann::json j = header_json();
+nlohmann::json report_document(nlohmann::json header, const std::vector<LaunchRecord>& launches, double gpu_ns,
+                               std::uint64_t unpredicted_launches) {
+  nlohmann::json j = std::move(header);
   j["predicted_gpu_ns"] = gpu_ns;
   j["unpredicted_launches"] = unpredicted_launches;
   nlohmann::json arr = nlohmann::json::array();
   for (const auto& r : launches) arr.push_back(launch_json(r, arr.size()));
   j["launches"] = std::move(arr);
-  if (sticky != kSuccess) j["sticky_error"] = {{"code", error_name(sticky)}, {"message", sticky_message}};
-  if (!stopped_.is_null()) j["stopped"] = stopped_;
-  if (!sanitize_tool.empty()) j["sanitizer"] = sanitizer_json();
+  return j;
+}
+
+void ReportWriter::write(const nlohmann::json& j) const {
+  if (path_.empty()) return;
+  const std::string& report_path = path_;
   // In warpscope run's own folder the document is written whole to a temporary file and renamed,
   // so that a reader never sees half of it (a crash while writing leaves the launch stream). A
   // WARPSCOPE_REPORT path is written in place: it may be a device or a link, never replaced.
@@ -252,4 +250,4 @@ void Runtime::write_report() {
   }
 }
 
-}  // namespace warpscope::cudart
+}  // namespace warpscope::profiling

@@ -23,7 +23,7 @@
 
 #include "warpscope/warpscope.hpp"
 
-namespace warpscope::cudart {
+namespace warpscope::profiling {
 
 class Monitor {
  public:
@@ -73,4 +73,4 @@ class Monitor {
   bool line_shown_ = false;
 };
 
-}  // namespace warpscope::cudart
+}  // namespace warpscope::profiling

@@ -1,4 +1,4 @@
-#include "runtime/cudart/sass_metrics.hpp"
+#include "profile/sass_metrics.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -8,7 +8,7 @@
 #include <string>
 #include <tuple>
 
-namespace warpscope::cudart {
+namespace warpscope::profiling {
 
 std::optional<analysis::sass::LaunchSassCounts> sass_counts(const analysis::sass::Function* sass,
                                                           const std::vector<analysis::sass::PtxInst>& ptx,
@@ -77,4 +77,4 @@ nlohmann::json sass_json(const analysis::sass::LaunchSassCounts& counts) {
   return {{"exact", counts.exact}, {"notes", counts.notes}, {"opcodes", std::move(ops)}};
 }
 
-}  // namespace warpscope::cudart
+}  // namespace warpscope::profiling

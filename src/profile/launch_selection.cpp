@@ -1,4 +1,4 @@
-#include "runtime/cudart/launch_selection.hpp"
+#include "profile/launch_selection.hpp"
 
 #include <cerrno>
 #include <cstdio>
@@ -7,7 +7,7 @@
 
 #include "common/error.hpp"
 
-namespace warpscope::cudart {
+namespace warpscope::profiling {
 namespace {
 
 std::string env(const char* name) {
@@ -54,4 +54,4 @@ nlohmann::json launch_filter_json(const KernelFilterOptions& o) {
           {"launch_skip_before_match", o.launch_skip_before_match}};
 }
 
-}  // namespace warpscope::cudart
+}  // namespace warpscope::profiling

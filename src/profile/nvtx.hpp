@@ -17,7 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace warpscope::cudart {
+namespace warpscope::profiling {
 
 /// The calling thread's push/pop stacks: "" for the default domain, then created domains by
 /// name, each stack bottom first. Empty when NVTX was not injected.
@@ -37,4 +37,4 @@ std::string nvtx_filter_reason(const NvtxStacks& stacks);
 /// The stacks as the report stores them: {"thread": N, "domains": [{"domain": "", "ranges": [...]}]}.
 nlohmann::json nvtx_json(const NvtxStacks& stacks);
 
-}  // namespace warpscope::cudart
+}  // namespace warpscope::profiling

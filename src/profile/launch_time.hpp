@@ -15,7 +15,7 @@
 #include "timing/model.hpp"
 #include "warpscope/warpscope.hpp"
 
-namespace warpscope::cudart {
+namespace warpscope::profiling {
 
 /// Predicts the launch on `profile` from the interpreter's counts (`stats`, `code`), the memory
 /// model's `metrics` and the `occupancy` object of launch_resources; adds gpu__time_duration.sum
@@ -55,4 +55,4 @@ std::vector<bool> float_atomic_pcs(const std::vector<InstructionInfo>& code);
 /// the machine code (`sass` null).
 std::vector<bool> aggregated_atomic_pcs(const std::vector<InstructionInfo>& code, const analysis::sass::Function* sass);
 
-}  // namespace warpscope::cudart
+}  // namespace warpscope::profiling

@@ -1,4 +1,4 @@
-#include "runtime/cudart/launch_time.hpp"
+#include "profile/launch_time.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -10,7 +10,7 @@
 #include "analysis/sass_latency.hpp"
 #include "timing/inputs.hpp"
 
-namespace warpscope::cudart {
+namespace warpscope::profiling {
 
 namespace {
 
@@ -262,4 +262,4 @@ std::vector<bool> aggregated_atomic_pcs(const std::vector<InstructionInfo>& code
   return out;
 }
 
-}  // namespace warpscope::cudart
+}  // namespace warpscope::profiling

@@ -1,4 +1,4 @@
-#include "runtime/cudart/monitor.hpp"
+#include "profile/monitor.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -12,7 +12,7 @@
 
 #include <fmt/format.h>
 
-namespace warpscope::cudart {
+namespace warpscope::profiling {
 namespace {
 
 static_assert(std::atomic<int>::is_always_lock_free, "the signal handler stores into a lock-free atomic");
@@ -160,4 +160,4 @@ void Monitor::tick() {
   shown_ = now;
 }
 
-}  // namespace warpscope::cudart
+}  // namespace warpscope::profiling

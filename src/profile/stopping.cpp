@@ -8,10 +8,10 @@
 #include <cstdio>
 #include <iostream>
 
-#include "runtime/cudart/monitor.hpp"
-#include "runtime/cudart/runtime.hpp"
+#include "profile/monitor.hpp"
+#include "profile/profile.hpp"
 
-namespace warpscope::cudart {
+namespace warpscope::profiling {
 namespace {
 
 const char* state_name(WarpPlace::State s) {
@@ -26,8 +26,8 @@ const char* state_name(WarpPlace::State s) {
 
 }  // namespace
 
-nlohmann::json Runtime::incomplete_json(const LaunchStop& stop, const std::vector<InstructionInfo>& code,
-                                        const std::string& message) const {
+nlohmann::json incomplete_json(const LaunchStop& stop, const std::vector<InstructionInfo>& code,
+                               const std::string& message) {
   nlohmann::json j;
   const Monitor& monitor = Monitor::get();
   if (stop.reason == LaunchStop::Reason::kHang) {
@@ -71,20 +71,25 @@ nlohmann::json Runtime::incomplete_json(const LaunchStop& stop, const std::vecto
   return j;
 }
 
-void Runtime::finish_stopped(int stop_code) {
+nlohmann::json stopped_json(int stop_code, const std::vector<LaunchRecord>& launches) {
   const bool timeout = stop_code == Monitor::kStopTimeout;
   const int exit_code = timeout ? 124 : 128 + stop_code;
-  stopped_ = {{"reason", timeout ? "timeout" : "signal"}, {"exit_code", exit_code}, {"launch", nullptr}};
+  nlohmann::json stopped = {{"reason", timeout ? "timeout" : "signal"}, {"exit_code", exit_code}, {"launch", nullptr}};
   if (timeout) {
-    stopped_["timeout_s"] = Monitor::get().timeout_seconds();
+    stopped["timeout_s"] = Monitor::get().timeout_seconds();
   } else {
-    stopped_["signal"] = Monitor::signal_name(stop_code);
+    stopped["signal"] = Monitor::signal_name(stop_code);
   }
   if (!launches.empty() && !launches.back().incomplete.is_null() &&
       launches.back().incomplete.value("reason", "") != "hang") {
-    stopped_["launch"] = launches.size() - 1;
+    stopped["launch"] = launches.size() - 1;
   }
-  write_report();
+  return stopped;
+}
+
+void end_stopped_run(int stop_code) {
+  const bool timeout = stop_code == Monitor::kStopTimeout;
+  const int exit_code = timeout ? 124 : 128 + stop_code;
   std::cout.flush();
   std::fflush(nullptr);
   if (!timeout) {
@@ -102,4 +107,4 @@ void Runtime::finish_stopped(int stop_code) {
   _exit(exit_code);
 }
 
-}  // namespace warpscope::cudart
+}  // namespace warpscope::profiling

@@ -10,7 +10,7 @@
 
 #include "common/kernel_filter.hpp"
 
-namespace warpscope::cudart {
+namespace warpscope::profiling {
 
 /// The filter the environment asks for, or nullopt when it asks for none. A value that cannot
 /// be used is reported on stderr and that option is ignored (`warpscope run` checks them before
@@ -20,4 +20,4 @@ std::optional<KernelFilter> launch_filter_from_environment();
 /// The report's "launch_filter" object (docs/report.md).
 nlohmann::json launch_filter_json(const KernelFilterOptions& options);
 
-}  // namespace warpscope::cudart
+}  // namespace warpscope::profiling

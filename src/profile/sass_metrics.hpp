@@ -11,7 +11,7 @@
 #include "analysis/sass_counts.hpp"
 #include "warpscope/warpscope.hpp"
 
-namespace warpscope::cudart {
+namespace warpscope::profiling {
 
 /// The machine code's counts of one launch, or nullopt when the kernel has none (`sass` null).
 std::optional<analysis::sass::LaunchSassCounts> sass_counts(const analysis::sass::Function* sass,
@@ -26,4 +26,4 @@ void apply_sass_counts(const analysis::sass::LaunchSassCounts& counts, const std
 /// "thread": n, "class": "fp32"}, ...}}.
 nlohmann::json sass_json(const analysis::sass::LaunchSassCounts& counts);
 
-}  // namespace warpscope::cudart
+}  // namespace warpscope::profiling

@@ -1,4 +1,4 @@
-#include "runtime/cudart/nvtx.hpp"
+#include "profile/nvtx.hpp"
 
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -12,7 +12,7 @@
 #include <regex>
 #include <sstream>
 
-namespace warpscope::cudart {
+namespace warpscope::profiling {
 namespace {
 
 // The NVTX 3 injection interface (nvtx3/nvtxDetail/nvtxTypes.h, nvToolsExt.h): the export table
@@ -191,12 +191,12 @@ nlohmann::json nvtx_json(const NvtxStacks& stacks) {
   return {{"thread", stacks.thread}, {"domains", domains}};
 }
 
-}  // namespace warpscope::cudart
+}  // namespace warpscope::profiling
 
 /// NVTX 3's entry point for an injection library (nvtxInit.h): the program's first NVTX call loads
 /// the library named by NVTX_INJECTION64_PATH and calls this with its export-table getter.
 extern "C" __attribute__((visibility("default"))) int InitializeInjectionNvtx2(const void* (*get_export_table)(std::uint32_t)) {
-  using namespace warpscope::cudart;
+  using namespace warpscope::profiling;
   if (get_export_table == nullptr) return 0;
   const auto* callbacks = static_cast<const ExportTableCallbacks*>(get_export_table(kEtidCallbacks));
   if (callbacks == nullptr || callbacks->get_module_function_table == nullptr) return 0;
