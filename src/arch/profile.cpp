@@ -250,6 +250,8 @@ Profile parse_profile(std::string_view json_text, std::string_view origin) {
     // Optional: what cudaDevAttrMemoryClockRate / GlobalMemoryBusWidth answer (0: not stated).
     if (d.has("clock_khz")) p.dram_clock_khz = d.u32("clock_khz", 1);
     if (d.has("bus_width_bits")) p.dram_bus_width_bits = d.u32("bus_width_bits", 1);
+    // Optional: the bytes a cold launch reads beyond its code and constants (0: not measured).
+    if (d.has("launch_fetch_bytes")) p.dram_launch_fetch_bytes = d.u32("launch_fetch_bytes", 0);
     d.no_unknown_fields();
     if (p.dram_fetch_bytes < p.l2.sector_bytes) d.bad(d.path("fetch_bytes"), "smaller than l2.sector_bytes");
     if (p.dram_fetch_bytes > p.l2.line_bytes) d.bad(d.path("fetch_bytes"), "larger than l2.line_bytes");

@@ -113,6 +113,11 @@ struct Profile {
   // at most its line) that holds the missing sector: its other sectors are filled too (and count
   // as DRAM bytes read, not as L2 lookups). The H100 reads 64 bytes (tests/hw/data/h100).
   std::uint32_t dram_fetch_bytes = 32;
+  // What a launch reads from DRAM besides its data when it starts with cold caches (as under
+  // Nsight Compute's default --cache-control all): its machine code, its __constant__ lines, and
+  // this many bytes more (launch state; 0: not measured, nothing is added). Measured on the H200:
+  // tests/hw/data/h200/launch_fetch (docs/mem.md, "What a launch fetches").
+  std::uint32_t dram_launch_fetch_bytes = 0;
   // Clocks and DRAM capacity and bandwidth, for reports.
   std::uint64_t dram_bytes = 0;
   double dram_bandwidth_gbps = 0;  // GB/s

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "profile/launch_fetch.hpp"
 #include "profile/launch_selection.hpp"
 #include "profile/launch_time.hpp"
 #include "profile/monitor.hpp"

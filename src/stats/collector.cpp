@@ -1,6 +1,7 @@
 #include "stats/collector.hpp"
 
 #include <algorithm>
+#include <iterator>
 
 #include "stats/collector_shard.hpp"
 
@@ -51,6 +52,13 @@ void LaunchCollector::merge(std::uint32_t cta, std::unique_ptr<CtaPart> part_bas
   host_mapped_.read += part.host_mapped.read;
   host_mapped_.written += part.host_mapped.written;
   const_lines_ += part.const_lines;
+  if (!part.const_line_ids.empty()) {
+    std::vector<std::uint64_t> both;
+    both.reserve(launch_const_lines_.size() + part.const_line_ids.size());
+    std::set_union(launch_const_lines_.begin(), launch_const_lines_.end(), part.const_line_ids.begin(),
+                   part.const_line_ids.end(), std::back_inserter(both));
+    launch_const_lines_ = std::move(both);
+  }
   for (std::size_t i = 0; i < models_.size(); ++i) {
     Model& m = *models_[i];
     ModelPart& p = part.models[i];
@@ -139,6 +147,7 @@ std::vector<ModelResult> LaunchCollector::finish() {
     m->result.atomics = atomics_.result();
     m->result.host_mapped = host_mapped_;
     m->result.const_lines = const_lines_;
+    m->result.launch_const_lines = launch_const_lines_.size();
     out.push_back(std::move(m->result));
   }
   return out;

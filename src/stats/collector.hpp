@@ -169,6 +169,9 @@ struct ModelResult {
   // the CTAs the statistics saw (the same for every profile): the time model's first reads of
   // constant lines (docs/time.md, "Constant data"). Kernel parameters are not in it.
   std::uint64_t const_lines = 0;
+  // The distinct 64-byte constant lines the whole launch read (the union over its CTAs): what a
+  // launch fetches of its __constant__ data (launch_fetch_bytes).
+  std::uint64_t launch_const_lines = 0;
   std::uint64_t model_errors = 0;
   std::string first_model_error;
   std::vector<InstructionStats> per_pc;  // indexed by WarpAccess::pc (may be shorter than the code)
@@ -214,6 +217,7 @@ class LaunchCollector final : public ShardedSink {
   AddressRanges host_mapped_ranges_;
   HostMappedBytes host_mapped_;
   std::uint64_t const_lines_ = 0;  // ModelResult::const_lines
+  std::vector<std::uint64_t> launch_const_lines_;  // ModelResult::launch_const_lines (sorted ids)
   std::unique_ptr<Shard> direct_;  // on_access()'s shard
   std::uint32_t direct_cta_ = 0;
 };

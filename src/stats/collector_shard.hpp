@@ -63,6 +63,7 @@ struct Part final : ShardedSink::CtaPart {
   std::vector<AtomicNote> atomic_addresses, atomic_lines;  // AtomicCounter::note
   HostMappedBytes host_mapped;
   std::uint64_t const_lines = 0;  // distinct 64-byte lines of the CTA's .const loads
+  std::vector<std::uint64_t> const_line_ids;  // those lines (sorted), for the launch's union
 };
 
 }  // namespace collector_detail
@@ -134,6 +135,7 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
     std::sort(const_lines_.begin(), const_lines_.end());
     const_lines_.erase(std::unique(const_lines_.begin(), const_lines_.end()), const_lines_.end());
     part->const_lines = const_lines_.size() - const_reported_;
+    if (part->const_lines > 0) part->const_line_ids = const_lines_;
     if (cta_end) {
       const_lines_.clear();
       const_reported_ = 0;

@@ -594,6 +594,11 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
                                         static_cast<double>(total_ctas) / static_cast<double>(std::max<std::uint64_t>(1, sampled_ctas)),
                                         results[i].per_pc, results[i].const_lines);
     if (i == 0) primary_ns = predicted_ns;
+    // After the sampling scale (a launch reads its code and constants once, however many CTAs)
+    // and after the time model, whose launch overhead already holds the fetch's cost.
+    const nlohmann::json fetch =
+        add_launch_fetch(*results[i].profile, k->sass, code.size(), results[i].launch_const_lines, m);
+    if (!fetch.is_null()) extra["launch_fetch"] = fetch;
     if (i == 0) {
       rec.metrics = std::move(m);
       rec.estimated = std::move(est);

@@ -38,6 +38,7 @@
 namespace warpscope::cudart {
 
 // The profiler (src/profile/profile.hpp) as the fronts name it.
+using profiling::add_launch_fetch;
 using profiling::aggregated_atomic_pcs;
 using profiling::apply_sass_counts;
 using profiling::float_atomic_pcs;
