@@ -69,9 +69,10 @@ std::string sanitizer_kernel_name(const json& launch) {
 
 using ojson = nlohmann::ordered_json;
 
-/// Where a report's instruction is (the XML's `where`): kernel, file, line and the PTX index.
+/// Where a report's instruction is (the XML's `where`): the kernel's name without its parameters
+/// (tests/hw/data/h200/sanitize/xml), file, line and the PTX index.
 ojson where(const std::string& kernel, const json& site) {
-  return {{"func", kernel},
+  return {{"func", without_parameters(kernel)},
           {"path", site.value("file", std::string())},
           {"line", site.value("line", 0u)},
           {"pc", fmt::format("0x{:x}", site.value("pc", std::uint64_t{0}))}};
@@ -84,16 +85,25 @@ ojson who(const json& thread, const json& block) { return {{"threadIdx", xyz(thr
 
 std::string hex(std::uint64_t v) { return fmt::format("0x{:x}", v); }
 
+/// An XML record's start: its kind, and its level where compute-sanitizer writes one (only its
+/// racecheck records have one in tests/hw/data/h200/sanitize/xml).
+ojson xml_record(const char* kind, const char* level = nullptr) {
+  ojson r = {{"kind", kind}};
+  if (level != nullptr) r["level"] = level;
+  return r;
+}
+
 /// Collects the lines, stopping the reports (not the counts) at --print-limit; each printed
-/// report is also a record for --xml (tools/sanitize_xml.hpp).
+/// report is also a record for --xml (tools/sanitize_xml.hpp), in the element order of
+/// compute-sanitizer's (kind, level, who, what, where; stack() adds hostStack).
 class Out {
  public:
   Out(std::uint64_t limit, bool host_frames) : limit_(limit), host_frames_(host_frames) {}
-  /// Starts a report; false when the print limit is reached (its lines are dropped).
-  bool report(const char* kind, const char* level, ojson what) {
+  /// Starts a report with its XML record; false when the print limit is reached (its lines are dropped).
+  bool report(ojson record) {
     ++reports_;
     if (limit_ != 0 && reports_ > limit_) return false;
-    records.push_back({{"kind", kind}, {"level", level}, {"what", std::move(what)}});
+    records.push_back(std::move(record));
     return true;
   }
   /// The report being written.
@@ -115,7 +125,13 @@ class Out {
       const std::uint64_t off = f.value("offset", std::uint64_t{0});
       line(func.empty() ? fmt::format("        Host Frame: [0x{:x}] in {}", off, module)
                         : fmt::format("        Host Frame: {} [0x{:x}] in {}", func, off, module));
-      xml["frame"].push_back({{"func", func}, {"module", module}, {"pc", hex(off)}});
+      // func (left out when unknown), pc, module: the full path (tests/hw/data/h200/sanitize/xml).
+      ojson frame = ojson::object();
+      if (!func.empty()) frame["func"] = without_parameters(func);
+      frame["pc"] = hex(off);
+      const std::string path = f.value("path", std::string());
+      frame["module"] = path.empty() ? module : path;
+      xml["frame"].push_back(std::move(frame));
     }
     record()["hostStack"] = std::move(xml);
   }
@@ -150,17 +166,24 @@ void racecheck_hazards(const json& launch, const json& findings, Out& out, RaceT
                : fmt::format("{}: Potential {} hazard detected at __shared__ 0x{:x} in block {} :",
                              warning ? "Warning" : "Error", f.value("kind", ""), f.value("address", std::uint64_t{0}),
                              dim3(f["block"]));
-    if (!out.report("Hazard", warning ? "Warning" : "Error",
-                    {{"text", head}, {"hazardType", f.value("kind", "")}, {"space", global ? "__global__" : "__shared__"},
-                     {"address", hex(f.value("address", std::uint64_t{0}))}}))
-      continue;
-    ++t.displayed;
-    ++(warning ? t.warnings : t.errors);
     const json& a = f["first"];
     const json& b = f["second"];
-    out.record()["access"] = ojson::array(
-        {{{"type", a.value("access", "")}, {"where", where(kernel, a)}, {"who", who(a["thread"], global ? f["first_block"] : f["block"])}},
-         {{"type", b.value("access", "")}, {"where", where(kernel, b)}, {"who", who(b["thread"], f["block"])}}});
+    // Not in the H200's samples: the Analysis record's what/source/destination, each side with
+    // its thread (warpscope's layout, docs/sanitize.md).
+    ojson r = xml_record("Hazard", warning ? "Warning" : "Error");
+    r["what"] = {{"text", head},
+                 {"type", f.value("kind", "")},
+                 {"space", global ? "__global__" : "__shared__"},
+                 {"address", hex(f.value("address", std::uint64_t{0}))},
+                 {"source",
+                  {{"direction", a.value("access", "")},
+                   {"who", who(a["thread"], global ? f["first_block"] : f["block"])},
+                   {"where", where(kernel, a)}}},
+                 {"destination",
+                  {{"direction", b.value("access", "")}, {"who", who(b["thread"], f["block"])}, {"where", where(kernel, b)}}}};
+    if (!out.report(std::move(r))) continue;
+    ++t.displayed;
+    ++(warning ? t.warnings : t.errors);
     out.line(head);
     if (global) {
       // Two CTAs (--racecheck-memory all): each side names its block.
@@ -224,15 +247,20 @@ void racecheck_analysis(const json& launch, const json& findings, Out& out, Race
     }
     const std::string head = fmt::format("{}: Race reported between {} access at {}", error ? "Error" : "Warning",
                                          center_site->value("access", ""), location(kernel, *center_site));
-    if (!out.report("RaceAnalysis", error ? "Error" : "Warning", {{"text", head}})) continue;
+    // The H200's layout (tests/hw/data/h200/sanitize/xml/xml_raw.xml): the location is the
+    // source, each partner a destination with its hazard count.
+    ojson r = xml_record("Analysis", error ? "Error" : "Warning");
+    r["what"] = {{"text", "Race condition"},
+                 {"source", {{"direction", center_site->value("access", "")}, {"where", where(kernel, *center_site)}}},
+                 {"destination", ojson::array()}};
+    for (const auto& [k, p] : partners)
+      r["what"]["destination"].push_back(
+          {{"direction", p.first->value("access", "")}, {"where", where(kernel, *p.first)}, {"count", p.second}});
+    if (!out.report(std::move(r))) continue;
     ++t.displayed;
     ++(error ? t.errors : t.warnings);
-    out.record()["access"] = ojson::array({{{"type", center_site->value("access", "")}, {"where", where(kernel, *center_site)}}});
     out.line(head);
     for (const auto& [k, p] : partners) {
-      out.record()["access"].push_back({{"type", p.first->value("access", "")},
-                                         {"where", where(kernel, *p.first)},
-                                         {"hazards", p.second}});
       out.line(fmt::format("    and {} access at {} [{} hazard{}]", p.first->value("access", ""),
                            location(kernel, *p.first), p.second, p.second == 1 ? "" : "s"));
     }
@@ -259,10 +287,12 @@ SanitizeText sanitize_text(const json& report, const SanitizeOptions& o) {
         ++errors;
         const std::string head = fmt::format("Host API memory access error at host access to 0x{:x} of size {} bytes",
                                              e.value("address", std::uint64_t{0}), e.value("size", std::uint64_t{0}));
-        if (!out.report("InitcheckApiError", "Error",
-                        {{"text", head}, {"api", e.value("api", "")}, {"address", hex(e.value("access", std::uint64_t{0}))},
-                         {"size", e.value("size", std::uint64_t{0})}}))
-          continue;
+        ojson r = xml_record("InitcheckApiError");
+        r["what"] = {{"text", head},
+                     {"api", e.value("api", "")},
+                     {"address", hex(e.value("access", std::uint64_t{0}))},
+                     {"size", e.value("size", std::uint64_t{0})}};
+        if (!out.report(std::move(r))) continue;
         out.line(head);
         out.line(fmt::format("    Uninitialized access to 0x{:x} on access by {} {}", e.value("access", std::uint64_t{0}),
                              e.value("api", ""), e.value("direction", "source")));
@@ -277,8 +307,13 @@ SanitizeText sanitize_text(const json& report, const SanitizeOptions& o) {
       const std::string head = fmt::format("Program hit {} (error {}) due to \"{}\" on CUDA API call to {}.",
                                            e.value("name", ""), e.value("code", 0), e.value("string", ""),
                                            e.value("api", ""));
-      if (!out.report("Api", "Error", {{"text", head}, {"api", e.value("api", "")}, {"result", e.value("code", 0)}}))
-        continue;
+      ojson r = xml_record("Api");  // tests/hw/data/h200/sanitize/xml/xml_api_error.xml
+      r["what"] = {{"text", head},
+                   {"api", e.value("api", "")},
+                   {"error", e.value("name", "")},
+                   {"message", e.value("string", "")},
+                   {"result", e.value("code", 0)}};
+      if (!out.report(std::move(r))) continue;
       out.line(head);
       out.stack(e.value("host_stack", json()), "error");
       out.end();
@@ -294,12 +329,12 @@ SanitizeText sanitize_text(const json& report, const SanitizeOptions& o) {
       for (const json& e : m.value("first", json::array())) {
         const std::string space = e.value("space", "global") == "const" ? "__constant__" : "__global__";
         const std::string head = fmt::format("Invalid {} {} of size {} bytes", space, e.value("access", ""), e.value("size", 0u));
-        if (!out.report("Precise", "Error",
-                        {{"text", head}, {"space", space}, {"size", e.value("size", 0u)}, {"direction", e.value("access", "")},
-                         {"address", hex(e.value("address", std::uint64_t{0}))}}))
-          continue;
-        out.record()["where"] = where(kernel, e);
-        out.record()["who"] = who(e["thread"], e["block"]);
+        // Not in the H200's samples (its oob_global run reported nothing): Initcheck's layout.
+        ojson r = xml_record("Precise");
+        r["who"] = who(e["thread"], e["block"]);
+        r["what"] = {{"text", head}, {"address", hex(e.value("address", std::uint64_t{0}))}, {"size", e.value("size", 0u)}};
+        r["where"] = where(kernel, e);
+        if (!out.report(std::move(r))) continue;
         out.line(head);
         out.line(fmt::format("    at {}", location(kernel, e)));
         out.line(fmt::format("    by thread {} in block {}", dim3(e["thread"]), dim3(e["block"])));
@@ -339,13 +374,12 @@ SanitizeText sanitize_text(const json& report, const SanitizeOptions& o) {
         }
         ++errors;
         const std::string head = fmt::format("Uninitialized __global__ memory read of size {} bytes", f.value("size", 0u));
-        if (!out.report("Initcheck", "Error",
-                        {{"text", head}, {"space", "__global__"}, {"size", f.value("size", 0u)}, {"direction", "read"},
-                         {"address", hex(f.value("address", std::uint64_t{0}))}}))
-          continue;
         const json& s = f["first"];
-        out.record()["where"] = where(kernel, s);
-        out.record()["who"] = who(s["thread"], f["block"]);
+        ojson r = xml_record("Initcheck");  // tests/hw/data/h200/sanitize/xml/xml_uninit.xml
+        r["who"] = who(s["thread"], f["block"]);
+        r["what"] = {{"text", head}, {"address", hex(f.value("address", std::uint64_t{0}))}, {"size", f.value("size", 0u)}};
+        r["where"] = where(kernel, s);
+        if (!out.report(std::move(r))) continue;
         out.line(head);
         out.line(fmt::format("    at {}", location(kernel, s)));
         out.line(fmt::format("    by thread {} in block {}", dim3(s["thread"]), dim3(f["block"])));
@@ -358,10 +392,12 @@ SanitizeText sanitize_text(const json& report, const SanitizeOptions& o) {
         if (f.value("tool", "") != "synccheck") continue;
         errors += f.value("count", std::uint64_t{0});
         const std::string head = fmt::format("Barrier error detected. {}", sync_class(f.value("kind", "")));
-        if (!out.report("Synccheck", "Error", {{"text", head}})) continue;
         const json& s = f["first"];
-        out.record()["where"] = where(kernel, s);
-        out.record()["who"] = who(s["thread"], f["block"]);
+        ojson r = xml_record("Synccheck");
+        r["who"] = who(s["thread"], f["block"]);
+        r["what"] = {{"text", head}};
+        r["where"] = where(kernel, s);
+        if (!out.report(std::move(r))) continue;
         out.line(head);
         out.line(fmt::format("    at {}", location(kernel, s)));
         out.line(fmt::format("    by thread {} in block {}", dim3(s["thread"]), dim3(f["block"])));
@@ -375,7 +411,9 @@ SanitizeText sanitize_text(const json& report, const SanitizeOptions& o) {
       ++errors;
       const std::string head =
           fmt::format("Error: kernel {} (launch #{}) failed: {}", kernel, i, l["error"].get<std::string>());
-      if (out.report("LaunchFault", "Error", {{"text", head}})) {
+      ojson r = xml_record("LaunchFault");
+      r["what"] = {{"text", head}};
+      if (out.report(std::move(r))) {
         out.line(head);
         out.end();
       }
@@ -391,10 +429,13 @@ SanitizeText sanitize_text(const json& report, const SanitizeOptions& o) {
       // "Leaked 1,000 bytes" (grouped), while the summary line is not (tests/hw/data/h200/sanitize).
       const std::string head = fmt::format("Leaked {} bytes at 0x{:x}", grouped(k.value("size", std::uint64_t{0})),
                                            k.value("address", std::uint64_t{0}));
-      if (!out.report("Leak", "Error",
-                      {{"text", head}, {"size", k.value("size", std::uint64_t{0})},
-                       {"address", hex(k.value("address", std::uint64_t{0}))}}))
-        continue;
+      // The XML's text is not grouped and has no address (tests/hw/data/h200/sanitize/xml/xml_leak.xml).
+      ojson r = xml_record("Leak");
+      r["what"] = {{"text", fmt::format("Leaked {} bytes", k.value("size", std::uint64_t{0}))},
+                   {"address", hex(k.value("address", std::uint64_t{0}))},
+                   {"size", k.value("size", std::uint64_t{0})},
+                   {"type", "generic"}};
+      if (!out.report(std::move(r))) continue;
       out.line(head);
       out.stack(k.value("host_stack", json()), "allocation time");
       out.end();
@@ -409,8 +450,9 @@ SanitizeText sanitize_text(const json& report, const SanitizeOptions& o) {
       ++errors;
       const std::uint64_t base = u.value("address", std::uint64_t{0}), size = u.value("size", std::uint64_t{0});
       const std::string head = fmt::format(" Unused memory in allocation 0x{:x} of size {} bytes", base, grouped(size));
-      if (!out.report("UnusedMemory", "Error", {{"text", head.substr(1)}, {"size", size}, {"address", hex(base)}}))
-        continue;
+      ojson rec = xml_record("UnusedMemory");
+      rec["what"] = {{"text", head.substr(1)}, {"address", hex(base)}, {"size", size}};
+      if (!out.report(std::move(rec))) continue;
       std::uint64_t unwritten = 0;
       out.line(head);
       const json runs = u.value("unwritten", json::array());

@@ -43,8 +43,27 @@ std::string xml_escape(const std::string& text) {
   return out;
 }
 
+std::string without_parameters(const std::string& name) {
+  std::string s = name;
+  for (const char* q : {" const", " volatile", " &&", " &"}) {
+    const std::string t = q;
+    if (s.size() > t.size() && s.compare(s.size() - t.size(), t.size(), t) == 0 && s[s.size() - t.size() - 1] == ')')
+      s.resize(s.size() - t.size());
+  }
+  if (s.empty() || s.back() != ')') return name;
+  // The '(' that opens the last list (parameter types may hold parentheses of their own).
+  int depth = 0;
+  for (std::size_t i = s.size(); i-- > 0;) {
+    if (s[i] == ')') ++depth;
+    if (s[i] == '(' && --depth == 0) return i == 0 ? name : s.substr(0, i);
+  }
+  return name;
+}
+
 std::string sanitize_xml(const std::vector<nlohmann::ordered_json>& records) {
-  std::string out = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<ComputeSanitizerOutput>\n";
+  std::string out = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n";
+  if (records.empty()) return out + "<ComputeSanitizerOutput/>\n";
+  out += "<ComputeSanitizerOutput>\n";
   for (const auto& r : records) element(out, "record", r, 1);
   out += "</ComputeSanitizerOutput>\n";
   return out;

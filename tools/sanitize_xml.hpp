@@ -12,8 +12,15 @@
 
 namespace warpscope::cli {
 
-/// `<?xml ...?><ComputeSanitizerOutput><record>...</record>...</ComputeSanitizerOutput>`.
+/// `<?xml ...?><ComputeSanitizerOutput><record>...</record>...</ComputeSanitizerOutput>`; with no
+/// records `<ComputeSanitizerOutput/>` (tests/hw/data/h200/sanitize/xml/xml_oob_global.xml).
 std::string sanitize_xml(const std::vector<nlohmann::ordered_json>& records);
+
+/// A demangled function name without its parameter list, as compute-sanitizer's XML names
+/// functions (`where/func`, `frame/func`): "raw(int *)" -> "raw", "cudaError cudaMalloc<int>(int**,
+/// unsigned long)" -> "cudaError cudaMalloc<int>" (tests/hw/data/h200/sanitize/xml). A trailing
+/// " const" goes with the list; a name without one is returned as it is.
+std::string without_parameters(const std::string& name);
 
 /// Text with &, <, >, " and ' escaped, and control characters other than tab and newline left out
 /// (XML 1.0 cannot hold them).

@@ -24,9 +24,9 @@ struct FuncSym {
   std::string name;              // mangled
 };
 
-/// One loaded module: its display name and its functions from the static symbol table.
+/// One loaded module: its display name, its path and its functions from the static symbol table.
 struct Module {
-  std::string name;
+  std::string name, path;
   std::vector<FuncSym> funcs;  // sorted by lo
 };
 
@@ -39,6 +39,7 @@ std::string demangle(const std::string& s) {
 Module load_module(const std::string& path, const std::string& display) {
   Module m;
   m.name = display;
+  m.path = path;
   try {
     const std::vector<std::uint8_t> bytes = read_file_bytes(path);
     const ElfFile elf(bytes, path);
@@ -99,6 +100,7 @@ class Symbolizer {
     }
     const Module& m = it->second;
     f.module = m.name;
+    f.path = m.path;
     const std::uint64_t at = pc - bias;
     auto s = std::upper_bound(m.funcs.begin(), m.funcs.end(), at, [](std::uint64_t v, const FuncSym& x) { return v < x.lo; });
     if (s != m.funcs.begin() && at < std::prev(s)->hi) {

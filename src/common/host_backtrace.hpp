@@ -15,6 +15,7 @@ namespace warpscope {
 struct HostFrame {
   std::string function;  // demangled; empty when no symbol covers the address
   std::string module;    // the file name without its directories ("app", "libc.so.6")
+  std::string path;      // its path as loaded ("/lib/x86_64-linux-gnu/libc.so.6"; the program: /proc/self/exe)
   std::uint64_t offset = 0;  // the return address less the module's load bias (its ELF address)
 };
 

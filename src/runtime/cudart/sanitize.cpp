@@ -67,7 +67,7 @@ nlohmann::json Runtime::host_stack() const {
   nlohmann::json frames = nlohmann::json::array();
   // This function's own address names warpscope's module: its frames are left out.
   for (const HostFrame& f : warpscope::host_backtrace(reinterpret_cast<const void*>(&sanitizer_findings_json)))
-    frames.push_back({{"function", f.function}, {"module", f.module}, {"offset", f.offset}});
+    frames.push_back({{"function", f.function}, {"module", f.module}, {"path", f.path}, {"offset", f.offset}});
   return frames;
 }
 
