@@ -221,7 +221,6 @@ const std::vector<Exception>& exceptions() {
       // (l2/spill_l2.csv); the model's own misses (275,576) go to the L2 unmerged.
       {"spill", {0, 1}, "l2_read_sectors", kL2RequestCoalescer},
       {"nbody", {4}, "l2_read_sectors", kL2RequestCoalescer},
-      {"spill", {0, 1}, "l1_global_ld_hit_sectors", kConcurrentCtas},
       // Store-only kernels (they read nothing: the H100 reports the profiler's 4.3-4.9 KB), and
       // kernels whose data is 12-32 KB.
       {"patterns",
