@@ -96,14 +96,18 @@ void LaunchCollector::merge(std::uint32_t cta, std::unique_ptr<CtaPart> part_bas
           flush_pending(m);
           w.wave = wave;
         }
-        auto [at, added] = w.index.try_emplace(op.cta, w.ctas.size());
-        if (added) {
-          w.ctas.push_back(op.cta);
-          if (w.ops.size() < w.ctas.size()) w.ops.emplace_back();
+        // Records of one CTA come in runs: look the CTA up only when it changes.
+        if (w.ctas.empty() || w.ctas[w.current] != op.cta) {
+          auto [at, added] = w.index.try_emplace(op.cta, w.ctas.size());
+          if (added) {
+            w.ctas.push_back(op.cta);
+            if (w.ops.size() < w.ctas.size()) w.ops.emplace_back();
+          }
+          w.current = at->second;
         }
         LineOp moved = op;
         moved.first = static_cast<std::uint32_t>(w.lines.size());
-        w.ops[at->second].push_back(moved);
+        w.ops[w.current].push_back(moved);
         w.lines.insert(w.lines.end(), p.lines.begin() + op.first, p.lines.begin() + op.first + op.count);
         w.bytes += sizeof(LineOp) + std::size_t{op.count} * sizeof(mem::LineSectors);
         if (w.bytes >= kPendingBytes) {  // memory stays bounded: serve what the wave has so far
@@ -200,6 +204,7 @@ void LaunchCollector::flush_pending(Model& m) {
   for (std::size_t i = 0; i < w.ctas.size(); ++i) w.ops[i].clear();
   w.ctas.clear();
   w.index.clear();
+  w.current = 0;
   w.lines.clear();
   w.bytes = 0;
   w.wave = ~std::uint64_t{0};

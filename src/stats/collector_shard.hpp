@@ -87,6 +87,7 @@ struct LaunchCollector::Model {
     std::vector<std::vector<LineOp>> ops;  // by index in ctas
     std::vector<mem::LineSectors> lines;
     std::unordered_map<std::uint32_t, std::size_t> index;  // CTA -> its place in ctas
+    std::size_t current = 0;                               // the place of the last op's CTA
     std::size_t bytes = 0;
   } pending;
 
