@@ -212,6 +212,18 @@ Profile parse_profile(std::string_view json_text, std::string_view origin) {
     p.max_threads_per_block = o.u32("max_threads_per_block", 1);
     p.max_warps_per_sm = o.u32("max_warps_per_sm", 1);
     p.max_blocks_per_sm = o.u32("max_blocks_per_sm", 1);
+    if (o.has("later_rounds_last")) {
+      const json& last = o.get("later_rounds_last");
+      const std::string where = o.path("later_rounds_last");
+      if (!last.is_array()) o.bad(where, "expected an array of SM positions");
+      std::vector<bool> seen(p.sm_count, false);
+      for (const json& u : last) {
+        if (!u.is_number_unsigned() || u.get<std::uint64_t>() >= p.sm_count || seen[u.get<std::size_t>()])
+          o.bad(where, "expected distinct SM positions below occupancy.sm_count");
+        seen[u.get<std::size_t>()] = true;
+        p.later_rounds_last.push_back(u.get<std::uint32_t>());
+      }
+    }
     o.no_unknown_fields();
     if (p.max_warps_per_sm * p.warp_size != p.max_threads_per_sm)
       o.bad(o.path("max_warps_per_sm"), "max_warps_per_sm * warp_size != max_threads_per_sm");

@@ -92,6 +92,12 @@ struct Profile {
   std::uint32_t max_threads_per_block = 0;
   std::uint32_t max_warps_per_sm = 0;
   std::uint32_t max_blocks_per_sm = 0;
+  // The block scheduler (src/stats/cta_placement.hpp): SMs are numbered in the order its first
+  // round of CTAs reaches them (one CTA each). Later rounds (the second CTA resident on an SM, the
+  // third, ...) visit the SMs in the same order, except these positions, which they reach last.
+  // The H100's eight were measured (tests/hw/data/h100/accuracy/l2/cta_placement.txt); empty:
+  // every round in the first round's order (optional field `occupancy.later_rounds_last`).
+  std::vector<std::uint32_t> later_rounds_last;
 
   // Thread-block clusters (cc 9.0 and later; an empty cluster_gpc_sms: no clusters). A cluster's
   // CTAs run at once on distinct SMs of one scheduling unit (a GPC), each SM holding at most

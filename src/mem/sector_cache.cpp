@@ -124,7 +124,8 @@ CacheOutcome SectorCache::read(std::uint64_t line, std::uint32_t sectors, const 
       if (((o.hit_mask >> i) & 1u) == 0) {
         r[i] = Readers{reader.bit, reader.pc, reader.group};  // filled now, for this reader
       } else if (r[i].group != reader.group) {
-        r[i] = Readers{reader.bit, kNoFill, reader.group};  // another CTA's data: a plain hit
+        // Another CTA's data: a plain hit, which leaves the sector to that CTA's warps (resident
+        // CTAs' accesses come interleaved: the filling CTA's warps may read it next).
       } else {
         if ((r[i].readers & reader.bit) == 0 && r[i].pc == reader.pc) o.foreign_hit_mask |= 1u << i;
         r[i].readers |= reader.bit;

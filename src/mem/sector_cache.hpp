@@ -73,8 +73,8 @@ class SectorCache {
   /// read it since it was filled and the instruction (`pc`) that filled it; a hit on a sector that
   /// the same instruction of another warp of the same CTA filled, and this warp has not read, is
   /// also a foreign hit (data another warp's execution of that instruction brought, docs/time.md
-  /// "Shared misses"). A hit by another CTA takes the sector over as a plain hit (its data came
-  /// earlier: the model runs CTAs one after another).
+  /// "Shared misses"). A hit by another CTA is a plain hit and changes nothing of this: the
+  /// sector stays the filling CTA's (resident CTAs are served interleaved).
   CacheOutcome read(std::uint64_t line, std::uint32_t sectors, const CacheReader& reader = {});
   CacheOutcome write(std::uint64_t line, std::uint32_t sectors, WritePolicy policy);
   CacheOutcome invalidate(std::uint64_t line);

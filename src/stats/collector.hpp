@@ -5,8 +5,16 @@
 //  - A LaunchCollector is an AccessSink. It runs one memory model per profile it was given (the
 //    first is the primary one; the others are `--compare-arch`'s): each has its own coalescer,
 //    L1s, L2 and DRAM counters, and sees the same records in the same order.
-//  - CTA placement (docs/report.md "How CTAs meet the caches"): CTA c runs on SM c mod sm_count,
-//    the round-robin order in which the hardware's block scheduler hands out the first wave.
+//  - CTA placement (docs/report.md "How CTAs meet the caches"): the block scheduler's, as
+//    cta_placement.hpp models it from the blocks each SM holds (set_blocks_per_sm; without it,
+//    CTA c runs on SM c mod sm_count).
+//  - Order (CtaOrder::kInterleaved, the default): the CTAs of one wave (resident together) are
+//    served through the caches interleaved, their k-th cache operations one after another in CTA
+//    order before any (k+1)-th: each SM's L1 sees its resident CTAs' accesses mixed, the L2 all
+//    SMs'. An estimate of the timeline (every resident CTA issues its memory instructions at the
+//    same rate from the wave's start), the same for any thread count: the waves and their order
+//    depend on the records alone. At most kPendingBytes of operations wait per model; the wave's
+//    operations so far are served when they reach it. kSequential: CTA after CTA (before 2026-11-29).
 //  - It is a ShardedSink: on the threads that run CTAs, a shard coalesces each record, computes
 //    its shared-memory wavefronts and the per-instruction figures, and lists the cache lines it
 //    touches; merge(), in CTA order, serves those lines through the caches and adds the shard's
@@ -177,8 +185,14 @@ struct ModelResult {
   std::vector<InstructionStats> per_pc;  // indexed by WarpAccess::pc (may be shorter than the code)
 };
 
+/// How the caches see the CTAs of a launch (LaunchCollector).
+enum class CtaOrder { kInterleaved, kSequential };
+
 class LaunchCollector final : public ShardedSink {
  public:
+  /// Cache operations (and their lines) of one wave a model holds before serving them.
+  static constexpr std::size_t kPendingBytes = std::size_t{256} << 20;
+
   /// `profiles` (at least one, each outliving the collector): the primary first.
   explicit LaunchCollector(std::vector<const arch::Profile*> profiles);
   ~LaunchCollector() override;
@@ -192,6 +206,14 @@ class LaunchCollector final : public ShardedSink {
   /// CTA sampling (`--sample-ctas`): only CTAs whose index is a multiple of `every` feed the
   /// models (every CTA still runs); 1 (the default) samples all. See scale_sampled().
   void set_cta_sample_stride(std::uint32_t every) { sample_every_ = every == 0 ? 1 : every; }
+  /// CTAs one SM holds at once under each model's profile (the occupancy calculator's blocks per
+  /// SM; the primary first, 0: unknown), for the placement (cta_placement.hpp). Call before the
+  /// first record.
+  void set_blocks_per_sm(const std::vector<std::uint32_t>& per_model);
+  /// The order in which the caches see the CTAs; the default is kInterleaved, or kSequential
+  /// where the environment has WARPSCOPE_CTA_ORDER=sequential (or =round-robin: sequential, and
+  /// set_blocks_per_sm() ignored, as the model was before 2026-11-29). Call before the first record.
+  void set_cta_order(CtaOrder order) { order_ = order; }
   /// Which instructions (by pc) are floating-point atomic adds, for ModelResult::atomics.
   void set_float_atomic_pcs(std::vector<bool> pcs) { float_atomic_pcs_ = std::move(pcs); }
   /// Which atomics (by pc) ptxas aggregates per warp (AtomicCounter::note's warp_aggregated).
@@ -207,6 +229,11 @@ class LaunchCollector final : public ShardedSink {
  private:
   struct Model;
   class CollectorShard;
+  /// Serves ops [0, count) of `ops` (their lines in `lines`) through model `m`'s caches, crediting
+  /// hits to their instructions and SMs.
+  struct OpRef;
+  void serve(Model& m, const OpRef* refs, std::size_t count);
+  void flush_pending(Model& m);
   std::vector<std::unique_ptr<Model>> models_;
   bool local_in_registers_ = false;
   std::uint32_t sample_every_ = 1;
@@ -218,6 +245,9 @@ class LaunchCollector final : public ShardedSink {
   HostMappedBytes host_mapped_;
   std::uint64_t const_lines_ = 0;  // ModelResult::const_lines
   std::vector<std::uint64_t> launch_const_lines_;  // ModelResult::launch_const_lines (sorted ids)
+  CtaOrder order_ = CtaOrder::kInterleaved;
+  bool round_robin_ = false;  // WARPSCOPE_CTA_ORDER=round-robin: set_blocks_per_sm() is ignored
+  std::vector<OpRef> refs_;  // serve()'s order of operations
   std::unique_ptr<Shard> direct_;  // on_access()'s shard
   std::uint32_t direct_cta_ = 0;
 };

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <bit>
 #include <numeric>
+#include <unordered_map>
 #include <utility>
 
 #include "common/error.hpp"
@@ -16,6 +17,7 @@
 #include "mem/coalescer.hpp"
 #include "mem/local_layout.hpp"
 #include "mem/shared_banks.hpp"
+#include "stats/cta_placement.hpp"
 #include "stats/instruction_merge.hpp"
 
 namespace warpscope::stats {
@@ -77,8 +79,20 @@ struct LaunchCollector::Model {
   const arch::Profile& profile;
   mem::MemoryHierarchy hierarchy;
   ModelResult result;
+  CtaPlacement placement;
+  /// The cache operations of the resident CTAs of one wave, waiting to be served interleaved
+  /// (LaunchCollector::merge): per CTA in arrival order, their lines in `lines`.
+  struct Pending {
+    std::uint64_t wave = ~std::uint64_t{0};
+    std::vector<std::uint32_t> ctas;
+    std::vector<std::vector<LineOp>> ops;  // by index in ctas
+    std::vector<mem::LineSectors> lines;
+    std::unordered_map<std::uint32_t, std::size_t> index;  // CTA -> its place in ctas
+    std::size_t current = 0;                               // the place of the last op's CTA
+    std::size_t bytes = 0;
+  } pending;
 
-  explicit Model(const arch::Profile& p) : profile(p), hierarchy(p, p.sm_count == 0 ? 1 : p.sm_count) {
+  explicit Model(const arch::Profile& p) : profile(p), hierarchy(p, p.sm_count == 0 ? 1 : p.sm_count), placement(p, 1) {
     result.profile = &p;
   }
 };
@@ -370,7 +384,7 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
       const unsigned n = mem::texture_request_lanes(a);
       const std::uint32_t group_lanes = n >= kMaxWarpSize ? ~std::uint32_t{0} : (std::uint32_t{1} << n) - 1;
       const bool cached = a.op == Op::kLoad && profile.l1.bytes != 0;
-      const unsigned sm = profile.sm_count == 0 ? 0 : a.cta % profile.sm_count;
+      const unsigned sm = model.placement.sm(a.cta);
       for (unsigned q = 0; q * n < kMaxWarpSize; ++q) {
         const std::uint32_t lanes = a.active.bits() & (group_lanes << (q * n));
         if (lanes == 0) continue;
@@ -550,7 +564,7 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
       coalescer.coalesce(a, scratch);
       // The lines go to merge(), which serves them through the caches in CTA order.
       model.hierarchy.lines(a, scratch, lines);
-      const unsigned sm = profile.sm_count == 0 ? 0 : a.cta % profile.sm_count;
+      const unsigned sm = model.placement.sm(a.cta);
       // The warp's bit among its CTA's warps (at most 64), for foreign hits.
       const std::uint64_t reader =
           a.space == Space::kGlobal && (a.op == Op::kLoad || a.op == Op::kLdgsts) ? std::uint64_t{1} << (a.warp % 64) : 0;
@@ -631,7 +645,7 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
       if (a.tensor) note_box(a, s);
       coalescer.coalesce(a, scratch);
       model.hierarchy.lines(a, scratch, lines);
-      const unsigned sm = profile.sm_count == 0 ? 0 : a.cta % profile.sm_count;
+      const unsigned sm = model.placement.sm(a.cta);
       part.ops.push_back(LineOp{a.pc, sm, Space::kGlobal, a.op, false, 0,
                                 static_cast<std::uint32_t>(part.lines.size()), lines.count});
       for (std::uint32_t k = 0; k < lines.count; ++k) part.lines.push_back(lines.line[k]);

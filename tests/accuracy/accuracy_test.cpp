@@ -221,7 +221,6 @@ const std::vector<Exception>& exceptions() {
       // (l2/spill_l2.csv); the model's own misses (275,576) go to the L2 unmerged.
       {"spill", {0, 1}, "l2_read_sectors", kL2RequestCoalescer},
       {"nbody", {4}, "l2_read_sectors", kL2RequestCoalescer},
-      {"spill", {0, 1}, "l1_global_ld_hit_sectors", kConcurrentCtas},
       // (Exception I, store-only and small kernels' DRAM reads, is gone: a launch's code, constants
       // and 2,432 bytes are read from DRAM as ncu's flushed caches make it, profile/launch_fetch.hpp.)
       // stride32 stores of 4-, 8- and 16-byte words (8, 16 and 32 MB of lines, partially written).

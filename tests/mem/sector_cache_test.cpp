@@ -78,6 +78,10 @@ TEST(SectorCache, ForeignHitsAreAnotherWarpsFillsOfTheSameInstruction) {
   EXPECT_EQ(o.foreign_hit_mask, 0u);
   o = c.read(2, 0b0001, CacheReader{4, 7, 1});
   EXPECT_EQ(o.foreign_hit_mask, 0u);
+  // Those hits leave the sector to CTA 0 (resident CTAs are served interleaved): warp 2 of CTA 0
+  // still finds warp 1's fill of the same instruction.
+  o = c.read(2, 0b0001, CacheReader{2, 7, 0});
+  EXPECT_EQ(o.foreign_hit_mask, 0b0001u);
 }
 
 TEST(SectorCache, AMissFillsOnlyTheMissingSectors) {

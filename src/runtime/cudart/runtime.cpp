@@ -411,6 +411,14 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
                                                         : res.local_bytes);
   // ptxas kept every PTX local array in registers: those accesses are not memory traffic.
   metrics.set_local_in_registers(res.from_ptxas && res.stack_frame_bytes == 0);
+  {
+    // The CTAs one SM holds, for the block scheduler's placement (src/stats/cta_placement.hpp).
+    const int block_threads = static_cast<int>(std::uint64_t(block.x) * block.y * block.z);
+    std::vector<std::uint32_t> per_sm{static_cast<std::uint32_t>(occupancy_blocks(profile(), block_threads, res.static_shared + shmem, res.registers))};
+    for (const arch::Profile& other : compare_profiles())
+      per_sm.push_back(static_cast<std::uint32_t>(occupancy_blocks(other, block_threads, res.static_shared + shmem, res.registers)));
+    metrics.set_blocks_per_sm(per_sm);
+  }
   // --sample-ctas: every k-th CTA feeds the memory model, k = round(1 / fraction).
   const std::uint64_t total_ctas = std::uint64_t(grid.x) * grid.y * grid.z;
   const auto every = static_cast<std::uint32_t>(std::max<long>(1, std::lround(1.0 / sample_ctas)));
