@@ -12,6 +12,8 @@
 // report a time or a rate compared with their numbers masked: host timers differ from run to run)
 // and report the same launches, every field of every launch equal but those that depend on the
 // process (docs/runtime.md, "A runtime on the driver API: drvrt").
+#include <sys/wait.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -32,6 +34,7 @@ namespace {
 
 const std::string kBin = WS_THREE_BIN_DIR;  // build.sh's OUTDIR
 const char* const kVariants[] = {"", ".static", ".drvrt"};
+const char* const kModules[] = {"fatbinary ", "cuLibraryLoadData image ", "cuModuleLoadData image "};
 
 std::string acceptance_dir() {
   const char* env = std::getenv("WARPSCOPE_ACCEPTANCE");
@@ -162,6 +165,10 @@ TEST_P(ThreeBuilds, SameOutputAndCounters) {
     ASSERT_EQ(check_fails(e.check, runs[i].exit_code, runs[i].out), "") << what << "\n" << runs[i].out << runs[i].err;
     ASSERT_TRUE(runs[i].launches.is_array()) << what << ": no report\n" << runs[i].err;
     ASSERT_FALSE(runs[i].launches.empty()) << what;
+    // Each build loaded its kernels its own way: warpscope's runtime from the registered
+    // fatbinary, NVIDIA's static runtime with cuLibraryLoadData, drvrt with cuModuleLoadData.
+    const std::string module = runs[i].launches[0].value("module", "");
+    EXPECT_EQ(module.rfind(kModules[i], 0), 0u) << what << ": " << module;
   }
   for (std::size_t i = 1; i < runs.size(); ++i) {
     const std::string what = name + kVariants[i];
@@ -181,6 +188,28 @@ std::vector<std::string> programs() {
 
 INSTANTIATE_TEST_SUITE_P(Acceptance, ThreeBuilds, ::testing::ValuesIn(programs()),
                          [](const auto& p) { return p.param; });
+
+// A runtime call drvrt does not define fails the link, and nvcc_three.sh names every such call:
+// cudaMemGetInfo, and the call cuda_runtime.h's cudaOccupancyMaxActiveBlocksPerMultiprocessor
+// template makes (cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags).
+TEST(Drvrt, UncoveredCallsAreNamedAtLink) {
+  const std::string out = kBin + "/uncovered", exe = out + "/drvrt_uncovered";
+  fs::remove_all(out);
+  fs::create_directories(out);
+  const std::string cmd = std::string("cd ") + WS_PROGRAMS_SRC + " && REAL_NVCC=" + WS_NVCC + " DRVRT_LIB=" +
+                          WS_DRVRT_LIB + " bash " + WS_NVCC_THREE + " -cudart shared -arch=sm_90 -o " + exe +
+                          " drvrt_uncovered.cu > " + out + "/out 2> " + out + "/err";
+  const int status = std::system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 1);
+  EXPECT_EQ(slurp(out + "/err"),
+            "drvrt does not cover: cudaMemGetInfo, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags "
+            "(drvrt_uncovered)\n");
+  // The other two ways link.
+  EXPECT_TRUE(fs::exists(exe));
+  EXPECT_TRUE(fs::exists(exe + ".static"));
+  EXPECT_FALSE(fs::exists(exe + ".drvrt"));
+}
 
 TEST(ThreeBuildsMasking, TimesAndRatesLoseTheirNumbersOnly) {
   EXPECT_EQ(masked("Processing time: 1.506000 (ms)\nTest passed 42\nThroughput = 1e3 GB/s, Size = 65536\n"),

@@ -17,6 +17,7 @@ extern "C" {
 void** __cudaRegisterFatBinary(void* fatCubin);
 void __cudaRegisterFatBinaryEnd(void** handle);
 void __cudaUnregisterFatBinary(void** handle);
+char __cudaInitModule(void** handle);
 void __cudaRegisterFunction(void** handle, const char* hostFun, char* deviceFun, const char* deviceName,
                             int thread_limit, uint3* tid, uint3* bid, dim3* bDim, dim3* gDim, int* wSize);
 void __cudaRegisterVar(void** handle, char* hostVar, char* deviceAddress, const char* deviceName, int ext,
@@ -127,11 +128,6 @@ cudaError_t note(cudaError_t e) {
   return e;
 }
 
-cudaError_t not_covered(const char* what) {
-  std::fprintf(stderr, "drvrt: %s is not covered by the launcher (tests/runtime/drvrt)\n", what);
-  return note(cudaErrorNotSupported);
-}
-
 cudaError_t ensure_context() {
   auto& s = state();
   {
@@ -163,14 +159,6 @@ cudaError_t variable_address(const void* symbol, CUdeviceptr* address, std::size
   return from(cuModuleGetGlobal(address, size, it->second.fatbin->module, it->second.name.c_str()));
 }
 
-/// Forgets every loaded module and function (after cudaDeviceReset: the context's modules are gone).
-void forget_modules() {
-  auto& s = state();
-  std::lock_guard lock(s.mutex);
-  for (auto& fb : s.fatbins) fb.module = nullptr;
-  for (auto& [stub, k] : s.kernels) k.function = nullptr;
-}
-
 }  // namespace drvrt
 
 using namespace drvrt;
@@ -188,6 +176,15 @@ void __cudaRegisterFatBinaryEnd(void** /*handle*/) {}
 
 // The driver unloads the modules with the context at exit.
 void __cudaUnregisterFatBinary(void** /*handle*/) {}
+
+// Referenced by nvcc's host code (crt/host_runtime.h's __nv_init_managed_rt_with_module) in every
+// translation unit built without optimisation; called only for __managed__ variables, whose
+// registration (__cudaRegisterManagedVar) drvrt does not cover. Loads the module: 1 when loaded.
+char __cudaInitModule(void** handle) {
+  if (ensure_context() != cudaSuccess) return 0;
+  std::lock_guard lock(state().mutex);
+  return load(*reinterpret_cast<Fatbin*>(handle)) == CUDA_SUCCESS ? 1 : 0;
+}
 
 void __cudaRegisterFunction(void** handle, const char* hostFun, char* /*deviceFun*/, const char* deviceName,
                             int /*thread_limit*/, uint3* /*tid*/, uint3* /*bid*/, dim3* /*bDim*/, dim3* /*gDim*/,
@@ -237,38 +234,11 @@ cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void
   return launch(find_kernel(func), gridDim, blockDim, args, sharedMem, stream);
 }
 
-cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* func) {
-  if (const cudaError_t e = ensure_context(); e != cudaSuccess) return note(e);
-  Kernel* k = find_kernel(func);
-  if (k == nullptr) return note(cudaErrorInvalidDeviceFunction);
-  CUfunction f = nullptr;
-  if (const cudaError_t e = function_of(*k, &f); e != cudaSuccess) return note(e);
-  *attr = cudaFuncAttributes{};
-  int v = 0;
-  const auto get = [&](CUfunction_attribute a) {
-    const CUresult r = cuFuncGetAttribute(&v, a, f);
-    return r == CUDA_SUCCESS ? v : 0;
-  };
-  attr->sharedSizeBytes = static_cast<std::size_t>(get(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES));
-  attr->constSizeBytes = static_cast<std::size_t>(get(CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES));
-  attr->localSizeBytes = static_cast<std::size_t>(get(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES));
-  attr->maxThreadsPerBlock = get(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
-  attr->numRegs = get(CU_FUNC_ATTRIBUTE_NUM_REGS);
-  attr->ptxVersion = get(CU_FUNC_ATTRIBUTE_PTX_VERSION);
-  attr->binaryVersion = get(CU_FUNC_ATTRIBUTE_BINARY_VERSION);
-  attr->cacheModeCA = get(CU_FUNC_ATTRIBUTE_CACHE_MODE_CA);
-  attr->maxDynamicSharedSizeBytes = get(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES);
-  attr->preferredShmemCarveout = get(CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT);
-  return cudaSuccess;
-}
-
 cudaError_t cudaGetLastError() {
   const cudaError_t e = last_error;
   last_error = cudaSuccess;
   return e;
 }
-
-cudaError_t cudaPeekAtLastError() { return last_error; }
 
 const char* cudaGetErrorString(cudaError_t error) {
   const char* s = nullptr;

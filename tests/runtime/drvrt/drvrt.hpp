@@ -3,8 +3,8 @@
 // its host-side runtime calls from here; each is done with driver calls only (cuInit, the primary
 // context, cuModuleLoadData on the program's fatbinary, cuLaunchKernel, cuMemAlloc, ...). What it
 // covers is what the acceptance programs of tests/runtime/three_builds_test.cpp call; a runtime
-// function it does not define is an undefined reference at link time, and a covered call with an
-// argument it does not handle prints "drvrt: ..." and returns cudaErrorNotSupported.
+// function it does not define is an undefined reference at link time, which
+// tests/runtime/three_builds/nvcc_three.sh names: "drvrt does not cover: cudaFoo, ... (program)".
 #pragma once
 
 #include <cuda.h>
@@ -25,9 +25,5 @@ cudaError_t note(cudaError_t e);
 /// The runtime's error for a driver result: CUDA 13's cudaError_t and CUresult have the same
 /// number for every condition the driver reports here (driver_types.h and cuda.h).
 inline cudaError_t from(CUresult r) { return static_cast<cudaError_t>(r); }
-
-/// Prints "drvrt: <what> is not covered by the launcher (tests/runtime/drvrt)" on stderr and
-/// returns cudaErrorNotSupported (recorded as the last error).
-cudaError_t not_covered(const char* what);
 
 }  // namespace drvrt

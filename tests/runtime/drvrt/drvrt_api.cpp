@@ -7,7 +7,6 @@
 
 namespace drvrt {
 cudaError_t variable_address(const void* symbol, CUdeviceptr* address, std::size_t* size);
-void forget_modules();
 }  // namespace drvrt
 
 using namespace drvrt;
@@ -224,16 +223,6 @@ cudaError_t cudaDeviceSynchronize() {
   return with_context([] { return cuCtxSynchronize(); });
 }
 
-cudaError_t cudaDeviceReset() {
-  const cudaError_t e = with_context([] { return cuDevicePrimaryCtxReset(0); });
-  forget_modules();
-  return e;
-}
-
-cudaError_t cudaDriverGetVersion(int* version) {
-  return with_context([&] { return cuDriverGetVersion(version); });
-}
-
 // ---- memory --------------------------------------------------------------------------------
 
 cudaError_t cudaMalloc(void** ptr, size_t size) {
@@ -267,14 +256,6 @@ cudaError_t cudaFreeHost(void* ptr) {
   return with_context([&] { return cuMemFreeHost(ptr); });
 }
 
-cudaError_t cudaMallocManaged(void** ptr, size_t size, unsigned int flags) {
-  if (const cudaError_t e = ensure_context(); e != cudaSuccess) return note(e);
-  CUdeviceptr d = 0;
-  const CUresult r = cuMemAllocManaged(&d, size, flags);  // cudaMemAttachGlobal 1 = CU_MEM_ATTACH_GLOBAL
-  if (r == CUDA_SUCCESS) *ptr = reinterpret_cast<void*>(d);
-  return note(from(r));
-}
-
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
   return copy(dst, src, count, kind, nullptr, false);
 }
@@ -287,10 +268,6 @@ cudaError_t cudaMemset(void* ptr, int value, size_t count) {
   return with_context([&] { return cuMemsetD8(dptr(ptr), static_cast<unsigned char>(value), count); });
 }
 
-cudaError_t cudaMemsetAsync(void* ptr, int value, size_t count, cudaStream_t stream) {
-  return with_context([&] { return cuMemsetD8Async(dptr(ptr), static_cast<unsigned char>(value), count, stream); });
-}
-
 cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset, cudaMemcpyKind kind) {
   return symbol_copy(symbol, offset, const_cast<void*>(src), count, kind, true);
 }
@@ -299,48 +276,19 @@ cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count, si
   return symbol_copy(symbol, offset, dst, count, kind, false);
 }
 
-cudaError_t cudaGetSymbolAddress(void** devPtr, const void* symbol) {
-  CUdeviceptr base = 0;
-  std::size_t size = 0;
-  const cudaError_t e = variable_address(symbol, &base, &size);
-  if (e == cudaSuccess) *devPtr = reinterpret_cast<void*>(base);
-  return note(e);
-}
-
 // ---- streams and events --------------------------------------------------------------------
-
-cudaError_t cudaStreamCreate(cudaStream_t* stream) {
-  return with_context([&] { return cuStreamCreate(stream, CU_STREAM_DEFAULT); });
-}
 
 // cudaStreamNonBlocking (1) is CU_STREAM_NON_BLOCKING.
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags) {
   return with_context([&] { return cuStreamCreate(stream, flags); });
 }
 
-cudaError_t cudaStreamDestroy(cudaStream_t stream) {
-  return with_context([&] { return cuStreamDestroy(stream); });
-}
-
 cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
   return with_context([&] { return cuStreamSynchronize(stream); });
 }
 
-cudaError_t cudaStreamQuery(cudaStream_t stream) {
-  return with_context([&] { return cuStreamQuery(stream); });
-}
-
-cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
-  return with_context([&] { return cuStreamWaitEvent(stream, event, flags); });
-}
-
 cudaError_t cudaEventCreate(cudaEvent_t* event) {
   return with_context([&] { return cuEventCreate(event, CU_EVENT_DEFAULT); });
-}
-
-// cudaEventBlockingSync 1, DisableTiming 2, Interprocess 4 are CU_EVENT_*'s.
-cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags) {
-  return with_context([&] { return cuEventCreate(event, flags); });
 }
 
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
