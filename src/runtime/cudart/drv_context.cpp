@@ -472,3 +472,9 @@ WS_DRV CUresult cuCtxGetStreamPriorityRange(int* least, int* greatest) {
   if (CUresult e = need_context(); e != kCuSuccess) return e;
   return via_runtime([&] { return cudaDeviceGetStreamPriorityRange(least, greatest); });
 }
+
+// Profiling markers: NVIDIA's static runtime makes cudaProfilerStart/Stop these calls. Accepted, as
+// warpscope's runtime accepts cudaProfilerStart/Stop: every launch is profiled (the launch filter is
+// warpscope run's -k/-s/-c).
+WS_DRV CUresult cuProfilerStart() { return need_context(); }
+WS_DRV CUresult cuProfilerStop() { return need_context(); }

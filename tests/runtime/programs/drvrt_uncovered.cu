@@ -1,0 +1,14 @@
+// Runtime calls that tests/runtime/drvrt does not cover (three_builds_test.cpp): the program's
+// -cudart none link with libdrvrt.a fails, and three_builds/nvcc_three.sh names the calls.
+#include <cstdio>
+
+__global__ void touch(int* p) { p[threadIdx.x] = 1; }
+
+int main() {
+  std::size_t free_bytes = 0, total_bytes = 0;
+  cudaMemGetInfo(&free_bytes, &total_bytes);
+  int blocks = 0;
+  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, touch, 32, 0);
+  std::printf("%zu of %zu bytes free, %d blocks per SM\n", free_bytes, total_bytes, blocks);
+  return 0;
+}
