@@ -100,6 +100,7 @@ class Emitter {
     shared_size_ = b_.CreateLoad(i64_, b_.CreateConstInBoundsGEP1_64(i8_, x_, offsetof(exec::Ctx, shared_size)));
     locals_.clear();
     for (std::uint32_t slot : segment_locals(begin, end)) locals_[slot] = b_.CreateAlloca(v64_);
+    find_chains(begin, end);
     auto* full = llvm::BasicBlock::Create(c_, "full", fn_);
     auto* part = llvm::BasicBlock::Create(c_, "part", fn_);
     b_.CreateCondBr(b_.CreateICmpEQ(active, b_.getInt32(~0u)), full, part);
@@ -231,7 +232,14 @@ class Emitter {
     const JitDesc d = exec::describe(in);
     llvm::Value* mvec = is_full(m) != nullptr ? nullptr : b_.CreateBitCast(m, vmask_);
     if (d.op == JitOp::kLd || d.op == JitOp::kSt) {
-      memory(in, d, m, mvec, pc, i);
+      auto it = chain_of_.find(pc);
+      if (it != chain_of_.end() && mvec == nullptr) {
+        Chain& c = chains_[it->second];
+        if (c.head == pc) check_chain(c);
+        chained(in, d, m, pc, i, c);
+      } else {
+        memory(in, d, m, mvec, pc, i);
+      }
       return 1;
     }
     llvm::Value* r = compute(in, d);
@@ -397,6 +405,231 @@ class Emitter {
     return {g, h, ix};
   }
 
+  /// The access itself, every active lane's address known good: lane l at host + index[l].
+  /// `uniform` / `consec` (full warps; null: tested here): each group of 8 lanes on one address /
+  /// on consecutive elements.
+  void access(const Inst& in, const JitDesc& d, llvm::Value* host, llvm::Value* index, llvm::Value* mvec,
+              llvm::Value* mv, llvm::BasicBlock* next, llvm::Value* uniform, llvm::Value* consec) {
+    const unsigned e = d.elem;
+    const unsigned w = e * in.vec;
+    llvm::Type* et = b_.getIntNTy(e * 8);
+    llvm::Type* evt = vint(e * 8);
+    if (mvec == nullptr && (d.op == JitOp::kLd || in.vec == 1)) {
+      // A full warp whose groups of 8 lanes each read one address (broadcasts: a load per group)
+      // or each touch consecutive elements (a vector load or store per group, in lane order);
+      // other shapes gather and scatter.
+      constexpr unsigned kG = 8, kGroups = kN / kG;
+      std::vector<int> base_mask(kN), spread(kN);
+      std::vector<llvm::Constant*> offs;
+      for (unsigned l = 0; l < kN; ++l) {
+        base_mask[l] = static_cast<int>(l / kG * kG);
+        spread[l] = static_cast<int>(l / kG);
+        offs.push_back(b_.getInt64(std::uint64_t(l % kG) * w));
+      }
+      llvm::Value* base = b_.CreateShuffleVector(index, base_mask);
+      auto all = [&](llvm::Value* cmp) { return b_.CreateICmpEQ(b_.CreateBitCast(cmp, i32_), b_.getInt32(~0u)); };
+      llvm::Value* p[kGroups];
+      for (unsigned g = 0; g < kGroups; ++g) p[g] = b_.CreateGEP(i8_, host, b_.CreateExtractElement(index, std::uint64_t(g * kG)));
+      auto tag = [&](llvm::Instruction* ins) {
+        ins->setMetadata(llvm::LLVMContext::MD_alias_scope, mem_scope_);
+        ins->setMetadata(llvm::LLVMContext::MD_noalias, regs_scope_);
+      };
+      auto ext = [&](llvm::Value* v, llvm::Type* to) {
+        return e == 8 ? v : d.sgn ? b_.CreateSExt(v, to) : b_.CreateZExt(v, to);
+      };
+      llvm::BasicBlock* gen = llvm::BasicBlock::Create(c_, "mgeneral", fn_);
+      llvm::BasicBlock* seq = llvm::BasicBlock::Create(c_, "mseq", fn_);
+      llvm::Type* gvt = llvm::FixedVectorType::get(et, kG);
+      if (d.op == JitOp::kLd) {
+        llvm::BasicBlock* bcast = llvm::BasicBlock::Create(c_, "mbcast", fn_);
+        llvm::BasicBlock* test2 = llvm::BasicBlock::Create(c_, "mtest", fn_);
+        b_.CreateCondBr(uniform != nullptr ? uniform : all(b_.CreateICmpEQ(index, base)), bcast, test2);
+        b_.SetInsertPoint(bcast);
+        llvm::Value* vals[4] = {};
+        for (unsigned k = 0; k < in.vec; ++k) {
+          llvm::Value* four = llvm::PoisonValue::get(llvm::FixedVectorType::get(i64_, kGroups));
+          for (unsigned g = 0; g < kGroups; ++g) {
+            auto* l = b_.CreateAlignedLoad(et, b_.CreateConstInBoundsGEP1_64(i8_, p[g], k * e), llvm::Align(e));
+            tag(l);
+            four = b_.CreateInsertElement(four, ext(l, i64_), std::uint64_t(g));
+          }
+          vals[k] = b_.CreateShuffleVector(four, spread);
+        }
+        for (unsigned k = 0; k < in.vec; ++k) store(in.v[k], vals[k], nullptr);
+        b_.CreateBr(next);
+        b_.SetInsertPoint(test2);
+      }
+      llvm::Value* consecutive = b_.CreateICmpEQ(index, b_.CreateAdd(base, llvm::ConstantVector::get(offs)));
+      b_.CreateCondBr(in.vec != 1 ? b_.getFalse() : consec != nullptr ? consec : all(consecutive), seq, gen);
+      b_.SetInsertPoint(seq);
+      if (d.op == JitOp::kLd) {
+        llvm::Value* part[kGroups];
+        for (unsigned g = 0; g < kGroups; ++g) {
+          auto* l = b_.CreateAlignedLoad(gvt, p[g], llvm::Align(e));
+          tag(l);
+          part[g] = l;
+        }
+        std::vector<int> cat16(2 * kG), cat32(kN);
+        for (unsigned l = 0; l < 2 * kG; ++l) cat16[l] = static_cast<int>(l);
+        for (unsigned l = 0; l < kN; ++l) cat32[l] = static_cast<int>(l);
+        llvm::Value* lo = b_.CreateShuffleVector(part[0], part[1], cat16);
+        llvm::Value* hi = b_.CreateShuffleVector(part[2], part[3], cat16);
+        store(in.v[0], ext(b_.CreateShuffleVector(lo, hi, cat32), v64_), nullptr);
+      } else {
+        llvm::Value* v = e == 8 ? load(in.v[0]) : b_.CreateTrunc(load(in.v[0]), evt);
+        for (unsigned g = 0; g < kGroups; ++g) {  // groups in lane order: the highest lane's store wins
+          std::vector<int> slice(kG);
+          for (unsigned l = 0; l < kG; ++l) slice[l] = static_cast<int>(g * kG + l);
+          tag(b_.CreateAlignedStore(b_.CreateShuffleVector(v, slice), p[g], llvm::Align(e)));
+        }
+      }
+      b_.CreateBr(next);
+      b_.SetInsertPoint(gen);
+    }
+    llvm::Value* ptrs = b_.CreateGEP(i8_, host, index);
+    if (d.op == JitOp::kLd) {
+      llvm::Value* vals[4] = {};
+      for (unsigned k = 0; k < in.vec; ++k) {
+        llvm::Value* p = k == 0 ? ptrs : b_.CreateGEP(i8_, ptrs, b_.getInt64(k * e));
+        auto* g = b_.CreateMaskedGather(evt, p, llvm::Align(e), mv, llvm::PoisonValue::get(evt));
+        g->setMetadata(llvm::LLVMContext::MD_alias_scope, mem_scope_);
+        g->setMetadata(llvm::LLVMContext::MD_noalias, regs_scope_);
+        vals[k] = e == 8 ? static_cast<llvm::Value*>(g) : d.sgn ? b_.CreateSExt(g, v64_) : b_.CreateZExt(g, v64_);
+      }
+      for (unsigned k = 0; k < in.vec; ++k) store(in.v[k], vals[k], mvec);
+    } else {
+      for (unsigned k = 0; k < in.vec; ++k) {
+        llvm::Value* p = k == 0 ? ptrs : b_.CreateGEP(i8_, ptrs, b_.getInt64(k * e));
+        llvm::Value* v = e == 8 ? load(in.v[k]) : b_.CreateTrunc(load(in.v[k]), evt);
+        auto* s = b_.CreateMaskedScatter(v, p, llvm::Align(e), mv);
+        s->setMetadata(llvm::LLVMContext::MD_alias_scope, mem_scope_);
+        s->setMetadata(llvm::LLVMContext::MD_noalias, regs_scope_);
+      }
+    }
+    b_.CreateBr(next);
+  }
+
+  /// Loads and stores of one space through one address register that no instruction between
+  /// them writes (`[%r8]`, `[%r8+64]`, ...): one check of the register's lanes at the first
+  /// (aligned to the widest access, every access inside the window or allocation) stands for the
+  /// checks of all; each access whose check fails takes its own path (memory()).
+  struct Chain {
+    std::uint8_t space = 0;
+    std::uint32_t a = kNoSlot, head = 0;
+    std::uint64_t end = 0;   // max over the members of imm + width
+    unsigned maxw = 1;
+    std::vector<unsigned> widths;  // of the members with one element
+    llvm::Value *ok = nullptr, *host = nullptr, *index = nullptr, *uniform = nullptr;
+    std::unordered_map<unsigned, llvm::Value*> consec;
+  };
+
+  void find_chains(std::uint32_t begin, std::uint32_t end) {
+    chains_.clear();
+    chain_of_.clear();
+    std::unordered_map<std::uint64_t, std::size_t> open;  // (space, slot) -> chain
+    std::vector<std::pair<std::uint32_t, std::size_t>> members;
+    for (std::uint32_t pc = begin; pc < end; ++pc) {
+      const Inst& in = k_.code[pc];
+      const JitDesc d = exec::describe(in);
+      const bool mem = d.op == JitOp::kLd || d.op == JitOp::kSt;
+      const unsigned w = d.elem * in.vec;
+      if (mem && in.guard == kNoSlot && in.imm >= 0 && in.imm < (1 << 20) && w != 0 && in.imm % w == 0) {
+        const std::uint64_t key = (std::uint64_t(d.space) << 32) | in.a;
+        auto it = open.find(key);
+        if (it == open.end()) {
+          Chain c;
+          c.space = d.space;
+          c.a = in.a;
+          c.head = pc;
+          chains_.push_back(c);
+          it = open.emplace(key, chains_.size() - 1).first;
+        }
+        Chain& c = chains_[it->second];
+        c.end = std::max<std::uint64_t>(c.end, std::uint64_t(in.imm) + w);
+        c.maxw = std::max(c.maxw, w);
+        if (in.vec == 1) c.widths.push_back(w);
+        members.emplace_back(pc, it->second);
+      }
+      // What the instruction may write closes the chains on it (a call of a semantic function:
+      // any slot it names).
+      std::vector<std::uint32_t> defs;
+      if (d.op == JitOp::kNone) defs = fields(in);
+      else if (d.op == JitOp::kLd) defs.assign(std::begin(in.v), std::end(in.v));
+      else if (d.op != JitOp::kSt) defs.push_back(in.d);
+      for (std::uint32_t slot : defs) {
+        if (slot == kNoSlot) continue;
+        std::erase_if(open, [&](const auto& kv) { return (kv.first & 0xffffffffu) == slot; });
+      }
+    }
+    std::vector<unsigned> size(chains_.size(), 0);
+    for (const auto& [pc, c] : members) ++size[c];
+    for (const auto& [pc, c] : members) {
+      if (size[c] >= 2) chain_of_[pc] = c;
+    }
+  }
+
+  /// At the chain's first access (full warps): whether every lane of the address register is
+  /// aligned to the widest access and a + end stays inside the window or allocation.
+  void check_chain(Chain& c) {
+    llvm::Value* a = load(c.a);
+    llvm::Value* aligned = b_.CreateICmpEQ(b_.CreateAnd(a, splat64(c.maxw - 1)), splat64(0));
+    auto all = [&](llvm::Value* cmp) { return b_.CreateICmpEQ(b_.CreateBitCast(cmp, i32_), b_.getInt32(~0u)); };
+    llvm::Value* bound = nullptr;
+    llvm::Value* base = nullptr;
+    if (c.space == 1) {
+      bound = shared_size_;
+      c.host = shared_;
+      c.index = a;
+      base = b_.getInt64(0);
+    } else {
+      llvm::Value* region = b_.CreateLoad(ptr_, b_.CreateConstInBoundsGEP1_64(i8_, x_, offsetof(exec::Ctx, gcache)));
+      llvm::Value* has = b_.CreateICmpNE(region, llvm::ConstantPointerNull::get(ptr_));
+      // A null region reads as an empty one at a dummy: the check fails.
+      llvm::Value* safe = b_.CreateSelect(has, region, b_.CreateConstInBoundsGEP1_64(i8_, frame_, offsetof(exec::SegFrame, lanes)));
+      base = b_.CreateSelect(has, b_.CreateLoad(i64_, b_.CreateConstInBoundsGEP1_64(i8_, safe, offsetof(exec::Region, base))),
+                             b_.getInt64(0));
+      bound = b_.CreateSelect(has, b_.CreateLoad(i64_, b_.CreateConstInBoundsGEP1_64(i8_, safe, offsetof(exec::Region, size))),
+                              b_.getInt64(0));
+      c.host = b_.CreateSelect(has, b_.CreateLoad(ptr_, b_.CreateConstInBoundsGEP1_64(i8_, safe, offsetof(exec::Region, host))),
+                               llvm::ConstantPointerNull::get(ptr_));
+      c.index = b_.CreateSub(a, b_.CreateVectorSplat(kN, base));
+    }
+    // a >= base, (a - base) <= bound - end, bound >= end
+    llvm::Value* above = b_.CreateICmpUGE(a, b_.CreateVectorSplat(kN, base));
+    llvm::Value* inside = b_.CreateICmpULE(c.index, b_.CreateVectorSplat(kN, b_.CreateSub(bound, b_.getInt64(c.end))));
+    llvm::Value* fits = b_.CreateICmpUGE(bound, b_.getInt64(c.end));
+    c.ok = b_.CreateAnd(fits, all(b_.CreateAnd(aligned, b_.CreateAnd(above, inside))));
+    // Access shapes: the same for every member (the immediates shift all lanes alike).
+    std::vector<int> base_mask(kN);
+    for (unsigned l = 0; l < kN; ++l) base_mask[l] = static_cast<int>(l / 8 * 8);
+    llvm::Value* first = b_.CreateShuffleVector(c.index, base_mask);
+    c.uniform = all(b_.CreateICmpEQ(c.index, first));
+    c.consec.clear();
+    for (unsigned w : c.widths) {
+      if (c.consec.count(w)) continue;
+      std::vector<llvm::Constant*> offs;
+      for (unsigned l = 0; l < kN; ++l) offs.push_back(b_.getInt64(std::uint64_t(l % 8) * w));
+      c.consec[w] = all(b_.CreateICmpEQ(c.index, b_.CreateAdd(first, llvm::ConstantVector::get(offs))));
+    }
+  }
+
+  /// A member of a checked chain (full warp, unguarded).
+  void chained(const Inst& in, const JitDesc& d, llvm::Value* m, std::uint32_t pc, std::uint32_t i, const Chain& c) {
+    llvm::BasicBlock* fast = llvm::BasicBlock::Create(c_, "cfast", fn_);
+    llvm::BasicBlock* own = llvm::BasicBlock::Create(c_, "cown", fn_);
+    llvm::BasicBlock* next = llvm::BasicBlock::Create(c_, "cnext", fn_);
+    b_.CreateCondBr(c.ok, fast, own);
+    b_.SetInsertPoint(fast);
+    llvm::Value* index = b_.CreateAdd(c.index, splat64(static_cast<std::uint64_t>(in.imm)));
+    auto it = c.consec.find(d.elem * in.vec);
+    access(in, d, c.host, index, nullptr, llvm::Constant::getAllOnesValue(vmask_), next, c.uniform,
+           it != c.consec.end() ? it->second : b_.getFalse());
+    b_.SetInsertPoint(own);
+    memory(in, d, m, nullptr, pc, i);
+    b_.CreateBr(next);
+    b_.SetInsertPoint(next);
+  }
+
   /// ld/st of global or shared memory: when every active lane's address is aligned and inside the
   /// shared window (or the allocation the context last used), gathers/scatters; otherwise the
   /// semantic function (which finds the allocation, or faults as the interpreter does).
@@ -457,101 +690,7 @@ class Emitter {
     }
     if (d.space == 1) b_.SetInsertPoint(fast);
 
-    llvm::Type* et = b_.getIntNTy(e * 8);
-    llvm::Type* evt = vint(e * 8);
-    if (mvec == nullptr && (d.op == JitOp::kLd || in.vec == 1)) {
-      // A full warp whose groups of 8 lanes each read one address (broadcasts: a load per group)
-      // or each touch consecutive elements (a vector load or store per group, in lane order);
-      // other shapes gather and scatter.
-      constexpr unsigned kG = 8, kGroups = kN / kG;
-      std::vector<int> base_mask(kN), spread(kN);
-      std::vector<llvm::Constant*> offs;
-      for (unsigned l = 0; l < kN; ++l) {
-        base_mask[l] = static_cast<int>(l / kG * kG);
-        spread[l] = static_cast<int>(l / kG);
-        offs.push_back(b_.getInt64(std::uint64_t(l % kG) * w));
-      }
-      llvm::Value* base = b_.CreateShuffleVector(index, base_mask);
-      auto all = [&](llvm::Value* cmp) { return b_.CreateICmpEQ(b_.CreateBitCast(cmp, i32_), b_.getInt32(~0u)); };
-      llvm::Value* p[kGroups];
-      for (unsigned g = 0; g < kGroups; ++g) p[g] = b_.CreateGEP(i8_, host, b_.CreateExtractElement(index, std::uint64_t(g * kG)));
-      auto tag = [&](llvm::Instruction* ins) {
-        ins->setMetadata(llvm::LLVMContext::MD_alias_scope, mem_scope_);
-        ins->setMetadata(llvm::LLVMContext::MD_noalias, regs_scope_);
-      };
-      auto ext = [&](llvm::Value* v, llvm::Type* to) {
-        return e == 8 ? v : d.sgn ? b_.CreateSExt(v, to) : b_.CreateZExt(v, to);
-      };
-      llvm::BasicBlock* gen = llvm::BasicBlock::Create(c_, "mgeneral", fn_);
-      llvm::BasicBlock* seq = llvm::BasicBlock::Create(c_, "mseq", fn_);
-      llvm::Type* gvt = llvm::FixedVectorType::get(et, kG);
-      if (d.op == JitOp::kLd) {
-        llvm::BasicBlock* bcast = llvm::BasicBlock::Create(c_, "mbcast", fn_);
-        llvm::BasicBlock* test2 = llvm::BasicBlock::Create(c_, "mtest", fn_);
-        b_.CreateCondBr(all(b_.CreateICmpEQ(index, base)), bcast, test2);
-        b_.SetInsertPoint(bcast);
-        llvm::Value* vals[4] = {};
-        for (unsigned k = 0; k < in.vec; ++k) {
-          llvm::Value* four = llvm::PoisonValue::get(llvm::FixedVectorType::get(i64_, kGroups));
-          for (unsigned g = 0; g < kGroups; ++g) {
-            auto* l = b_.CreateAlignedLoad(et, b_.CreateConstInBoundsGEP1_64(i8_, p[g], k * e), llvm::Align(e));
-            tag(l);
-            four = b_.CreateInsertElement(four, ext(l, i64_), std::uint64_t(g));
-          }
-          vals[k] = b_.CreateShuffleVector(four, spread);
-        }
-        for (unsigned k = 0; k < in.vec; ++k) store(in.v[k], vals[k], nullptr);
-        b_.CreateBr(next);
-        b_.SetInsertPoint(test2);
-      }
-      llvm::Value* consecutive = b_.CreateICmpEQ(index, b_.CreateAdd(base, llvm::ConstantVector::get(offs)));
-      b_.CreateCondBr(in.vec == 1 ? all(consecutive) : b_.getFalse(), seq, gen);
-      b_.SetInsertPoint(seq);
-      if (d.op == JitOp::kLd) {
-        llvm::Value* part[kGroups];
-        for (unsigned g = 0; g < kGroups; ++g) {
-          auto* l = b_.CreateAlignedLoad(gvt, p[g], llvm::Align(e));
-          tag(l);
-          part[g] = l;
-        }
-        std::vector<int> cat16(2 * kG), cat32(kN);
-        for (unsigned l = 0; l < 2 * kG; ++l) cat16[l] = static_cast<int>(l);
-        for (unsigned l = 0; l < kN; ++l) cat32[l] = static_cast<int>(l);
-        llvm::Value* lo = b_.CreateShuffleVector(part[0], part[1], cat16);
-        llvm::Value* hi = b_.CreateShuffleVector(part[2], part[3], cat16);
-        store(in.v[0], ext(b_.CreateShuffleVector(lo, hi, cat32), v64_), nullptr);
-      } else {
-        llvm::Value* v = e == 8 ? load(in.v[0]) : b_.CreateTrunc(load(in.v[0]), evt);
-        for (unsigned g = 0; g < kGroups; ++g) {  // groups in lane order: the highest lane's store wins
-          std::vector<int> slice(kG);
-          for (unsigned l = 0; l < kG; ++l) slice[l] = static_cast<int>(g * kG + l);
-          tag(b_.CreateAlignedStore(b_.CreateShuffleVector(v, slice), p[g], llvm::Align(e)));
-        }
-      }
-      b_.CreateBr(next);
-      b_.SetInsertPoint(gen);
-    }
-    llvm::Value* ptrs = b_.CreateGEP(i8_, host, index);
-    if (d.op == JitOp::kLd) {
-      llvm::Value* vals[4] = {};
-      for (unsigned k = 0; k < in.vec; ++k) {
-        llvm::Value* p = k == 0 ? ptrs : b_.CreateGEP(i8_, ptrs, b_.getInt64(k * e));
-        auto* g = b_.CreateMaskedGather(evt, p, llvm::Align(e), mv, llvm::PoisonValue::get(evt));
-        g->setMetadata(llvm::LLVMContext::MD_alias_scope, mem_scope_);
-        g->setMetadata(llvm::LLVMContext::MD_noalias, regs_scope_);
-        vals[k] = e == 8 ? static_cast<llvm::Value*>(g) : d.sgn ? b_.CreateSExt(g, v64_) : b_.CreateZExt(g, v64_);
-      }
-      for (unsigned k = 0; k < in.vec; ++k) store(in.v[k], vals[k], mvec);
-    } else {
-      for (unsigned k = 0; k < in.vec; ++k) {
-        llvm::Value* p = k == 0 ? ptrs : b_.CreateGEP(i8_, ptrs, b_.getInt64(k * e));
-        llvm::Value* v = e == 8 ? load(in.v[k]) : b_.CreateTrunc(load(in.v[k]), evt);
-        auto* s = b_.CreateMaskedScatter(v, p, llvm::Align(e), mv);
-        s->setMetadata(llvm::LLVMContext::MD_alias_scope, mem_scope_);
-        s->setMetadata(llvm::LLVMContext::MD_noalias, regs_scope_);
-      }
-    }
-    b_.CreateBr(next);
+    access(in, d, host, index, mvec, mv, next, nullptr, nullptr);
 
     b_.SetInsertPoint(slow);
     // The semantic function reads and writes the register file: the segment's own slots go there
@@ -588,6 +727,8 @@ class Emitter {
   std::vector<std::uint32_t> first_ref_, last_ref_;
   std::vector<char> external_;
   std::unordered_map<std::uint32_t, llvm::Value*> locals_;
+  std::vector<Chain> chains_;
+  std::unordered_map<std::uint32_t, std::size_t> chain_of_;  // pc -> chain
 };
 
 }  // namespace
