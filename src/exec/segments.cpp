@@ -49,10 +49,12 @@ std::uint32_t segment_call(const Inst* in, SegFrame* frame, std::uint32_t mask, 
   }
 }
 
-JitDesc describe(const Inst& in) {
+JitDesc describe(const KernelImage& kernel, std::uint32_t pc) {
   JitDesc d;
+  const Inst& in = kernel.code[pc];
   if (in.ctl != Ctl::kNone || in.fn == nullptr) return d;
-  if (!describe_int(in.fn, d) && !describe_move(in.fn, d) && !describe_f32_rn(in.fn, d) && !describe_mem(in.fn, d)) {
+  const ExecFn f = unhooked_fn(kernel, pc);
+  if (!describe_int(f, d) && !describe_move(f, d) && !describe_f32_rn(f, d) && !describe_mem(f, d)) {
     return JitDesc{};
   }
   if (d.op == JitOp::kSetp && (in.c != kNoSlot || in.d2 != kNoSlot || ((in.aux2 >> 8) & 1) != 0)) return JitDesc{};

@@ -132,8 +132,12 @@ struct JitDesc {
   std::uint8_t elem = 0;   // kLd/kSt: bytes per element
 };
 
-/// The description of `in` (JitOp::kNone when its function is not one of those).
-JitDesc describe(const Inst& in);
+/// The description of instruction pc of `kernel` (JitOp::kNone when its function is not one of
+/// those). An instruction with compiled accesses or record widths (run_hooked) is described by
+/// its own function: without an access sink, which segments require, run_hooked only calls it.
+JitDesc describe(const KernelImage& kernel, std::uint32_t pc);
+/// The semantic function run_hooked calls for pc, or the instruction's own (compiled.cpp).
+ExecFn unhooked_fn(const KernelImage& kernel, std::uint32_t pc);
 
 // Per file (each compares with its own functions' addresses).
 bool describe_int(ExecFn f, JitDesc& d);    // ops_int.cpp

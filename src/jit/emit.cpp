@@ -142,7 +142,7 @@ class Emitter {
     }
     for (std::uint32_t pc = begin; pc < end; ++pc) {
       const Inst& in = k_.code[pc];
-      const JitDesc d = exec::describe(in);
+      const JitDesc d = exec::describe(k_, pc);
       if (d.op == JitOp::kNone) {
         for (std::uint32_t slot : fields(in)) ok[slot] = 0;  // read from the register file
         continue;
@@ -229,7 +229,7 @@ class Emitter {
       b_.CreateStore(b_.CreateAdd(b_.CreateLoad(i64_, p1), off), p1);
     }
     lanes_ = b_.CreateAdd(lanes_, popcount(m));
-    const JitDesc d = exec::describe(in);
+    const JitDesc d = exec::describe(k_, pc);
     llvm::Value* mvec = is_full(m) != nullptr ? nullptr : b_.CreateBitCast(m, vmask_);
     if (d.op == JitOp::kLd || d.op == JitOp::kSt) {
       auto it = chain_of_.find(pc);
@@ -530,7 +530,7 @@ class Emitter {
     std::vector<std::pair<std::uint32_t, std::size_t>> members;
     for (std::uint32_t pc = begin; pc < end; ++pc) {
       const Inst& in = k_.code[pc];
-      const JitDesc d = exec::describe(in);
+      const JitDesc d = exec::describe(k_, pc);
       const bool mem = d.op == JitOp::kLd || d.op == JitOp::kSt;
       const unsigned w = d.elem * in.vec;
       if (mem && in.guard == kNoSlot && in.imm >= 0 && in.imm < (1 << 20) && w != 0 && in.imm % w == 0) {
@@ -756,7 +756,7 @@ std::vector<Run> find_runs(const exec::KernelImage& k) {
     const std::uint32_t begin = pc;
     std::uint32_t native = 0;
     do {
-      if (exec::describe(k.code[pc]).op != JitOp::kNone) ++native;
+      if (exec::describe(k, pc).op != JitOp::kNone) ++native;
       ++pc;
     } while (pc < n && k.code[pc].ctl == exec::Ctl::kNone && !starts[pc]);
     // A single call of a semantic function gains nothing over the interpreter's.

@@ -144,8 +144,9 @@ class LlvmCompiler final : public exec::SegmentCompiler {
     std::string key;
     auto put = [&](const auto& v) { key.append(reinterpret_cast<const char*>(&v), sizeof v); };
     put(k.code.size());
-    for (const exec::Inst& in : k.code) {
-      const exec::JitDesc d = exec::describe(in);
+    for (std::uint32_t pc = 0; pc < k.code.size(); ++pc) {
+      const exec::Inst& in = k.code[pc];
+      const exec::JitDesc d = exec::describe(k, pc);
       put(in.ctl);
       put(in.guard);
       put(in.guard_neg);
