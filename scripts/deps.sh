@@ -9,7 +9,8 @@ packages=(cmake ninja-build g++ pkg-config
           libcli11-dev libfmt-dev nlohmann-json3-dev
           libgtest-dev libgmock-dev libbenchmark-dev
           libzstd-dev liblz4-dev libtbb-dev zlib1g-dev
-          libprotobuf-dev protobuf-compiler)  # the .ncu-rep writer and reader (src/export)
+          libprotobuf-dev protobuf-compiler   # the .ncu-rep writer and reader (src/export)
+          llvm-16-dev)  # the JIT (src/jit; without it the build interprets every launch)
 if [ "${1:-}" = "--tests" ]; then
   packages+=(chromium)  # the HTML report's tests render the pages headless
 fi

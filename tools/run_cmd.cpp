@@ -383,7 +383,14 @@ void add_run_command(CLI::App& app, RunOptions& o) {
                   "Host threads that run CTAs (default 0: one per core). The counters are the same for any count")
       ->capture_default_str();
   cmd->add_flag("--no-stats", o.no_stats,
-                "Run without the memory model: the report has instruction counts only (for timing the interpreter)");
+                "Run without the memory model: the report has instruction counts only"
+#if WARPSCOPE_HAVE_JIT
+                ". Launches without statistics (every one here, or those outside -k/-s/-c) run as native code "
+                "compiled by the JIT (src/jit), same results and counts; WARPSCOPE_JIT=0 interprets them"
+#else
+                ". This build has no JIT (LLVM 16 was not found): launches are interpreted"
+#endif
+                );
   cmd->add_option("--sample-ctas", o.sample_ctas,
                   "Fraction of CTAs (0 < F <= 1) whose accesses feed the memory model; every CTA still runs. "
                   "Counters are scaled and marked estimated")

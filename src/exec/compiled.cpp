@@ -8,6 +8,7 @@
 
 #include "common/error.hpp"
 #include "exec/program.hpp"
+#include "exec/segments.hpp"
 
 namespace warpscope::exec {
 namespace {
@@ -262,6 +263,11 @@ void release_held(const KernelImage& k, HeldRecords& held, AccessSink& sink) {
       for (const WarpAccess& r : recs) sink.on_access(r);
     recs.clear();
   }
+}
+
+ExecFn unhooked_fn(const KernelImage& k, std::uint32_t pc) {
+  const ExecFn f = k.code[pc].fn;
+  return f == &run_hooked ? k.hook(pc).fn : f;
 }
 
 }  // namespace warpscope::exec

@@ -14,6 +14,7 @@
 #include "common/error.hpp"
 #include "exec/cfg.hpp"
 #include "exec/fault.hpp"
+#include "exec/segments.hpp"
 #include "exec/smallfloat.hpp"
 #include "ptx/link.hpp"
 #include "ptx/ptx.hpp"
@@ -96,6 +97,7 @@ class KernelDecoder final : public DecodeCtx {
 
   std::unique_ptr<KernelImage> run() {
     img_ = std::make_unique<KernelImage>();
+    img_->jit = std::make_shared<JitSlot>();
     img_->module = module_;
     img_->ir_index = kernel_;
     img_->name = module_->functions[kernel_].name;

@@ -27,6 +27,8 @@
 
 namespace warpscope::exec {
 
+struct Segment;  // exec/segments.hpp
+
 inline constexpr unsigned kBarriers = 16;
 /// The most CTAs a thread-block cluster may have (the H100's non-portable limit).
 inline constexpr unsigned kMaxClusterCtas = 16;
@@ -380,6 +382,8 @@ class CtaRunner {
   std::uint64_t clock_skew_sum_ = 0, clock_skew_max_ = 0;
   std::uint64_t cta_instructions_max_ = 0;
   std::vector<std::uint64_t> pc_warp_, pc_thread_;
+  const Segment* segs_ = nullptr;  // native segments by pc (segments.hpp), once looked up
+  bool segs_checked_ = false;
   MemcheckLog memcheck_;
   // sanitize.hpp: findings, the race checker (racecheck of launches whose CTAs run one at a time)
   // and synccheck's notes.

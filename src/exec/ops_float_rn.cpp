@@ -3,6 +3,7 @@
 // -fno-math-errno), so that GCC vectorizes them. Same bits as ops_float.cpp's scalar loops: each
 // of these operations is correctly rounded in the host's default mode, vector or scalar.
 #include "exec/ops_float.hpp"
+#include "exec/segments.hpp"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -144,6 +145,21 @@ ExecFn pick_f32_rn(RnOp op, bool ftz, bool sat) {
     case RnOp::kRsqrt: return unary<URsqrt>(ftz);
   }
   return nullptr;
+}
+
+bool describe_f32_rn(ExecFn f, JitDesc& d) {
+  static const std::pair<RnOp, JitOp> ops[] = {{RnOp::kAdd, JitOp::kFAdd}, {RnOp::kSub, JitOp::kFSub},
+                                               {RnOp::kMul, JitOp::kFMul}, {RnOp::kDiv, JitOp::kFDiv},
+                                               {RnOp::kFma, JitOp::kFFma}, {RnOp::kRcp, JitOp::kFRcp},
+                                               {RnOp::kSqrt, JitOp::kFSqrt}, {RnOp::kRsqrt, JitOp::kFRsqrt}};
+  for (const auto& [rn, op] : ops) {
+    // Without .ftz and .sat every variant pick_f32_rn chooses computes canon(op(a, b)).
+    if (pick_f32_rn(rn, false, false) == f) {
+      d.op = op;
+      return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace warpscope::exec

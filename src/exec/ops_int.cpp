@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "exec/ops_common.hpp"
+#include "exec/segments.hpp"
 
 namespace warpscope::exec {
 namespace {
@@ -755,6 +756,39 @@ bool decode_int(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out) {
       return true;
     default: return false;
   }
+}
+
+bool describe_int(ExecFn f, JitDesc& d) {
+  struct Row {
+    ExecFn fn;
+    JitOp op;
+    std::uint8_t bits;
+    bool sgn;
+  };
+#define WS_JD(FN, OP)                                                                      \
+  Row{&FN<std::uint16_t>, OP, 16, false}, Row{&FN<std::int16_t>, OP, 16, true},            \
+      Row{&FN<std::uint32_t>, OP, 32, false}, Row{&FN<std::int32_t>, OP, 32, true},        \
+      Row{&FN<std::uint64_t>, OP, 64, false}, Row{&FN<std::int64_t>, OP, 64, true}
+  static const Row rows[] = {WS_JD(add, JitOp::kAdd),   WS_JD(sub, JitOp::kSub), WS_JD(mul_lo, JitOp::kMulLo),
+                             WS_JD(mad_lo, JitOp::kMadLo), WS_JD(and_, JitOp::kAnd), WS_JD(or_, JitOp::kOr),
+                             WS_JD(xor_, JitOp::kXor), WS_JD(shl, JitOp::kShl), WS_JD(shr, JitOp::kShr),
+                             Row{&mul_wide<std::uint16_t>, JitOp::kMulWide, 16, false},
+                             Row{&mul_wide<std::int16_t>, JitOp::kMulWide, 16, true},
+                             Row{&mul_wide<std::uint32_t>, JitOp::kMulWide, 32, false},
+                             Row{&mul_wide<std::int32_t>, JitOp::kMulWide, 32, true},
+                             // Predicates are 0/1 bytes: and/or/xor as 8-bit integers.
+                             Row{&and_<std::uint8_t>, JitOp::kAnd, 8, false}, Row{&or_<std::uint8_t>, JitOp::kOr, 8, false},
+                             Row{&xor_<std::uint8_t>, JitOp::kXor, 8, false}};
+#undef WS_JD
+  for (const Row& r : rows) {
+    if (r.fn == f) {
+      d.op = r.op;
+      d.bits = r.bits;
+      d.sgn = r.sgn;
+      return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace warpscope::exec

@@ -6,6 +6,7 @@
 // emit no record; .const loads emit a kConst one.
 #include "exec/memaccess.hpp"
 #include "exec/ops_common.hpp"
+#include "exec/segments.hpp"
 
 namespace warpscope::exec {
 namespace {
@@ -402,6 +403,27 @@ bool decode_mem(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out) {
     }
     default: return false;
   }
+}
+
+bool describe_mem(ExecFn f, JitDesc& d) {
+  for (unsigned e : {1u, 2u, 4u, 8u}) {
+    for (bool sx : {false, true}) {
+      if (e == 8 && sx) continue;
+      for (std::uint8_t space : {std::uint8_t{0}, std::uint8_t{1}}) {
+        const MemSpace ms = space == 0 ? MemSpace::kGlobal : MemSpace::kShared;
+        const bool is_ld = f == pick(ms, false, e, sx);
+        const bool is_st = !sx && f == pick(ms, true, e, false);
+        if (is_ld || is_st) {
+          d.op = is_ld ? JitOp::kLd : JitOp::kSt;
+          d.space = space;
+          d.elem = static_cast<std::uint8_t>(e);
+          d.sgn = sx;
+          return true;
+        }
+      }
+    }
+  }
+  return false;
 }
 
 }  // namespace warpscope::exec

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "exec/ops_common.hpp"
+#include "exec/segments.hpp"
 
 namespace warpscope::exec {
 namespace {
@@ -473,6 +474,43 @@ bool decode_move(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out) {
       return true;
     default: return false;
   }
+}
+
+namespace {
+template <class T>
+bool describe_setp(ExecFn f, JitDesc& d, std::uint8_t bits, bool sgn, bool flt) {
+  for (int c = 0; c <= static_cast<int>(CmpOp::kNan); ++c) {
+    const ExecFn g = pick_cmp_fn<T>(static_cast<CmpOp>(c), false);
+    if (g != nullptr && g == f) {
+      d.op = JitOp::kSetp;
+      d.bits = bits;
+      d.sgn = sgn;
+      d.flt = flt;
+      d.cmp = static_cast<std::uint8_t>(c);
+      return true;
+    }
+  }
+  return false;
+}
+}  // namespace
+
+bool describe_move(ExecFn f, JitDesc& d) {
+  static const std::pair<ExecFn, std::uint8_t> movs[] = {{&mov<1>, 1}, {&mov<8>, 8}, {&mov<16>, 16}, {&mov<32>, 32}, {&mov<64>, 64}};
+  for (const auto& [g, bits] : movs) {
+    if (g == f) {
+      d.op = JitOp::kMov;
+      d.bits = bits;
+      return true;
+    }
+  }
+  if (f == &selp) {
+    d.op = JitOp::kSelp;
+    return true;
+  }
+  return describe_setp<std::uint16_t>(f, d, 16, false, false) || describe_setp<std::int16_t>(f, d, 16, true, false) ||
+         describe_setp<std::uint32_t>(f, d, 32, false, false) || describe_setp<std::int32_t>(f, d, 32, true, false) ||
+         describe_setp<std::uint64_t>(f, d, 64, false, false) || describe_setp<std::int64_t>(f, d, 64, true, false) ||
+         describe_setp<float>(f, d, 32, false, true);
 }
 
 }  // namespace warpscope::exec

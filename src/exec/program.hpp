@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <deque>
 #include <iosfwd>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,7 @@ struct Ctx;
 class MemcheckLog;
 class RaceChecker;
 class ObjectTable;
+struct JitSlot;  // exec/segments.hpp
 /// A semantic function: executes `in` for the lanes set in `mask` (never 0).
 using ExecFn = void (*)(const Inst& in, Ctx& x, std::uint32_t mask);
 
@@ -197,6 +199,9 @@ struct KernelImage {
   // Per-instruction data that does not fit an Inst (matrix instructions: a descriptor and their
   // fragments' slots, ops_mma.cpp), at the offset the instruction keeps in Inst::aux2.
   std::vector<std::uint32_t> operand_lists;
+  // Native segments of the kernel (exec/segments.hpp), compiled at its first launch without an
+  // access sink; null: never (a kernel image built by hand).
+  std::shared_ptr<JitSlot> jit;
 
   const ptx::Function& ir_function(std::uint32_t func) const {
     return module->functions[funcs[func].ir_index];

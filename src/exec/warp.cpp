@@ -10,6 +10,7 @@
 #include "exec/fault.hpp"
 #include "exec/heap.hpp"
 #include "exec/machine.hpp"
+#include "exec/segments.hpp"
 
 namespace warpscope::exec {
 
@@ -348,7 +349,53 @@ CtaRunner::RunResult CtaRunner::run_split(WarpState& w, Split& s) {
     return true;
   };
 
+  // Native segments (segments.hpp): only for a CTA without an access sink.
+  const Segment* segs = nullptr;
+  if (x_.sink == nullptr) {
+    if (!segs_checked_) {
+      segs_checked_ = true;
+      const SegmentTable* t = segments_for(k_);
+      segs_ = t != nullptr ? t->at.data() : nullptr;
+    }
+    segs = segs_;
+  }
+
   for (;;) {
+    if (segs != nullptr && segs[pc].fn != nullptr) {
+      // A segment runs where the interpreter would run the same instructions without stopping:
+      // no reconvergence point inside it, budget left after it.
+      const Segment& sg = segs[pc];
+      const std::uint32_t n = sg.end - pc;
+      if (budget > n && (top->rpc <= pc || top->rpc >= sg.end)) {
+        SegFrame f;
+        f.x = &x_;
+        f.code = code;
+        f.regs = regs;
+        f.pc_thread = pc_thread;
+        f.count = count;
+        f.active = active;
+        f.run_lanes = static_cast<std::uint32_t>(run_lanes);
+        const std::uint32_t r = sg.fn(&f);
+        if (r == kSegNotRun) goto interpret;
+        if (r != 0) [[unlikely]] {
+          // As the interpreter leaves it when an instruction faults: counted, then thrown.
+          w.instructions = count + r;
+          std::rethrow_exception(f.error);
+        }
+        count += n;
+        tcount += f.lanes;
+        budget -= n;
+        pc = sg.end;
+        if (pc == top->rpc) [[unlikely]] {
+          top->pc = pc;
+          end_run(pc);
+          if (!restack()) break;
+          begin_run();
+        }
+        continue;
+      }
+    }
+  interpret:
     const Inst& in = code[pc];
     std::uint32_t m = active;
     if (in.guard != kNoSlot) {

@@ -56,6 +56,11 @@ Module load(Device& device, std::string_view name);
 // ---- device buffers ------------------------------------------------------------------------
 
 /// `count` elements of T in device memory, freed on destruction. Move-only.
+/// Observers of every Buffer::download's bytes and every launch's counters through launch_shared
+/// (nullptr: none): tests/jit compares them between the interpreter and the JIT.
+inline void (*observe_bytes)(const void* data, std::size_t bytes) = nullptr;
+inline void (*observe_launch)(const warpscope::LaunchStats& stats) = nullptr;
+
 template <class T>
 class Buffer {
  public:
@@ -86,6 +91,7 @@ class Buffer {
   std::vector<T> download() const {
     std::vector<T> host(count_);
     device_->copy_to_host(host.data(), ptr_, bytes());
+    if (observe_bytes != nullptr) observe_bytes(host.data(), bytes());
     return host;
   }
   /// Sets every byte (as cudaMemset does).
@@ -110,9 +116,11 @@ warpscope::LaunchStats launch_shared(Device& device, const Module& module, std::
                                      Dim3 grid, Dim3 block, std::size_t dynamic_shared_bytes,
                                      const Args&... args) {
   const warpscope::KernelArg list[] = {warpscope::arg(args)..., warpscope::KernelArg{}};
-  return device.launch(module, kernel, grid, block,
-                       std::span<const warpscope::KernelArg>(list, sizeof...(Args)),
-                       dynamic_shared_bytes);
+  warpscope::LaunchStats stats = device.launch(module, kernel, grid, block,
+                                               std::span<const warpscope::KernelArg>(list, sizeof...(Args)),
+                                               dynamic_shared_bytes);
+  if (observe_launch != nullptr) observe_launch(stats);
+  return stats;
 }
 
 template <class... Args>

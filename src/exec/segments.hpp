@@ -1,0 +1,148 @@
+// Native segments: what the interpreter's warp loop needs from a compiler of straight-line runs
+// (src/jit; docs/exec.md, "Native segments"), and what that compiler may learn about decoded
+// instructions. Nothing here depends on the compiler: a build without it leaves the table empty
+// and the warp loop interprets every instruction.
+//
+// A segment is a run [begin, end) of instructions that only compute (Ctl::kNone), compiled into
+// one function that does, for the warp's active lanes, what the warp loop would do calling each
+// instruction's semantic function in turn: guards, the per-pc thread-count corrections of guarded
+// instructions, and the lanes each instruction ran. Instructions the compiler does not turn into
+// native code are calls to their semantic function, so every run can be compiled.
+//
+// The warp loop runs a segment only without an access sink (no statistics, no sanitizer for the
+// CTA), when the warp's reconvergence point is not inside the run and its instruction budget
+// outlasts it; otherwise it interprets, so instruction counts, pc counts and the clock stay those
+// of the interpreter.
+#pragma once
+
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "exec/program.hpp"
+
+namespace warpscope::exec {
+
+/// What a segment function gets and gives back. A plain struct: compiled code reads and writes
+/// its fields at their offsets (offsetof).
+struct SegFrame;
+/// How compiled code calls an instruction's semantic function: sets the warp's instruction count
+/// (what %clock reads) to `count`, calls in->fn for `mask`, and returns 0, or 1 with the fault it
+/// threw in frame->error (exceptions never unwind through compiled code).
+using SegCallFn = std::uint32_t (*)(const Inst* in, SegFrame* frame, std::uint32_t mask, std::uint64_t count);
+std::uint32_t segment_call(const Inst* in, SegFrame* frame, std::uint32_t mask, std::uint64_t count) noexcept;
+
+struct SegFrame {
+  Ctx* x = nullptr;
+  const Inst* code = nullptr;           // KernelImage::code.data(): compiled code holds no addresses
+  SegCallFn call = &segment_call;
+  std::uint64_t* regs = nullptr;        // the warp's register file (Ctx::regs)
+  std::uint64_t* pc_thread = nullptr;   // the per-pc thread-count differences (warp.cpp)
+  std::uint64_t count = 0;              // the warp's instruction count before the segment
+  std::uint64_t lanes = 0;              // out: sum over the instructions run of their active lanes
+  std::uint32_t active = 0;             // the split's active lanes (never 0)
+  std::uint32_t run_lanes = 0;          // popcount of the run's lanes (warp.cpp's run_lanes)
+  std::exception_ptr error;             // a semantic function's fault, rethrown by the warp loop
+};
+
+/// Runs a segment; returns 0 when it ran to its end, i + 1 when its i-th instruction faulted
+/// (SegFrame::error; `lanes` then counts instructions 0..i), or kSegNotRun when it did nothing
+/// (a segment compiled for full warps only, entered by a split warp: the warp loop interprets).
+inline constexpr std::uint32_t kSegNotRun = 0xffffffffu;
+using SegFn = std::uint32_t (*)(SegFrame* frame);
+
+struct Segment {
+  SegFn fn = nullptr;
+  std::uint32_t end = 0;  // one past its last instruction
+};
+
+/// A kernel's segments, indexed by the pc they begin at (fn == nullptr: none begins there).
+struct SegmentTable {
+  std::vector<Segment> at;
+  const Inst* code = nullptr;  // KernelImage::code.data() when compiled (checked before use)
+  std::shared_ptr<void> owner; // keeps the compiled code alive
+};
+
+/// A KernelImage's lazily compiled segments (KernelImage::jit).
+struct JitSlot {
+  std::once_flag once;
+  std::unique_ptr<SegmentTable> table;
+};
+
+/// Compiles a kernel's segments (src/jit installs one).
+class SegmentCompiler {
+ public:
+  virtual ~SegmentCompiler() = default;
+  /// nullptr when nothing could be compiled (the kernel is then interpreted).
+  virtual std::unique_ptr<SegmentTable> compile(const KernelImage& kernel) = 0;
+};
+
+/// Installs the process's segment compiler (nullptr: none). Not thread-safe with launches.
+void set_segment_compiler(SegmentCompiler* compiler);
+/// Native segments on or off for later launches (default on; WARPSCOPE_JIT=0 in the environment
+/// turns them off). Without a compiler they are off whatever this says.
+void set_jit_enabled(bool on);
+bool jit_enabled();
+/// Whether a compiler is installed (the build has the JIT).
+bool jit_available();
+/// The kernel's segments, compiled on the first call (thread-safe); nullptr when the JIT is off,
+/// absent, or compiled nothing.
+const SegmentTable* segments_for(const KernelImage& kernel);
+
+// --- what the compiler may know about an instruction -------------------------------------------
+
+/// An instruction's semantic function described, for the ones whose semantics the compiler
+/// reproduces bit for bit (each described by the file that defines the function). kNone: call it.
+enum class JitOp : std::uint8_t {
+  kNone,
+  kMov,      // d = a & mask(bits)
+  kAdd,      // integers of `bits`, wrapping; result zero-extended to 64 bits
+  kSub,
+  kMulLo,
+  kMadLo,    // d = a * b + c
+  kMulWide,  // d = ext(a) * ext(b), 2 * bits wide (sign-extended when `sgn`)
+  kAnd,
+  kOr,
+  kXor,
+  kShl,      // b (u32) >= bits: 0
+  kShr,      // b >= bits: 0, or the sign for signed types (arithmetic)
+  kSetp,     // d = cmp(a, b) ? 1 : 0 (no second destination, no combining predicate, no .ftz)
+  kSelp,     // d = (c & 1) ? a : b (64 bits)
+  kFAdd,     // f32, round to nearest, no .ftz/.sat; NaN results canonical (0x7fffffff)
+  kFSub,
+  kFMul,
+  kFFma,
+  kFDiv,
+  kFRcp,     // 1 / a
+  kFSqrt,
+  kFRsqrt,   // 1 / sqrt(a), two roundings
+  kLd,       // ld of `space` (0 global, 1 shared), element `elem` bytes (sign-extended when `sgn`), Inst::vec elements
+  kSt,
+};
+
+struct JitDesc {
+  JitOp op = JitOp::kNone;
+  std::uint8_t bits = 0;   // integer width
+  bool sgn = false;        // signed integer type / sign-extending load
+  bool flt = false;        // kSetp: f32 comparison
+  std::uint8_t cmp = 0;    // kSetp: ptx::CmpOp
+  std::uint8_t space = 0;  // kLd/kSt: 0 global, 1 shared
+  std::uint8_t elem = 0;   // kLd/kSt: bytes per element
+};
+
+/// The description of instruction pc of `kernel` (JitOp::kNone when its function is not one of
+/// those). An instruction with compiled accesses or record widths (run_hooked) is described by
+/// its own function: without an access sink, which segments require, run_hooked only calls it.
+JitDesc describe(const KernelImage& kernel, std::uint32_t pc);
+/// The semantic function run_hooked calls for pc, or the instruction's own (compiled.cpp).
+ExecFn unhooked_fn(const KernelImage& kernel, std::uint32_t pc);
+
+// Per file (each compares with its own functions' addresses).
+bool describe_int(ExecFn f, JitDesc& d);    // ops_int.cpp
+bool describe_move(ExecFn f, JitDesc& d);   // ops_move.cpp
+bool describe_f32_rn(ExecFn f, JitDesc& d); // ops_float_rn.cpp
+bool describe_mem(ExecFn f, JitDesc& d);    // ops_mem.cpp
+
+}  // namespace warpscope::exec

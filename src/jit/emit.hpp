@@ -1,0 +1,30 @@
+// LLVM IR for a kernel's segments (internal to src/jit; includes LLVM's headers).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "exec/segments.hpp"
+
+namespace llvm {
+class Module;
+}
+
+namespace warpscope::jit {
+
+/// A straight-line run [begin, end) of compute-only instructions that no branch enters in its
+/// middle (no branch target, reconvergence point or function entry inside).
+struct Run {
+  std::uint32_t begin = 0, end = 0;
+};
+
+/// The kernel's runs worth compiling.
+std::vector<Run> find_runs(const exec::KernelImage& kernel);
+
+/// Adds one function `<prefix>_<begin>` per run to `module` (exec::SegFn); returns how many of
+/// the runs' instructions are native code (the others call their semantic function).
+std::uint64_t emit_segments(llvm::Module& module, const exec::KernelImage& kernel, const std::vector<Run>& runs,
+                            const std::string& prefix);
+
+}  // namespace warpscope::jit
