@@ -47,6 +47,10 @@ void LaunchCollector::set_blocks_per_sm(const std::vector<std::uint32_t>& per_mo
     models_[i]->placement = CtaPlacement(models_[i]->profile, per_model[i]);
 }
 
+void LaunchCollector::set_launch_ctas(std::uint64_t ctas) {
+  if (ctas <= 1) order_ = CtaOrder::kSequential;
+}
+
 LaunchCollector::~LaunchCollector() = default;
 
 void LaunchCollector::set_local_frame_bytes(std::uint64_t bytes) {

@@ -210,6 +210,9 @@ class LaunchCollector final : public ShardedSink {
   /// SM; the primary first, 0: unknown), for the placement (cta_placement.hpp). Call before the
   /// first record.
   void set_blocks_per_sm(const std::vector<std::uint32_t>& per_model);
+  /// The launch's CTAs: a launch of one CTA has nothing to interleave, so its records go to the
+  /// caches as they come (the same counts, and no wave is held in memory). Call before the first record.
+  void set_launch_ctas(std::uint64_t ctas);
   /// The order in which the caches see the CTAs; the default is kInterleaved, or kSequential
   /// where the environment has WARPSCOPE_CTA_ORDER=sequential (or =round-robin: sequential, and
   /// set_blocks_per_sm() ignored, as the model was before 2026-11-29). Call before the first record.

@@ -421,6 +421,7 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
   }
   // --sample-ctas: every k-th CTA feeds the memory model, k = round(1 / fraction).
   const std::uint64_t total_ctas = std::uint64_t(grid.x) * grid.y * grid.z;
+  metrics.set_launch_ctas(total_ctas);
   const auto every = static_cast<std::uint32_t>(std::max<long>(1, std::lround(1.0 / sample_ctas)));
   const std::uint64_t sampled_ctas = every > 1 ? (total_ctas + every - 1) / every : total_ctas;
   metrics.set_cta_sample_stride(every);
