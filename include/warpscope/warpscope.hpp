@@ -206,6 +206,16 @@ struct LaunchStats {
   std::vector<SanitizerFinding> sanitizer;
   /// initcheck findings past the ones kept in `sanitizer` (the first 1000 in CTA order): counted only.
   std::uint64_t sanitizer_unkept = 0;
+  /// What the launch's end needs of those to drop reads another CTA writes (exec/initcheck.hpp):
+  /// address, size and CTA of each, up to a cap; past it they are counted in sanitizer_unkept
+  /// and sanitizer_unkept_unchecked (not checked against the other CTAs' writes).
+  struct UnkeptRead {
+    std::uint64_t address = 0;
+    std::uint32_t size = 0;
+    std::uint32_t cta = 0;
+  };
+  std::vector<UnkeptRead> sanitizer_unkept_reads;
+  std::uint64_t sanitizer_unkept_unchecked = 0;
   /// Device printf calls whose output was dropped because the launch's printf FIFO was full.
   std::uint64_t printf_dropped = 0;
   /// Cycles the warps' %clock reads ran ahead of their instruction counts when they ended (the

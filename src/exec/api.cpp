@@ -461,7 +461,7 @@ LaunchStats Device::launch(const Module& module, std::string_view kernel, Dim3 g
   // initcheck: a read of bytes another CTA of this launch writes is no report (the GPU may run
   // the write first); decided once the launch's writes are all known, before they are committed.
   const auto drop_seen_reads = [&](LaunchStats& s) {
-    if (req.init != nullptr) req.init->drop_reads_written_by_others(s.sanitizer, req.grid);
+    if (req.init != nullptr) req.init->drop_reads_written_by_others(s, req.grid);
   };
   LaunchStats stats;
   if (options.cooperative) {

@@ -111,9 +111,10 @@ void InitShadow::commit() {
   pending_.shrink_to_fit();
 }
 
-std::size_t InitShadow::drop_reads_written_by_others(std::vector<SanitizerFinding>& findings, Dim3 grid) {
+std::size_t InitShadow::drop_reads_written_by_others(LaunchStats& stats, Dim3 grid) {
   std::lock_guard lock(mu_);
-  bool any = false;
+  std::vector<SanitizerFinding>& findings = stats.sanitizer;
+  bool any = !stats.sanitizer_unkept_reads.empty();
   for (const SanitizerFinding& f : findings) any = any || f.tool == "initcheck";
   if (!any || pending_.empty()) return 0;
   // chunk -> (CTA, bytes written) of the launch's writes.
@@ -126,17 +127,25 @@ std::size_t InitShadow::drop_reads_written_by_others(std::vector<SanitizerFindin
       if (cta != reader && (mask >> (addr % kChunk) & 1)) return true;
     return false;
   };
-  const std::size_t before = findings.size();
-  std::erase_if(findings, [&](const SanitizerFinding& f) {
-    if (f.tool != "initcheck" || f.kind != "uninitialized_read") return false;
-    const std::uint32_t reader = f.block.x + grid.x * (f.block.y + grid.y * f.block.z);
-    for (std::uint64_t a = f.address; a < f.address + std::max<std::uint32_t>(f.size, 1); ++a) {
+  // A read is dropped when every byte of it is either initialised or written by another CTA.
+  const auto dropped = [&](std::uint64_t address, std::uint32_t size, std::uint32_t reader) {
+    for (std::uint64_t a = address; a < address + std::max<std::uint32_t>(size, 1); ++a) {
       std::uint64_t bit = 0;
       if (poisoned(a, 1, bit) && !others_wrote(a, reader)) return false;
     }
     return true;
+  };
+  const std::size_t before = findings.size();
+  std::erase_if(findings, [&](const SanitizerFinding& f) {
+    if (f.tool != "initcheck" || f.kind != "uninitialized_read") return false;
+    return dropped(f.address, f.size, f.block.x + grid.x * (f.block.y + grid.y * f.block.z));
   });
-  return before - findings.size();
+  const std::size_t unkept_before = stats.sanitizer_unkept_reads.size();
+  std::erase_if(stats.sanitizer_unkept_reads,
+                [&](const LaunchStats::UnkeptRead& u) { return dropped(u.address, u.size, u.cta); });
+  const std::size_t unkept_dropped = unkept_before - stats.sanitizer_unkept_reads.size();
+  stats.sanitizer_unkept -= std::min<std::uint64_t>(stats.sanitizer_unkept, unkept_dropped);
+  return before - findings.size() + unkept_dropped;
 }
 
 InitChecker::~InitChecker() {

@@ -58,12 +58,14 @@ class InitShadow {
     std::uint32_t cta = 0;
   };
   void hand_in(std::vector<Chunk>& writes);
-  /// Before commit(): drops the uninitialised-read findings of `findings` whose bytes that were
+  /// Before commit(): drops the uninitialised-read findings of `stats.sanitizer` whose bytes that were
   /// unwritten when the launch started are all written, during the launch, by CTAs other than
   /// the reader's (a grid of `grid`): on a GPU such a read may follow the write, as H200's
   /// compute-sanitizer shows (tests/hw/data/h200/sanitize/initcheck.txt, mode `other`).
   /// Returns how many it dropped.
-  std::size_t drop_reads_written_by_others(std::vector<SanitizerFinding>& findings, Dim3 grid);
+  /// Also the reads past the kept ones (stats.sanitizer_unkept_reads), whose count
+  /// (stats.sanitizer_unkept) it lowers by those it drops.
+  std::size_t drop_reads_written_by_others(LaunchStats& stats, Dim3 grid);
   /// The launch ended: its writes clear their bits.
   void commit();
 

@@ -23,7 +23,19 @@ void SanitizerLog::note_each(const SanitizerFinding& f, std::uint32_t cta, std::
   ++each_total_;
   each_keep_ = keep;
   // A runner runs its CTAs in increasing order: its first `keep` are its lowest.
-  if (each_.size() < keep) each_.push_back(Item{f, cta, seq_++});
+  if (each_.size() < keep) {
+    each_.push_back(Item{f, cta, seq_++});
+  } else {
+    add_unkept(f, cta);
+  }
+}
+
+void SanitizerLog::add_unkept(const SanitizerFinding& f, std::uint32_t cta) {
+  if (unkept_.size() < kUnkeptCap) {
+    unkept_.push_back(LaunchStats::UnkeptRead{f.address, f.size, cta});
+  } else {
+    ++unkept_unchecked_;
+  }
 }
 
 void SanitizerLog::merge(const SanitizerLog& other) {
@@ -32,8 +44,17 @@ void SanitizerLog::merge(const SanitizerLog& other) {
     std::sort(each_.begin(), each_.end(),
               [](const Item& a, const Item& b) { return a.cta != b.cta ? a.cta < b.cta : a.seq < b.seq; });
     each_keep_ = std::max(each_keep_, other.each_keep_);
+    for (std::size_t i = each_keep_; i < each_.size(); ++i) add_unkept(each_[i].finding, each_[i].cta);
     if (each_.size() > each_keep_) each_.resize(each_keep_);
   }
+  for (const LaunchStats::UnkeptRead& u : other.unkept_) {
+    if (unkept_.size() < kUnkeptCap) {
+      unkept_.push_back(u);
+    } else {
+      ++unkept_unchecked_;
+    }
+  }
+  unkept_unchecked_ += other.unkept_unchecked_;
   each_total_ += other.each_total_;
   for (const auto& [key, theirs] : other.items_) {
     auto [it, fresh] = items_.try_emplace(key, theirs);
@@ -57,6 +78,8 @@ void SanitizerLog::finish(LaunchStats& stats) const {
     stats.sanitizer.back().count = 1;
   }
   stats.sanitizer_unkept = each_total_ - each_.size();
+  stats.sanitizer_unkept_reads = unkept_;
+  stats.sanitizer_unkept_unchecked = unkept_unchecked_;
 }
 
 SanitizerSite sanitizer_site(const KernelImage& k, std::uint32_t pc, std::uint32_t tid, Dim3 block) {

@@ -77,6 +77,12 @@ class SanitizerLog {
   std::vector<Item> each_;       // note_each's, in (cta, seq) order
   std::size_t each_keep_ = 0;
   std::uint64_t each_total_ = 0;
+  // note_each's past the kept ones: what the launch's end needs to drop reads other CTAs write
+  // (LaunchStats::sanitizer_unkept_reads), up to kUnkeptCap; past it only counted.
+  static constexpr std::size_t kUnkeptCap = std::size_t{1} << 22;  // 4 Mi reads, 64 MiB
+  std::vector<LaunchStats::UnkeptRead> unkept_;
+  std::uint64_t unkept_unchecked_ = 0;
+  void add_unkept(const SanitizerFinding& f, std::uint32_t cta);
 };
 
 /// A SanitizerSite for lane `tid` (linear thread index in the CTA) at `pc`.

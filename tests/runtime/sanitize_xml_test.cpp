@@ -69,7 +69,9 @@ class SanitizeXml : public ::testing::Test {
   }
   /// warpscope sanitize's XML for `program` (host backtraces on).
   std::string xml(const std::string& options, const std::string& program) {
-    const std::string file = prog("sanitize_xml_" + std::to_string(counter_++) + ".xml");
+    // One file per test and call: ctest runs the tests of this file in parallel processes.
+    const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    const std::string file = prog("sanitize_xml_" + test + "_" + std::to_string(counter_++) + ".xml");
     const auto r = rt_test::run_shell(exe_ + " sanitize --threads 1 --show-backtrace yes " + options + " --xml --save " +
                                       file + " -- " + prog(program));
     EXPECT_EQ(r.exit_code, 0) << r.out << r.err;

@@ -7,6 +7,8 @@
 //            the same CTA): no report.
 //   other    CTA 0 writes a[0..31]; CTA 1 reads them in the same launch: no report (another
 //            CTA's writes in the launch count, as on the H200), whatever the host threads.
+//   many     `other` past the 1000 reads initcheck keeps: CTAs 0-1 write 1024 ints of a fresh
+//            allocation, CTAs 2-3 read them in the same launch (1024 reads): no report either.
 //   later    one launch writes a, the next reads it: no report.
 //   atomic   atomicAdd on uninitialised a[t], then a read: 64 reports, one per atomic (it reads
 //            the old value), none for the read after it (the atomic wrote), as on the H200.
@@ -31,6 +33,11 @@ __global__ void write_then_other(int* a, int* out) {
   if (blockIdx.x == 0) a[threadIdx.x] = threadIdx.x;
   else out[threadIdx.x] = a[threadIdx.x];  // init: other
 }
+__global__ void write_then_other_many(int* b, int* out) {
+  const int i = (blockIdx.x % 2) * blockDim.x + threadIdx.x;
+  if (blockIdx.x < 2) b[i] = i;
+  else out[i] = b[i];  // init: many
+}
 __global__ void add_then_read(int* a, int* out) {
   atomicAdd(&a[threadIdx.x], 1);
   out[threadIdx.x] = a[threadIdx.x];
@@ -52,6 +59,14 @@ int main(int argc, char** argv) {
     own_then_read<<<1, 64>>>(a, out);
   } else if (!strcmp(m, "other")) {
     write_then_other<<<2, 32>>>(a, out);
+  } else if (!strcmp(m, "many")) {
+    int *b = nullptr, *o = nullptr;
+    cudaMalloc(&b, 1024 * sizeof(int));
+    cudaMalloc(&o, 1024 * sizeof(int));
+    write_then_other_many<<<4, 512>>>(b, o);
+    cudaDeviceSynchronize();
+    cudaFree(b);
+    cudaFree(o);
   } else if (!strcmp(m, "later")) {
     write_all<<<1, 64>>>(a);
     read_all<<<1, 64>>>(a, out);
