@@ -27,11 +27,22 @@ std::uint32_t shared_lanes_per_phase(const arch::Profile& p, Op op, std::uint32_
 
 namespace {
 
+/// Records one phase: its lanes, wavefronts, and the ideal count for `distinct` addresses of
+/// `width` bytes (max(1, ceil(bytes / (banks x bank_bytes)))).
+void add_phase(const arch::Profile& p, SharedBankResult& r, LaneMask lanes, std::uint32_t wavefronts,
+               std::uint64_t distinct, std::uint32_t width, std::uint64_t first_addr) {
+  const std::uint64_t row_bytes = std::uint64_t{p.shared_banks} * p.shared_bank_bytes;
+  const auto ideal =
+      static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (distinct * width + row_bytes - 1) / row_bytes));
+  r.phases[r.phase_count++] = SharedPhase{lanes, wavefronts, ideal, first_addr};
+  r.wavefronts += wavefronts;
+  r.ideal_wavefronts += ideal;
+}
+
 /// The general rule, phase by phase, with sorting to find the distinct words and addresses.
 void shared_access_sorted(const arch::Profile& p, const WarpAccess& a, SharedBankResult& r) {
   const std::uint32_t width = a.width;
   const std::uint32_t bank_bytes = p.shared_bank_bytes;
-  const std::uint32_t row_bytes = p.shared_banks * bank_bytes;
   const std::uint32_t lanes_per_phase = r.lanes_per_phase;
   const std::uint32_t warp = std::min(p.warp_size, kMaxWarpSize);
   std::uint64_t all_addrs[kMaxWarpSize];
@@ -56,12 +67,7 @@ void shared_access_sorted(const arch::Profile& p, const WarpAccess& a, SharedBan
     std::uint32_t per_bank[kMaxBanks] = {};
     std::uint32_t worst = 0;
     for (unsigned i = 0; i < nw; ++i) worst = std::max(worst, ++per_bank[words[i] % p.shared_banks]);
-    const std::uint64_t distinct_bytes = std::uint64_t{na} * width;
-    const auto ideal =
-        static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (distinct_bytes + row_bytes - 1) / row_bytes));
-    r.phases[r.phase_count++] = SharedPhase{lanes, worst, ideal, addrs[0]};
-    r.wavefronts += worst;
-    r.ideal_wavefronts += ideal;
+    add_phase(p, r, lanes, worst, na, width, addrs[0]);
   }
   r.bytes_requested = std::uint64_t{sort_unique(all_addrs, all_n)} * width;
 }
@@ -76,7 +82,6 @@ void shared_access_bitset(const arch::Profile& p, const WarpAccess& a, std::uint
   const std::uint32_t width = a.width;
   const std::uint32_t bank_bytes = p.shared_bank_bytes;
   const std::uint32_t banks = p.shared_banks;
-  const std::uint32_t row_bytes = banks * bank_bytes;
   const std::uint32_t lanes_per_phase = r.lanes_per_phase;
   const std::uint32_t warp = std::min(p.warp_size, kMaxWarpSize);
   // Widths are powers of two (check_access); bank sizes and counts usually are: shifts and masks
@@ -119,12 +124,7 @@ void shared_access_bitset(const arch::Profile& p, const WarpAccess& a, std::uint
       }
     }
     top = std::max(top, phase_hi);
-    const std::uint64_t distinct_bytes = std::uint64_t{na} * width;
-    const auto ideal =
-        static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (distinct_bytes + row_bytes - 1) / row_bytes));
-    r.phases[r.phase_count++] = SharedPhase{lanes, worst, ideal, first_addr};
-    r.wavefronts += worst;
-    r.ideal_wavefronts += ideal;
+    add_phase(p, r, lanes, worst, na, width, first_addr);
   }
   std::uint64_t distinct = 0;
   for (std::uint32_t k = 0; k <= top; ++k) distinct += static_cast<std::uint64_t>(std::popcount(all_bits[k]));
@@ -140,7 +140,6 @@ void shared_access_bitset(const arch::Profile& p, const WarpAccess& a, std::uint
 void shared_access_atomic(const arch::Profile& p, const WarpAccess& a, SharedBankResult& r) {
   const std::uint32_t width = a.width;
   const std::uint32_t bank_bytes = p.shared_bank_bytes;
-  const std::uint32_t row_bytes = p.shared_banks * bank_bytes;
   const std::uint32_t warp = std::min(p.warp_size, kMaxWarpSize);
   std::uint64_t all_addrs[kMaxWarpSize];
   unsigned all_n = 0;
@@ -161,12 +160,7 @@ void shared_access_atomic(const arch::Profile& p, const WarpAccess& a, SharedBan
     });
     const std::uint64_t first_addr = *std::min_element(addrs, addrs + na);
     na = sort_unique(addrs, na);
-    const std::uint64_t distinct_bytes = std::uint64_t{na} * width;
-    const auto ideal =
-        static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (distinct_bytes + row_bytes - 1) / row_bytes));
-    r.phases[r.phase_count++] = SharedPhase{lanes, worst, ideal, first_addr};
-    r.wavefronts += worst;
-    r.ideal_wavefronts += ideal;
+    add_phase(p, r, lanes, worst, na, width, first_addr);
   }
   r.bytes_requested = std::uint64_t{sort_unique(all_addrs, all_n)} * width;
 }
