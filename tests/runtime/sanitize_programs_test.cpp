@@ -460,27 +460,27 @@ TEST_F(SanitizePrograms, TrackUnusedMemoryReportsTheBytesNeverWritten) {
   EXPECT_EQ(plain.out, "========= COMPUTE-SANITIZER\nunused: cudaSuccess\n========= ERROR SUMMARY: 0 errors\n");
 }
 
+// init.cu's `mode` under initcheck reports nothing, with 1 and 2 host threads.
+void expect_no_initcheck_error(const std::string& exe, const std::string& program, const std::string& mode) {
+  for (const char* threads : {"1", "2"}) {
+    const auto r = rt_test::run_shell(exe + " sanitize --threads " + threads + " --tool initcheck -- " + program);
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_EQ(r.out, "========= COMPUTE-SANITIZER\n" + mode + ": cudaSuccess\n========= ERROR SUMMARY: 0 errors\n")
+        << threads;
+  }
+}
+
 TEST_F(SanitizePrograms, InitcheckSeesOtherCtasWritesOfTheSameLaunchForAnyThreadCount) {
   // The H200's compute-sanitizer reports nothing for mode `other` of tests/hw/sanitize/
   // initcheck_probe.cu (tests/hw/data/h200/sanitize/initcheck.txt): the same here, for any thread count.
-  for (const char* threads : {"1", "2"}) {
-    const auto r = rt_test::run_shell(exe_ + " sanitize --threads " + threads + " --tool initcheck -- " +
-                                      prog("init other"));
-    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-    EXPECT_EQ(r.out, "========= COMPUTE-SANITIZER\nother: cudaSuccess\n========= ERROR SUMMARY: 0 errors\n") << threads;
-  }
+  expect_no_initcheck_error(exe_, prog("init other"), "other");
 }
 
 TEST_F(SanitizePrograms, InitcheckDropsOtherCtasWritesPastTheKeptReports) {
   // Mode `many`: 1024 reads of bytes other CTAs of the launch write, more than the 1000 reports
   // initcheck keeps: none is an error (the rule of mode `other`; the reads past the kept ones had
   // been counted without the check: simpleAWBarrier's 268,575, where the H200 reports 0).
-  for (const char* threads : {"1", "2"}) {
-    const auto r = rt_test::run_shell(exe_ + " sanitize --threads " + threads + " --tool initcheck -- " +
-                                      prog("init many"));
-    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-    EXPECT_EQ(r.out, "========= COMPUTE-SANITIZER\nmany: cudaSuccess\n========= ERROR SUMMARY: 0 errors\n") << threads;
-  }
+  expect_no_initcheck_error(exe_, prog("init many"), "many");
 }
 
 // An atomic on unwritten bytes reads them: one report per atomic, none for the plain read after it
