@@ -91,8 +91,10 @@ struct Result {
   std::string comments;
   std::vector<std::pair<std::string, Value>> metrics;  // in the file's order
   std::vector<std::string> sections;                   // the identifiers of its sections
-  /// Instanced metrics (a value list and no aggregate value: warpscope's source counters,
-  /// docs/report.md): per metric, (correlation id, value) pairs in the file's order.
+  std::uint64_t source_reference = 0;                  // Source.Reference
+  /// Instanced metrics (a value list; warpscope's source counters have no aggregate value and
+  /// are not in `metrics`, Nsight Compute's have both): per metric, (correlation id, value) pairs in
+  /// the file's order (docs/report.md).
   std::vector<std::pair<std::string, std::vector<std::pair<Value, Value>>>> instances;
   /// The value of a metric (nullptr when it has none).
   const Value* find(const std::string& name) const;
@@ -106,6 +108,20 @@ struct Device {
   std::vector<std::pair<std::string, Value>> attributes;
 };
 
+/// A source message of a block (SourceData): the code results refer to by `reference`.
+struct Source {
+  std::uint64_t reference = 0;
+  std::size_t binary_bytes = 0;     // the cubin's size (0: none)
+  std::uint32_t sass_level = 0, cuda_sm_version = 0;
+  std::vector<std::string> files;   // SourceFiles' names
+  struct Function {
+    std::string name;
+    std::uint64_t address = 0;
+    std::uint32_t symbol_index = 0;
+  };
+  std::vector<Function> functions;  // RelocationData.Functions
+};
+
 struct Report {
   std::uint32_t version = 0;
   std::vector<Result> results;
@@ -113,7 +129,8 @@ struct Report {
   std::vector<std::pair<std::string, std::string>> tools;    // VersionInfo: provider, version
   std::string comments;                                      // the session's
   std::size_t blocks = 0;
-  std::size_t sources = 0;  // source messages skipped (not read)
+  std::size_t sources = 0;  // source messages read (source_data)
+  std::vector<Source> source_data;
 };
 
 /// Reads an .ncu-rep; throws Error (kIo) naming `what` and the byte offset when the framing or a

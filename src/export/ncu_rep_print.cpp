@@ -71,6 +71,15 @@ nlohmann::json report_json(const Report& rep) {
     for (const auto& [n, v] : d.attributes) a[n] = json_of(v);
     j["devices"].push_back({{"id", d.id}, {"name", d.name}, {"attributes", a}});
   }
+  j["sources"] = nlohmann::json::array();
+  for (const auto& src : rep.source_data) {
+    nlohmann::json fns = nlohmann::json::array();
+    for (const auto& f : src.functions)
+      fns.push_back({{"name", f.name}, {"address", f.address}, {"symbol_index", f.symbol_index}});
+    j["sources"].push_back({{"reference", src.reference}, {"binary_bytes", src.binary_bytes},
+                            {"sass_level", src.sass_level}, {"cuda_sm_version", src.cuda_sm_version},
+                            {"files", src.files}, {"functions", std::move(fns)}});
+  }
   j["results"] = nlohmann::json::array();
   for (const auto& r : rep.results) {
     nlohmann::json m = nlohmann::json::object();
@@ -91,6 +100,7 @@ nlohmann::json report_json(const Report& rep) {
                             {"context", r.context},
                             {"stream", r.stream},
                             {"comments", r.comments},
+                            {"source_reference", r.source_reference},
                             {"sections", r.sections},
                             {"metrics", m},
                             {"instances", inst}});

@@ -140,8 +140,16 @@ Report read_report(std::span<const std::uint8_t> bytes, const std::string& what)
     const auto payload = c.take(h.payloadsize(), "block payload");
     Cursor p(payload, fmt::format("{} (block {} at byte {})", what, block, payload_start));
     for (std::uint32_t i = 0; i < h.numsources(); ++i) {
-      const std::uint32_t n = p.u32("source");
-      (void)p.take(n, "source");
+      const auto src = p.message<pb::SourceData>("source");
+      Source out;
+      out.reference = src.reference();
+      out.binary_bytes = src.binary().size();
+      out.sass_level = src.sasslevel();
+      out.cuda_sm_version = src.cudasmversion();
+      for (const auto& f : src.sourcefiles().files()) out.files.push_back(f.filename());
+      for (const auto& f : src.relocationdata().functions())
+        out.functions.push_back({f.symbolname(), f.address(), f.symbolindex()});
+      report.source_data.push_back(std::move(out));
       ++report.sources;
     }
     for (std::uint32_t i = 0; i < h.numresults(); ++i) {
@@ -159,18 +167,19 @@ Report read_report(std::span<const std::uint8_t> bytes, const std::string& what)
       out.context = r.contextid();
       out.stream = r.streamid();
       out.comments = r.comments();
+      out.source_reference = r.source().reference();
       for (const auto& m : r.metricresults()) {
         if (m.nameid() >= strings.size())
           p.bad(fmt::format("result {} names metric {} but the string table has {} strings", i, m.nameid(),
                             strings.size()));
-        if (!m.has_metricvalue() && m.metricvaluelist_size() > 0) {
+        if (m.metricvaluelist_size() > 0) {
           std::vector<std::pair<Value, Value>> list;
           for (const auto& e : m.metricvaluelist())
             list.emplace_back(value_of(e.correlationid()), value_of(e.elementvalue()));
           out.instances.emplace_back(strings[m.nameid()], std::move(list));
-          continue;
         }
-        out.metrics.emplace_back(strings[m.nameid()], value_of(m.metricvalue()));
+        if (m.has_metricvalue() || m.metricvaluelist_size() == 0)
+          out.metrics.emplace_back(strings[m.nameid()], value_of(m.metricvalue()));
       }
       for (const auto& s : r.sections()) out.sections.push_back(s.identifier());
       report.results.push_back(std::move(out));

@@ -13,10 +13,12 @@
 #include <sstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "common/error.hpp"
 #include "common/kernel_name.hpp"
 #include "export/ncu_rep.hpp"
+#include "export/ncu_rep_sass.hpp"
 #include "ncu_report.pb.h"
 #include "report/ncu_output.hpp"
 #include "report/ncu_sections.hpp"
@@ -114,19 +116,69 @@ std::vector<std::string> result_metrics(const nlohmann::json& l) {
   return {names.begin(), names.end()};
 }
 
-/// The sections warpscope fills, each with its metric rows that have a value.
-void add_sections(pb::ProfileResult& r, const std::set<std::string>& present) {
+/// The source page's columns (the SourceCounters section's SourceMetrics), in the order and with the
+/// labels and groups of Nsight Compute 2025.3's section (tests/hw/data/h200/ncurep_source: its
+/// `--page source --csv` header), for the per-instruction metrics warpscope writes.
+void add_source_metrics(pb::ProfilerSection& sec, const std::set<std::string>& instanced) {
+  struct Column {
+    const char* name;
+    const char* label;
+    const char* group;
+  };
+  static const Column kColumns[] = {
+      {"inst_executed", "Instructions Executed", "group_inst_executed"},
+      {"thread_inst_executed", "Thread Instructions Executed", "group_inst_executed"},
+      {"thread_inst_executed_true", "Predicated-On Thread Instructions Executed", "group_inst_executed"},
+      {"derived__avg_thread_executed", "Avg. Threads Executed", "group_inst_executed"},
+      {"derived__avg_thread_executed_true", "Avg. Predicated-On Threads Executed", "group_inst_executed"},
+      {"derived__avg_thread_unexecuted_true", "Avg. Predicated-On Threads Unexecuted", "group_inst_executed"},
+      {"memory_type", "Address Space", "group_memory_access"},
+      {"memory_access_type", "Access Operation", "group_memory_access"},
+      {"memory_access_size_type", "Access Size", "group_memory_access"},
+      {"memory_l1_tag_requests_global", "L1 Tag Requests Global", "group_l1"},
+      {"derived__memory_l1_conflicts_shared_nway", "L1 Conflicts Shared N-Way", "group_l1"},
+      {"derived__memory_l1_wavefronts_shared_excessive", "L1 Wavefronts Shared Excessive", "group_l1"},
+      {"memory_l1_wavefronts_shared", "L1 Wavefronts Shared", "group_l1"},
+      {"memory_l1_wavefronts_shared_ideal", "L1 Wavefronts Shared Ideal", "group_l1"},
+      {"derived__memory_l2_theoretical_sectors_global_excessive", "L2 Theoretical Sectors Global Excessive", "group_l2"},
+      {"memory_l2_theoretical_sectors_global", "L2 Theoretical Sectors Global", "group_l2"},
+      {"memory_l2_theoretical_sectors_global_ideal", "L2 Theoretical Sectors Global Ideal", "group_l2"},
+      {"memory_l2_theoretical_sectors_local", "L2 Theoretical Sectors Local", "group_l2"}};
+  static const std::pair<const char*, const char*> kGroups[] = {{"group_inst_executed", "Instructions Executed"},
+                                                                {"group_memory_access", "Memory Access"},
+                                                                {"group_l1", "L1 Cache"},
+                                                                {"group_l2", "L2 Cache"}};
+  for (const auto& [name, label] : kGroups) {
+    auto* g = sec.add_group();
+    g->set_name(name);
+    g->set_label(label);
+  }
+  for (const Column& c : kColumns) {
+    if (instanced.count(c.name) == 0) continue;
+    auto* m = sec.mutable_sourcemetrics()->add_metrics();
+    m->set_name(c.name);
+    m->set_label(c.label);
+    m->add_groups(c.group);
+  }
+}
+
+/// The sections warpscope fills, each with its metric rows that have a value; SourceCounters also
+/// with the source page's columns when the result has per-instruction metrics (`instanced`).
+void add_sections(pb::ProfileResult& r, const std::set<std::string>& present, const std::set<std::string>& instanced) {
   std::uint32_t order = 0;
   for (const auto& s : report::ncu_sections()) {
     if (!s.modelled) continue;
     std::vector<report::SectionMetric> rows;
     for (const auto& m : report::section_metrics(s.identifier))
       if (present.count(m.metric) != 0) rows.push_back(m);
-    if (rows.empty()) continue;
+    const bool source = s.identifier == "SourceCounters" && !instanced.empty();
+    if (rows.empty() && !source) continue;
     auto* sec = r.add_sections();
     sec->set_identifier(s.identifier);
     sec->set_displayname(s.display_name);
     sec->set_order(order += 10);
+    if (source) add_source_metrics(*sec, instanced);
+    if (rows.empty()) continue;
     // The header: two columns, row-major (what ncu's CLI prints of a section; a section with a body
     // alone prints nothing there).
     auto* header = sec->mutable_header();
@@ -184,8 +236,9 @@ struct Instanced {
 
 /// The launch's per-instruction and per-line counters (docs/report.md "Source counters"):
 ///  - per PTX instruction (correlation id: its "pc", warpscope's index of the instruction in the
-///    kernel's PTX), under the names of ncu's SourceCounters section: inst_executed,
-///    thread_inst_executed, memory_l1_tag_requests_global, memory_l2_theoretical_sectors_global
+///    kernel's PTX; only without the machine code, else ncu_rep_sass.hpp keys them by address),
+///    under the names of ncu's SourceCounters section: inst_executed, thread_inst_executed,
+///    memory_l1_tag_requests_global (distinct lines), memory_l2_theoretical_sectors_global
 ///    (_ideal, and the section's derived _excessive), memory_l2_theoretical_sectors_local,
 ///    memory_l1_wavefronts_shared (_ideal, derived _excessive); memory instructions only (the JSON
 ///    report lists no others);
@@ -193,7 +246,7 @@ struct Instanced {
 ///    executed line's warp instructions, thread instructions, global requests, sectors, ideal and
 ///    excessive sectors, shared wavefronts and excess wavefronts.
 /// A counter that is zero on every instance is left out.
-std::vector<std::pair<std::string, Instanced>> source_counters(const nlohmann::json& l) {
+std::vector<std::pair<std::string, Instanced>> source_counters(const nlohmann::json& l, bool lines_only) {
   std::map<std::string, Instanced> m;
   auto num = [](const nlohmann::json& x, const char* k) { return x.value(k, 0.0); };
   for (const auto& line : l.value("lines", nlohmann::json::array())) {
@@ -208,6 +261,7 @@ std::vector<std::pair<std::string, Instanced>> source_counters(const nlohmann::j
           {"warpscope__line_wavefronts_shared", "shared_wavefronts"},
           {"warpscope__line_wavefronts_shared_excessive", "shared_excess_wavefronts"}})
       m[name].add_string(where, num(line, key));
+    if (lines_only) continue;  // the instructions are keyed by machine-code address (ncu_rep_sass.hpp)
     for (const auto& ins : line.value("instructions", nlohmann::json::array())) {
       if (!ins.contains("pc") || !ins["pc"].is_number_unsigned()) continue;
       const auto pc = ins["pc"].get<std::uint64_t>();
@@ -215,7 +269,8 @@ std::vector<std::pair<std::string, Instanced>> source_counters(const nlohmann::j
       m["inst_executed"].add_uint(pc, num(ins, "executions"));
       m["thread_inst_executed"].add_uint(pc, num(ins, "active_lanes"));
       if (space == "global") {
-        m["memory_l1_tag_requests_global"].add_uint(pc, num(ins, "requests"));
+        if (ins.contains("l1_tag_requests"))
+          m["memory_l1_tag_requests_global"].add_uint(pc, num(ins, "l1_tag_requests"));
         m["memory_l2_theoretical_sectors_global"].add_uint(pc, num(ins, "sectors"));
         m["memory_l2_theoretical_sectors_global_ideal"].add_uint(pc, num(ins, "ideal_sectors"));
         m["derived__memory_l2_theoretical_sectors_global_excessive"].add_uint(pc, num(ins, "excessive_sectors"));
@@ -248,7 +303,9 @@ std::uint64_t fnv1a(const std::string& s) {
 }
 
 pb::ProfileResult make_result(const nlohmann::json& l, const ExportProfile& p, std::size_t device, std::size_t index,
-                              const ExportContext& ctx, Strings& strings) {
+                              const ExportContext& ctx, Strings& strings, const detail::MachineCode* code) {
+  // The primary profile's sm_90 launches: the source page's machine code and counters by address.
+  const std::optional<std::uint64_t> address = code != nullptr ? code->address(l) : std::nullopt;
   pb::ProfileResult r;
   const std::string mangled = l.value("kernel", std::string("?"));
   const auto names = kernel_names(mangled);
@@ -270,9 +327,15 @@ pb::ProfileResult make_result(const nlohmann::json& l, const ExportProfile& p, s
       p.name, p.gpu));
   r.set_creationtime(ctx.creation_time_ns);
   auto* src = r.mutable_source();
-  src->set_reference(program);
-  src->set_smrevision(static_cast<std::uint32_t>(p.cc_major * 10 + p.cc_minor));
-  add_source_files(*src, l);
+  if (address) {
+    src->set_reference(code->reference(l));  // the block's SourceData with the cubin and the files
+  } else {
+    src->set_reference(program);
+    add_source_files(*src, l);
+  }
+  if (l.contains("sampling") && l["sampling"].is_object())
+    r.set_comments(r.comments() + " The source counters of memory instructions are the sampled CTAs' own (" +
+                   l["sampling"].value("note", std::string()) + ").");
   r.set_api(0);
   r.set_contextid(1);
   r.set_streamid(static_cast<std::uint32_t>(report::ncu_stream(l.value("stream", std::uint64_t{0}))));
@@ -297,7 +360,7 @@ pb::ProfileResult make_result(const nlohmann::json& l, const ExportProfile& p, s
   add("warpscope_profile")->set_stringvalue(p.name);
   // Instanced metrics: the list alone, no aggregate value (a reader tells them from the launch's
   // metrics by that; ncu's raw page does not list them).
-  for (const auto& [name, inst] : source_counters(l)) {
+  for (const auto& [name, inst] : source_counters(l, address.has_value())) {
     auto* m = r.add_metricresults();
     m->set_nameid(strings.id(name));
     for (const auto& [key, v] : inst.values) {
@@ -306,7 +369,23 @@ pb::ProfileResult make_result(const nlohmann::json& l, const ExportProfile& p, s
       set_number(*e->mutable_elementvalue(), v);
     }
   }
-  add_sections(r, present);
+  std::set<std::string> instanced;
+  if (address) {
+    for (const auto& [name, values] : detail::sass_counters(l, *address)) {
+      instanced.insert(name);
+      auto* m = r.add_metricresults();
+      m->set_nameid(strings.id(name));
+      double sum = 0;
+      for (const auto& [a, v] : values) sum += v;
+      set_number(*m->mutable_metricvalue(), sum);
+      for (const auto& [a, v] : values) {
+        auto* e = m->add_metricvaluelist();
+        e->mutable_correlationid()->set_uint64value(a);
+        set_number(*e->mutable_elementvalue(), v);
+      }
+    }
+  }
+  add_sections(r, present, instanced);
   return r;
 }
 
@@ -329,13 +408,15 @@ std::string write_report(const nlohmann::json& report, const std::vector<ExportP
   if (profiles.empty()) fail(ErrorKind::kInternal, ".ncu-rep: no profile to write");
   const auto launches = report::profiled_launches(report);
   Strings strings;
+  // The machine code of the primary profile's launches (sm_90: the cubins ptxas made for them).
+  const detail::MachineCode code(launches);
   std::vector<std::vector<std::string>> blocks;  // the serialised results of each profile
   for (std::size_t p = 0; p < profiles.size(); ++p) {
     std::vector<std::string> results;
     for (std::size_t i = 0; i < launches.size(); ++i) {
       const auto l = launch_for(*launches[i], profiles[p].name, p == 0);
       if (l.is_null()) continue;
-      results.push_back(serialized(make_result(l, profiles[p], p, i, ctx, strings), "result"));
+      results.push_back(serialized(make_result(l, profiles[p], p, i, ctx, strings, p == 0 ? &code : nullptr), "result"));
     }
     blocks.push_back(std::move(results));
   }
@@ -346,9 +427,11 @@ std::string write_report(const nlohmann::json& report, const std::vector<ExportP
   append_framed(out, serialized(file, "file header"));
   for (std::size_t b = 0; b < blocks.size(); ++b) {
     std::string payload;
+    const std::vector<std::string> sources = b == 0 ? code.sources(launches) : std::vector<std::string>{};
+    for (const auto& s : sources) append_framed(payload, s);
     for (const auto& r : blocks[b]) append_framed(payload, r);
     pb::BlockHeader h;
-    h.set_numsources(0);
+    h.set_numsources(static_cast<std::uint32_t>(sources.size()));
     h.set_numresults(static_cast<std::uint32_t>(blocks[b].size()));
     h.set_payloadsize(static_cast<std::uint32_t>(payload.size()));
     // Every block carries the whole table: a reader that keeps one table per block and one that
@@ -381,7 +464,10 @@ std::string write_report(const nlohmann::json& report, const std::vector<ExportP
       for (const auto& p : profiles) profile_names += (profile_names.empty() ? "" : ", ") + p.name;
       s->set_comments(fmt::format("Written by warpscope: the program ran on a CPU and every GPU figure is "
                                   "modelled (profiles: {}); gpu__time_duration.sum is predicted, not measured.",
-                                  profile_names));
+                                  profile_names) +
+                      (code.notes().empty() ? std::string()
+                                            : fmt::format(" No machine code for some launches: {}.",
+                                                          fmt::join(code.notes(), "; "))));
       auto* v = s->add_versioninfo();
       v->set_provider("warpscope");
       v->set_version(report.value("tool", nlohmann::json::object()).value("version", std::string("?")));

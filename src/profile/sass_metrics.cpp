@@ -8,6 +8,8 @@
 #include <string>
 #include <tuple>
 
+#include <fmt/format.h>
+
 namespace warpscope::profiling {
 
 std::optional<analysis::sass::LaunchSassCounts> sass_counts(const analysis::sass::Function* sass,
@@ -75,6 +77,77 @@ nlohmann::json sass_json(const analysis::sass::LaunchSassCounts& counts) {
   for (const analysis::sass::OpcodeCount& o : counts.opcodes)
     ops[o.mnemonic] = {{"warp", o.warp}, {"thread", o.thread}, {"class", analysis::sass::to_string(o.cls)}};
   return {{"exact", counts.exact}, {"notes", counts.notes}, {"opcodes", std::move(ops)}};
+}
+
+namespace {
+bool memory_class(analysis::sass::InstClass c) {
+  using analysis::sass::InstClass;
+  switch (c) {
+    case InstClass::kLoadGlobal: case InstClass::kStoreGlobal: case InstClass::kAtomicGlobal:
+    case InstClass::kLoadLocal: case InstClass::kStoreLocal: case InstClass::kLoadShared:
+    case InstClass::kStoreShared: case InstClass::kAtomicShared: case InstClass::kLoadGeneric:
+    case InstClass::kStoreGeneric: case InstClass::kAsyncCopy:
+      return true;
+    default:
+      return false;
+  }
+}
+}  // namespace
+
+void add_source_correlation(nlohmann::json& sass, const analysis::sass::LaunchSassCounts& counts,
+                            const analysis::sass::Function& function, const nlohmann::json& lines) {
+  sass["function"] = function.name;
+  sass["code_bytes"] = function.code.empty() ? 0u : function.code.back().offset + 16u;
+  nlohmann::json inst = nlohmann::json::array();
+  std::map<std::int64_t, std::vector<std::uint32_t>> memory_at;  // PTX pc -> memory machine instructions
+  for (const analysis::sass::InstCount& ic : counts.instructions) {
+    if (memory_class(analysis::sass::opcode_info(ic.opcode).cls) && ic.ptx_pc >= 0)
+      memory_at[ic.ptx_pc].push_back(ic.offset);
+    if (ic.warp == 0) continue;
+    inst.push_back({ic.offset, ic.ptx_pc, ic.warp, ic.thread, ic.thread_pred_on});
+  }
+  nlohmann::json memory = nlohmann::json::array(), unplaced = nlohmann::json::array();
+  for (const auto& l : lines) {
+    if (!l.is_object()) continue;
+    for (const auto& i : l.value("instructions", nlohmann::json::array())) {
+      if (!i.contains("pc") || !i["pc"].is_number_unsigned()) continue;
+      const auto pc = i["pc"].get<std::int64_t>();
+      const auto it = memory_at.find(pc);
+      if (it != memory_at.end() && it->second.size() == 1) {
+        memory.push_back({pc, it->second.front()});
+      } else {
+        unplaced.push_back(pc);
+      }
+    }
+  }
+  sass["instructions"] = std::move(inst);
+  sass["memory"] = std::move(memory);
+  sass["memory_unplaced"] = std::move(unplaced);
+}
+
+std::string cubin_key(const std::vector<std::uint8_t>& cubin) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (std::uint8_t c : cubin) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return fmt::format("{:016x}", h);
+}
+
+std::string base64(const std::vector<std::uint8_t>& bytes) {
+  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  for (std::size_t i = 0; i < bytes.size(); i += 3) {
+    const std::uint32_t b0 = bytes[i], b1 = i + 1 < bytes.size() ? bytes[i + 1] : 0u,
+                        b2 = i + 2 < bytes.size() ? bytes[i + 2] : 0u;
+    const std::uint32_t v = (b0 << 16) | (b1 << 8) | b2;
+    out += kAlphabet[(v >> 18) & 63];
+    out += kAlphabet[(v >> 12) & 63];
+    out += i + 1 < bytes.size() ? kAlphabet[(v >> 6) & 63] : '=';
+    out += i + 2 < bytes.size() ? kAlphabet[v & 63] : '=';
+  }
+  return out;
 }
 
 }  // namespace warpscope::profiling

@@ -571,6 +571,7 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
       part.ops.push_back(LineOp{a.pc, sm, lines.space, lines.op, lines.cached_in_l1, lines.requests,
                                 static_cast<std::uint32_t>(part.lines.size()), lines.count, reader, a.cta});
       for (std::uint32_t k = 0; k < lines.count; ++k) part.lines.push_back(lines.line[k]);
+      if (a.space == Space::kGlobal && (a.op == Op::kLoad || a.op == Op::kStore)) s.l1_tag_requests += distinct_lines(lines);
       const std::uint32_t unit = scratch.transaction_bytes;
       // Units are powers of two in every built-in profile: a shift, not a division, when so.
       const std::uint64_t ideal = unit == 0                   ? 0
@@ -592,6 +593,18 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
         s.sample = std::make_shared<Sample>(make_sample(a, scratch, base));
         s.sample_excess = excess;
       }
+    }
+
+    /// The distinct lines among an access's line entries (entries are merged only when
+    /// consecutive, so lanes alternating between two lines give more entries than lines).
+    static std::uint32_t distinct_lines(const mem::MemoryHierarchy::Lines& l) {
+      std::uint32_t n = 0;
+      for (std::uint32_t k = 0; k < l.count; ++k) {
+        bool seen = false;
+        for (std::uint32_t j = 0; j < k && !seen; ++j) seen = l.line[j].line == l.line[k].line;
+        n += seen ? 0 : 1;
+      }
+      return n;
     }
 
     /// Whether the copy's active lanes form runs of 16 / width consecutive lanes, each run copying

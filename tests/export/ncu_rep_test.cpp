@@ -213,7 +213,7 @@ TEST(NcuRep, WritesSourceCountersAsInstancedMetrics) {
          "shared_wavefronts": 4, "shared_ideal_wavefronts": 2, "shared_excess_wavefronts": 2,
          "instructions": [
            {"pc": 7, "space": "global", "executions": 2, "active_lanes": 64, "requests": 2, "sectors": 10,
-            "ideal_sectors": 8, "excessive_sectors": 2},
+            "ideal_sectors": 8, "excessive_sectors": 2, "l1_tag_requests": 3},
            {"pc": 9, "space": "shared", "executions": 2, "active_lanes": 64, "wavefronts": 4,
             "ideal_wavefronts": 2},
            {"pc": 11, "space": "local", "executions": 2, "active_lanes": 64, "requests": 2, "sectors": 8}]}],
@@ -240,7 +240,7 @@ TEST(NcuRep, WritesSourceCountersAsInstancedMetrics) {
   EXPECT_EQ(pairs(h, "warpscope__line_wavefronts_shared_excessive"), (Pairs{{"/k.cu:3", 0}, {"/k.cu:4", 2}}));
   EXPECT_EQ(pairs(h, "inst_executed"), (Pairs{{"7", 2}, {"9", 2}, {"11", 2}}));
   EXPECT_EQ(pairs(h, "thread_inst_executed"), (Pairs{{"7", 64}, {"9", 64}, {"11", 64}}));
-  EXPECT_EQ(pairs(h, "memory_l1_tag_requests_global"), (Pairs{{"7", 2}}));
+  EXPECT_EQ(pairs(h, "memory_l1_tag_requests_global"), (Pairs{{"7", 3}}));  // the lines, not the requests
   EXPECT_EQ(pairs(h, "memory_l2_theoretical_sectors_global"), (Pairs{{"7", 10}}));
   EXPECT_EQ(pairs(h, "memory_l2_theoretical_sectors_global_ideal"), (Pairs{{"7", 8}}));
   EXPECT_EQ(pairs(h, "derived__memory_l2_theoretical_sectors_global_excessive"), (Pairs{{"7", 2}}));

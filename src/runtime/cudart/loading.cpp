@@ -106,6 +106,7 @@ std::uint64_t ptx_const_bytes(const std::string& ptx) {
 struct PtxasInfo {
   analysis::ptxas::Usage usage;
   std::vector<analysis::sass::Function> sass;
+  std::vector<std::uint8_t> cubin;  // the machine code `sass` was read from
 };
 
 /// ptxas -v on a module's PTX (src/analysis/ptxas.hpp), run once per module (and cached on disk
@@ -150,6 +151,7 @@ const PtxasInfo* ptxas_info(const Runtime& rt, const ModuleRec& mod, std::size_t
     if (o.cubin) {
       try {
         info.sass = analysis::sass::read_cubin(r.cubin, fmt::format("{} (ptxas -arch={} cubin)", m.origin, target));
+        info.cubin = std::move(r.cubin);
       } catch (const Error& e) {
         rt.note(fmt::format("{}: no machine code for the spill accesses: {}", m.origin, e.what()));
       }
@@ -457,6 +459,7 @@ void Runtime::install_machine_code(KernelRec& k) {
   k.resources->lane_groupings = mc.groupings;
   k.sass = mc.function;
   k.sass_ptx = mc.ptx;
+  k.cubin = &info->cubin;
   if (mc.unplaced != 0) {
     note(fmt::format("kernel {}: {} spill instructions of the machine code follow no PTX block and are not counted",
                      demangle(k.name), mc.unplaced));

@@ -595,6 +595,13 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
     if (i == 0 && rec.sass_counts) {
       apply_sass_counts(*rec.sass_counts, code, m, est, lines);
       extra["sass"] = sass_json(*rec.sass_counts);
+      if (k->sass != nullptr && k->cubin != nullptr && !k->cubin->empty()) {
+        // What Nsight Compute's Source page shows (-o NAME.ncu-rep): the cubin, once per report.
+        add_source_correlation(extra["sass"], *rec.sass_counts, *k->sass, lines);
+        const std::string key = cubin_key(*k->cubin);
+        extra["sass"]["cubin_key"] = key;
+        if (rec.profiled && cubins_in_report.insert(key).second) extra["sass"]["cubin_base64"] = base64(*k->cubin);
+      }
     }
     double predicted_ns = -1;
     extra["time"] = predict_launch_time(*results[i].profile, code, stats, rec.grid, rec.block, extra["occupancy"], m,

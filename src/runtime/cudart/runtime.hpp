@@ -55,6 +55,9 @@ using profiling::nvtx_stacks;
 using profiling::predict_launch_time;
 using profiling::sass_counts;
 using profiling::sass_json;
+using profiling::add_source_correlation;
+using profiling::base64;
+using profiling::cubin_key;
 using profiling::transaction_unit;
 
 struct ModuleRec;
@@ -99,6 +102,7 @@ struct KernelRec {
   // of its PTX instructions: each launch's machine-code instruction counts (sass_counts.hpp).
   const analysis::sass::Function* sass = nullptr;
   std::vector<analysis::sass::PtxInst> sass_ptx;
+  const std::vector<std::uint8_t>* cubin = nullptr;  // the cubin `sass` was read from (ptxas's)
   // What launches read of its instructions and that depends on them alone, made once for the
   // Module::instructions list `code` (a new list, after spills are installed, is a new address).
   struct CodeFacts {
@@ -202,6 +206,9 @@ class Runtime {
   // memory) and its launch index: a launch the filter leaves out advances the predicted clock by
   // its twin's duration (cudaEventElapsedTime around it), docs/time.md.
   std::map<std::string, std::pair<double, std::size_t>> predicted_shapes;
+  // The cubins whose bytes a profiled launch's `sass` already carries (profiling::cubin_key): the
+  // report holds each once (docs/report.md "Source counters").
+  std::set<std::string> cubins_in_report;
   std::uint64_t unpredicted_launches = 0;  // launches the time model could not predict (add 0 ns)
   // WARPSCOPE_MEMCHECK: global accesses outside every allocation. "report" (default): where the
   // GPU maps the address they proceed, each instruction's first one is printed and all are counted
