@@ -14,6 +14,8 @@ extern "C" {
 using warpscope::cudart::cudaError_t;
 cudaError_t cudaMemset(void* dst, int value, std::size_t bytes);
 cudaError_t cudaLaunchHostFunc(void* stream, void (*fn)(void*), void* data);
+cudaError_t cudaHostRegister(void* ptr, std::size_t bytes, unsigned flags);
+cudaError_t cudaHostUnregister(void* ptr);
 }
 
 namespace warpscope::cudart::drv {
@@ -177,6 +179,14 @@ WS_DRV CUresult cuMemFreeHost(void* p) {
 }
 WS_DRV CUresult cuMemHostGetDevicePointer_v2(std::uint64_t* dptr, void* p, unsigned flags) {
   return ctx_call([&] { return cudaHostGetDevicePointer(reinterpret_cast<void**>(dptr), p, flags); });
+}
+// CU_MEMHOSTREGISTER_PORTABLE 1, DEVICEMAP 2, IOMEMORY 4, READ_ONLY 8 are cudaHostRegister*'s.
+WS_DRV CUresult cuMemHostRegister_v2(void* p, std::size_t bytes, unsigned flags) {
+  return ctx_call([&] { return cudaHostRegister(p, bytes, flags); });
+}
+WS_DRV CUresult cuMemHostRegister(void* p, std::size_t bytes, unsigned flags) { return cuMemHostRegister_v2(p, bytes, flags); }
+WS_DRV CUresult cuMemHostUnregister(void* p) {
+  return ctx_call([&] { return cudaHostUnregister(p); });
 }
 WS_DRV CUresult cuMemHostGetFlags(unsigned* flags, void* p) {
   return ctx_call([&] { return cudaHostGetFlags(flags, p); });
