@@ -42,7 +42,7 @@ TEST(Driver, DriverProgramBehavesAsDocumented) {
       << r.err;
   EXPECT_NE(r.err.find("nvcc -fatbin -gencode arch=compute_90,code=compute_90"), std::string::npos) << r.err;
   // A stub says so once.
-  EXPECT_EQ(count(r.err, "warpscope: cuStreamWriteValue32 is not supported by warpscope's CUDA driver\n"), 1u) << r.err;
+  EXPECT_EQ(count(r.err, "warpscope: cuStreamWriteValue32_v2 is not supported by warpscope's CUDA driver\n"), 1u) << r.err;
 
   // The launches: scale_add (kernelParams), mixed_params (extra buffer), count_and_offset (on a
   // stream), scale_add again (cuLaunchKernelEx of a library's kernel); the refused launches are not.
