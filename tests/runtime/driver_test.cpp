@@ -42,7 +42,7 @@ TEST(Driver, DriverProgramBehavesAsDocumented) {
       << r.err;
   EXPECT_NE(r.err.find("nvcc -fatbin -gencode arch=compute_90,code=compute_90"), std::string::npos) << r.err;
   // A stub says so once.
-  EXPECT_EQ(count(r.err, "warpscope: cuGraphCreate is not supported by warpscope's CUDA driver\n"), 1u) << r.err;
+  EXPECT_EQ(count(r.err, "warpscope: cuStreamWriteValue32_v2 is not supported by warpscope's CUDA driver\n"), 1u) << r.err;
 
   // The launches: scale_add (kernelParams), mixed_params (extra buffer), count_and_offset (on a
   // stream), scale_add again (cuLaunchKernelEx of a library's kernel); the refused launches are not.
@@ -81,6 +81,28 @@ TEST(Driver, RuntimeAndDriverCallsShareOneDevice) {
   EXPECT_EQ(l[0]["name"], "scale_add");
   EXPECT_EQ(l[1]["name"], "twice(float*, int)");
   EXPECT_EQ(l[2]["name"], "twice(float*, int)");
+}
+
+TEST(Driver, GraphsAndStreamCaptureThroughTheDriver) {
+  // driver_graph.cpp checks return codes, counts, edges, parameters and results itself (the driver
+  // API reference's values); here: it passes, no call is a stub, and the graphs' kernel nodes are
+  // launches of the report: the graph launched 4 times (a = 2, 2, 3, 4), the graph of
+  // cuGraphAddNode once, the captured graph once; the captured cuLaunchKernel is not a launch.
+  const std::string report = prog("driver_graph.json");
+  const auto r = run_under_warpscope(prog("driver_graph") + " " + prog("driver_kernels.ptx"), report);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(r.out.find("not ok"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n0 failures"), std::string::npos) << r.out;
+  EXPECT_EQ(r.err.find("is not supported"), std::string::npos) << r.err;
+  const nlohmann::json j = rt_test::read_json(report);
+  const auto& l = j.at("launches");
+  ASSERT_EQ(l.size(), 6u) << j.dump(1);
+  for (const auto& launch : l) {
+    EXPECT_EQ(launch["name"], "scale_add");
+    EXPECT_EQ(launch["grid"], nlohmann::json::array({8, 1, 1}));
+    // scale_add on 1000 floats: 64 requests, 250 sectors (as DriverProgramBehavesAsDocumented).
+    EXPECT_EQ(launch["metrics"]["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"], 250);
+  }
 }
 
 TEST(Driver, DlopenOfLibcudaGivesTheRuntimesObject) {

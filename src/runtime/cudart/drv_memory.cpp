@@ -8,11 +8,14 @@
 #include <fmt/format.h>
 
 #include "runtime/cudart/drv.hpp"
+#include "runtime/cudart/graph.hpp"
 
 extern "C" {
 using warpscope::cudart::cudaError_t;
 cudaError_t cudaMemset(void* dst, int value, std::size_t bytes);
 cudaError_t cudaLaunchHostFunc(void* stream, void (*fn)(void*), void* data);
+cudaError_t cudaHostRegister(void* ptr, std::size_t bytes, unsigned flags);
+cudaError_t cudaHostUnregister(void* ptr);
 }
 
 namespace warpscope::cudart::drv {
@@ -48,6 +51,25 @@ CUresult fill_2d(std::uint64_t dst, std::size_t pitch, std::uint32_t value, std:
   for (std::size_t r = 0; r < height; ++r)
     if (CUresult e = fill(dst + r * pitch, value, elem, width); e != kCuSuccess) return e;
   return kCuSuccess;
+}
+
+/// cuMemsetD*Async and cuMemsetD2D*Async: on a capturing stream a memset node of the capture with
+/// the element size (the runtime's check of the stream first), else the synchronous set.
+CUresult fill_async(const char* api, std::uint64_t dst, std::size_t pitch, std::uint32_t value, std::size_t elem,
+                    std::size_t width, std::size_t height, void* stream) {
+  if (CUresult e = need_context(); e != kCuSuccess) return e;
+  if (dst % elem != 0 || (height > 1 && pitch < width * elem)) return kCuInvalidValue;
+  bool captured = false;
+  const CUresult e = via_runtime([&] {
+    return call(api, [&](Runtime& rt) {
+      if (cudaError_t err = async_check(rt, stream, &captured); err != kSuccess || !captured) return err;
+      const std::uint32_t mask = elem == 1 ? 0xffu : elem == 2 ? 0xffffu : 0xffffffffu;
+      return capture_memset(rt, stream, MemsetParams{ptr(dst), height > 1 ? pitch : width * elem, value & mask,
+                                                      static_cast<unsigned>(elem), width, height});
+    });
+  });
+  if (e != kCuSuccess || captured) return e;
+  return fill_2d(dst, pitch, value, elem, width, height);
 }
 
 /// CUDA_MEMCPY2D.
@@ -157,6 +179,14 @@ WS_DRV CUresult cuMemFreeHost(void* p) {
 }
 WS_DRV CUresult cuMemHostGetDevicePointer_v2(std::uint64_t* dptr, void* p, unsigned flags) {
   return ctx_call([&] { return cudaHostGetDevicePointer(reinterpret_cast<void**>(dptr), p, flags); });
+}
+// CU_MEMHOSTREGISTER_PORTABLE 1, DEVICEMAP 2, IOMEMORY 4, READ_ONLY 8 are cudaHostRegister*'s.
+WS_DRV CUresult cuMemHostRegister_v2(void* p, std::size_t bytes, unsigned flags) {
+  return ctx_call([&] { return cudaHostRegister(p, bytes, flags); });
+}
+WS_DRV CUresult cuMemHostRegister(void* p, std::size_t bytes, unsigned flags) { return cuMemHostRegister_v2(p, bytes, flags); }
+WS_DRV CUresult cuMemHostUnregister(void* p) {
+  return ctx_call([&] { return cudaHostUnregister(p); });
 }
 WS_DRV CUresult cuMemHostGetFlags(unsigned* flags, void* p) {
   return ctx_call([&] { return cudaHostGetFlags(flags, p); });
@@ -297,20 +327,26 @@ WS_DRV CUresult cuMemsetD2D32_v2(std::uint64_t dst, std::size_t pitch, unsigned 
   return fill_2d(dst, pitch, v, 4, w, h);
 }
 WS_DRV CUresult cuMemsetD2D8Async(std::uint64_t dst, std::size_t pitch, unsigned char v, std::size_t w, std::size_t h,
-                                  void*) {
-  return fill_2d(dst, pitch, v, 1, w, h);
+                                  void* s) {
+  return fill_async("cuMemsetD2D8Async", dst, pitch, v, 1, w, h, s);
 }
 WS_DRV CUresult cuMemsetD2D16Async(std::uint64_t dst, std::size_t pitch, unsigned short v, std::size_t w,
-                                   std::size_t h, void*) {
-  return fill_2d(dst, pitch, v, 2, w, h);
+                                   std::size_t h, void* s) {
+  return fill_async("cuMemsetD2D16Async", dst, pitch, v, 2, w, h, s);
 }
 WS_DRV CUresult cuMemsetD2D32Async(std::uint64_t dst, std::size_t pitch, unsigned v, std::size_t w, std::size_t h,
-                                   void*) {
-  return fill_2d(dst, pitch, v, 4, w, h);
+                                   void* s) {
+  return fill_async("cuMemsetD2D32Async", dst, pitch, v, 4, w, h, s);
 }
-WS_DRV CUresult cuMemsetD8Async(std::uint64_t dst, unsigned char v, std::size_t n, void*) { return fill(dst, v, 1, n); }
-WS_DRV CUresult cuMemsetD16Async(std::uint64_t dst, unsigned short v, std::size_t n, void*) { return fill(dst, v, 2, n); }
-WS_DRV CUresult cuMemsetD32Async(std::uint64_t dst, unsigned v, std::size_t n, void*) { return fill(dst, v, 4, n); }
+WS_DRV CUresult cuMemsetD8Async(std::uint64_t dst, unsigned char v, std::size_t n, void* s) {
+  return fill_async("cuMemsetD8Async", dst, 0, v, 1, n, 1, s);
+}
+WS_DRV CUresult cuMemsetD16Async(std::uint64_t dst, unsigned short v, std::size_t n, void* s) {
+  return fill_async("cuMemsetD16Async", dst, 0, v, 2, n, 1, s);
+}
+WS_DRV CUresult cuMemsetD32Async(std::uint64_t dst, unsigned v, std::size_t n, void* s) {
+  return fill_async("cuMemsetD32Async", dst, 0, v, 4, n, 1, s);
+}
 
 // The per-thread default stream forms.
 WS_DRV CUresult cuMemcpyHtoD_v2_ptds(std::uint64_t d, const void* s, std::size_t n) { return cuMemcpyHtoD_v2(d, s, n); }
@@ -347,20 +383,26 @@ WS_DRV CUresult cuMemsetD2D32_v2_ptds(std::uint64_t d, std::size_t pitch, unsign
   return fill_2d(d, pitch, v, 4, w, h);
 }
 WS_DRV CUresult cuMemsetD2D8Async_ptsz(std::uint64_t d, std::size_t pitch, unsigned char v, std::size_t w,
-                                       std::size_t h, void*) {
-  return fill_2d(d, pitch, v, 1, w, h);
+                                       std::size_t h, void* s) {
+  return fill_async("cuMemsetD2D8Async_ptsz", d, pitch, v, 1, w, h, const_cast<void*>(canonical_stream(s, true)));
 }
 WS_DRV CUresult cuMemsetD2D16Async_ptsz(std::uint64_t d, std::size_t pitch, unsigned short v, std::size_t w,
-                                        std::size_t h, void*) {
-  return fill_2d(d, pitch, v, 2, w, h);
+                                        std::size_t h, void* s) {
+  return fill_async("cuMemsetD2D16Async_ptsz", d, pitch, v, 2, w, h, const_cast<void*>(canonical_stream(s, true)));
 }
 WS_DRV CUresult cuMemsetD2D32Async_ptsz(std::uint64_t d, std::size_t pitch, unsigned v, std::size_t w,
-                                        std::size_t h, void*) {
-  return fill_2d(d, pitch, v, 4, w, h);
+                                        std::size_t h, void* s) {
+  return fill_async("cuMemsetD2D32Async_ptsz", d, pitch, v, 4, w, h, const_cast<void*>(canonical_stream(s, true)));
 }
-WS_DRV CUresult cuMemsetD8Async_ptsz(std::uint64_t dst, unsigned char v, std::size_t n, void*) { return fill(dst, v, 1, n); }
-WS_DRV CUresult cuMemsetD16Async_ptsz(std::uint64_t dst, unsigned short v, std::size_t n, void*) { return fill(dst, v, 2, n); }
-WS_DRV CUresult cuMemsetD32Async_ptsz(std::uint64_t dst, unsigned v, std::size_t n, void*) { return fill(dst, v, 4, n); }
+WS_DRV CUresult cuMemsetD8Async_ptsz(std::uint64_t dst, unsigned char v, std::size_t n, void* s) {
+  return fill_async("cuMemsetD8Async_ptsz", dst, 0, v, 1, n, 1, const_cast<void*>(canonical_stream(s, true)));
+}
+WS_DRV CUresult cuMemsetD16Async_ptsz(std::uint64_t dst, unsigned short v, std::size_t n, void* s) {
+  return fill_async("cuMemsetD16Async_ptsz", dst, 0, v, 2, n, 1, const_cast<void*>(canonical_stream(s, true)));
+}
+WS_DRV CUresult cuMemsetD32Async_ptsz(std::uint64_t dst, unsigned v, std::size_t n, void* s) {
+  return fill_async("cuMemsetD32Async_ptsz", dst, 0, v, 4, n, 1, const_cast<void*>(canonical_stream(s, true)));
+}
 
 // ---- Streams ------------------------------------------------------------------------------------
 

@@ -455,7 +455,9 @@ cudaError_t run_graph(Runtime& rt, const std::vector<Node*>& order, const void* 
     switch (n->type) {
       case NodeType::kKernel: {
         const KernelCall& k = n->kernel;
-        e = rt.launch(k.kernel->stub, k.grid, k.block, const_cast<void**>(k.arg_ptrs.data()), k.shared, stream,
+        // A kernel of a driver module has no host stub: its record is its handle (find_kernel).
+        const void* func = k.kernel->stub != nullptr ? k.kernel->stub : static_cast<const void*>(k.kernel);
+        e = rt.launch(func, k.grid, k.block, const_cast<void**>(k.arg_ptrs.data()), k.shared, stream,
                       node_cooperative(*n), node_cluster(*n));
         break;
       }

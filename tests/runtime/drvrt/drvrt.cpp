@@ -3,6 +3,8 @@
 // from static constructors, a <<<>>> launch __cudaPushCallConfiguration, then (in the kernel's stub)
 // __cudaPopCallConfiguration, __cudaGetKernel (once) and __cudaLaunchKernel; the declarations
 // below are those of CUDA 13.0's crt/host_runtime.h and crt/device_functions.h.
+#include <type_traits>
+
 #include "drvrt.hpp"
 
 #include <cstdio>
@@ -232,6 +234,59 @@ cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
 cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
                              cudaStream_t stream) {
   return launch(find_kernel(func), gridDim, blockDim, args, sharedMem, stream);
+}
+
+// The kernel's attributes, each from cuFuncGetAttribute (CUfunction_attribute names the fields of
+// cudaFuncAttributes); the occupancy templates of cuda_runtime.h (cudaOccupancyMaxPotentialBlockSize
+// and its VariableSMem form) call it and the call below.
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* func) {
+  if (const cudaError_t e = ensure_context(); e != cudaSuccess) return note(e);
+  if (attr == nullptr) return note(cudaErrorInvalidValue);
+  Kernel* k = find_kernel(func);
+  if (k == nullptr) return note(cudaErrorInvalidDeviceFunction);
+  CUfunction f = nullptr;
+  if (const cudaError_t e = function_of(*k, &f); e != cudaSuccess) return note(e);
+  *attr = cudaFuncAttributes{};
+  CUresult r = CUDA_SUCCESS;
+  const auto get = [&](auto& field, CUfunction_attribute a) {
+    int v = 0;
+    if (r == CUDA_SUCCESS) r = cuFuncGetAttribute(&v, a, f);
+    field = static_cast<std::remove_reference_t<decltype(field)>>(v);
+  };
+  get(attr->sharedSizeBytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
+  get(attr->constSizeBytes, CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES);
+  get(attr->localSizeBytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
+  get(attr->maxThreadsPerBlock, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+  get(attr->numRegs, CU_FUNC_ATTRIBUTE_NUM_REGS);
+  get(attr->ptxVersion, CU_FUNC_ATTRIBUTE_PTX_VERSION);
+  get(attr->binaryVersion, CU_FUNC_ATTRIBUTE_BINARY_VERSION);
+  get(attr->cacheModeCA, CU_FUNC_ATTRIBUTE_CACHE_MODE_CA);
+  get(attr->maxDynamicSharedSizeBytes, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES);
+  get(attr->preferredShmemCarveout, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT);
+  get(attr->clusterDimMustBeSet, CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET);
+  get(attr->requiredClusterWidth, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH);
+  get(attr->requiredClusterHeight, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT);
+  get(attr->requiredClusterDepth, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH);
+  get(attr->nonPortableClusterSizeAllowed, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED);
+  get(attr->clusterSchedulingPolicyPreference, CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE);
+  return note(from(r));
+}
+
+// cudaOccupancyDefault 0 and cudaOccupancyDisableCachingOverride 1 are CU_OCCUPANCY_*'s.
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, const void* func, int blockSize,
+                                                                   size_t dynamicSMemSize, unsigned int flags) {
+  if (const cudaError_t e = ensure_context(); e != cudaSuccess) return note(e);
+  Kernel* k = find_kernel(func);
+  if (k == nullptr) return note(cudaErrorInvalidDeviceFunction);
+  CUfunction f = nullptr;
+  if (const cudaError_t e = function_of(*k, &f); e != cudaSuccess) return note(e);
+  return note(from(cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, f, blockSize, dynamicSMemSize,
+                                                                       flags)));
+}
+
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* func, int blockSize,
+                                                          size_t dynamicSMemSize) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize, dynamicSMemSize, 0);
 }
 
 cudaError_t cudaGetLastError() {

@@ -82,6 +82,12 @@ cudaError_t cudaSetDevice(int device) {
   return with_context([] { return CUDA_SUCCESS; });
 }
 
+// cudaDeviceScheduleAuto 0, Spin 1, Yield 2, BlockingSync 4, MapHost 8, LmemResizeToMax 16 are
+// CU_CTX_*'s: the primary context's flags.
+cudaError_t cudaSetDeviceFlags(unsigned int flags) {
+  return with_context([&] { return cuDevicePrimaryCtxSetFlags(0, flags); });
+}
+
 cudaError_t cudaGetDevice(int* device) {
   *device = 0;
   return with_context([] { return CUDA_SUCCESS; });
@@ -252,6 +258,20 @@ cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned int flags) {
   return with_context([&] { return cuMemHostAlloc(ptr, size, flags); });
 }
 
+// cudaHostRegister's flags (Default 0, Portable 1, Mapped 2, IoMemory 4, ReadOnly 8) are
+// CU_MEMHOSTREGISTER_*'s.
+cudaError_t cudaHostRegister(void* ptr, size_t size, unsigned int flags) {
+  return with_context([&] { return cuMemHostRegister(ptr, size, flags); });
+}
+
+cudaError_t cudaHostUnregister(void* ptr) {
+  return with_context([&] { return cuMemHostUnregister(ptr); });
+}
+
+cudaError_t cudaHostGetDevicePointer(void** pDevice, void* pHost, unsigned int flags) {
+  return with_context([&] { return cuMemHostGetDevicePointer(reinterpret_cast<CUdeviceptr*>(pDevice), pHost, flags); });
+}
+
 cudaError_t cudaFreeHost(void* ptr) {
   return with_context([&] { return cuMemFreeHost(ptr); });
 }
@@ -283,12 +303,25 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags) 
   return with_context([&] { return cuStreamCreate(stream, flags); });
 }
 
+cudaError_t cudaStreamCreate(cudaStream_t* stream) {
+  return with_context([&] { return cuStreamCreate(stream, CU_STREAM_DEFAULT); });
+}
+
+cudaError_t cudaStreamDestroy(cudaStream_t stream) {
+  return with_context([&] { return cuStreamDestroy(stream); });
+}
+
 cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
   return with_context([&] { return cuStreamSynchronize(stream); });
 }
 
 cudaError_t cudaEventCreate(cudaEvent_t* event) {
   return with_context([&] { return cuEventCreate(event, CU_EVENT_DEFAULT); });
+}
+
+// cudaEventDefault 0, BlockingSync 1, DisableTiming 2, Interprocess 4 are CU_EVENT_*'s.
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags) {
+  return with_context([&] { return cuEventCreate(event, flags); });
 }
 
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {

@@ -7,8 +7,9 @@ __global__ void touch(int* p) { p[threadIdx.x] = 1; }
 int main() {
   std::size_t free_bytes = 0, total_bytes = 0;
   cudaMemGetInfo(&free_bytes, &total_bytes);
-  int blocks = 0;
-  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, touch, 32, 0);
-  std::printf("%zu of %zu bytes free, %d blocks per SM\n", free_bytes, total_bytes, blocks);
+  int* managed = nullptr;
+  cudaMallocManaged(&managed, 32 * sizeof(int));
+  touch<<<1, 32>>>(managed);
+  std::printf("%zu of %zu bytes free\n", free_bytes, total_bytes);
   return 0;
 }
