@@ -765,6 +765,19 @@ std::vector<Run> find_runs(const exec::KernelImage& k) {
   return runs;
 }
 
+std::string emit_key() {
+  using exec::Ctx;
+  using exec::Region;
+  using exec::SegFrame;
+  return fmt::format(
+      "lanes {} inst {} frame {} {} {} {} {} {} {} {} {} {} ctx {} {} {} {} region {} {} {} partial {}", kN,
+      sizeof(Inst), sizeof(SegFrame), offsetof(SegFrame, x), offsetof(SegFrame, code), offsetof(SegFrame, call),
+      offsetof(SegFrame, regs), offsetof(SegFrame, pc_thread), offsetof(SegFrame, count), offsetof(SegFrame, lanes),
+      offsetof(SegFrame, active), offsetof(SegFrame, run_lanes), offsetof(Ctx, shared), offsetof(Ctx, shared_size),
+      offsetof(Ctx, gcache), offsetof(Ctx, gcache2), offsetof(Region, base), offsetof(Region, size),
+      offsetof(Region, host), std::getenv("WARPSCOPE_JIT_PARTIAL") != nullptr);
+}
+
 std::uint64_t emit_segments(llvm::Module& m, const exec::KernelImage& k, const std::vector<Run>& runs,
                             const std::string& prefix) {
   Emitter em(m, k);
