@@ -15,8 +15,11 @@
 #include <cfenv>
 #include <cmath>
 #include <limits>
+#include <type_traits>
+#include <vector>
 
 #include "exec/ops_common.hpp"
+#include "exec/segments.hpp"
 #include "exec/smallfloat.hpp"
 
 namespace warpscope::exec {
@@ -420,6 +423,47 @@ bool decode_cvt(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out) {
     dc.unsupported(fmt::format("cvt.{}.{}", ptx::to_string(dt), ptx::to_string(st)));
   }
   return true;
+}
+
+namespace {
+struct CvtRow {
+  ExecFn fn;
+  std::uint8_t src_bits, bits;
+  bool src_sgn, sgn;
+};
+template <class... Ds>
+struct CvtDsts {
+  template <class S>
+  static void add(std::vector<CvtRow>& rows) {
+    (rows.push_back(CvtRow{&cvt_ii<S, Ds, false>, std::uint8_t(sizeof(S) * 8), std::uint8_t(sizeof(Ds) * 8),
+                           std::is_signed_v<S>, std::is_signed_v<Ds>}),
+     ...);
+  }
+};
+template <class... Ss>
+std::vector<CvtRow> cvt_rows() {
+  std::vector<CvtRow> rows;
+  (CvtDsts<Ss...>::template add<Ss>(rows), ...);
+  return rows;
+}
+}  // namespace
+
+bool describe_cvt(ExecFn f, JitDesc& d) {
+  // integer -> integer without .sat (cvt_ii): every pair of the 8 integer types (the .b types
+  // share the unsigned ones' functions).
+  static const std::vector<CvtRow> rows = cvt_rows<std::uint8_t, std::int8_t, std::uint16_t, std::int16_t, std::uint32_t,
+                                                   std::int32_t, std::uint64_t, std::int64_t>();
+  for (const CvtRow& r : rows) {
+    if (r.fn == f) {
+      d.op = JitOp::kCvtInt;
+      d.bits = r.bits;
+      d.sgn = r.sgn;
+      d.src_bits = r.src_bits;
+      d.src_sgn = r.src_sgn;
+      return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace warpscope::exec

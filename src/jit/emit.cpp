@@ -198,6 +198,25 @@ class Emitter {
   }
   llvm::Type* vf32() { return llvm::FixedVectorType::get(b_.getFloatTy(), kN); }
   llvm::Value* f32(std::uint32_t slot) { return b_.CreateBitCast(trunc(load(slot), 32), vf32()); }
+  llvm::Type* vf64() { return llvm::FixedVectorType::get(b_.getDoubleTy(), kN); }
+  llvm::Value* f64(std::uint32_t slot) { return b_.CreateBitCast(load(slot), vf64()); }
+  /// put<double>(canon(r)): NaN results become 0x7fffffffffffffff.
+  llvm::Value* canon64(llvm::Value* r) {
+    llvm::Value* bits = b_.CreateBitCast(r, v64_);
+    return b_.CreateSelect(b_.CreateFCmpUNO(r, r), splat64(0x7fffffffffffffffull), bits);
+  }
+  /// FMin / FMax (ops_float.hpp) before canon: a NaN operand gives the other one; equal operands
+  /// (+0 and -0) give the negative one for min, the positive one for max; else the smaller/larger.
+  llvm::Value* fminmax(bool max, llvm::Value* a, llvm::Value* b) {
+    llvm::Value* pick_a = max ? b_.CreateFCmpOGT(a, b) : b_.CreateFCmpOLT(a, b);
+    llvm::Value* r = b_.CreateSelect(pick_a, a, b);
+    llvm::Type* it = llvm::cast<llvm::VectorType>(a->getType())->getElementType()->isDoubleTy() ? vint(64) : vint(32);
+    llvm::Value* a_neg = b_.CreateICmpSLT(b_.CreateBitCast(a, it), llvm::Constant::getNullValue(it));
+    llvm::Value* on_equal = max ? b_.CreateSelect(a_neg, b, a) : b_.CreateSelect(a_neg, a, b);
+    r = b_.CreateSelect(b_.CreateFCmpOEQ(a, b), on_equal, r);
+    r = b_.CreateSelect(b_.CreateFCmpUNO(b, b), a, r);
+    return b_.CreateSelect(b_.CreateFCmpUNO(a, a), b, r);
+  }
   /// put<float>(canon(r)): NaN results become 0x7fffffff, the upper half 0.
   llvm::Value* canon(llvm::Value* r) {
     llvm::Value* bits = b_.CreateBitCast(r, vint(32));
@@ -286,8 +305,47 @@ class Emitter {
         return zext64(b_.CreateSelect(big, llvm::Constant::getNullValue(t), r));
       }
       case JitOp::kSetp: {
-        llvm::Value* r = d.flt ? fcmp(d.cmp, f32(in.a), f32(in.b)) : icmp(d.cmp, d.sgn, ib(in.a), ib(in.b));
+        llvm::Value* r = !d.flt      ? icmp(d.cmp, d.sgn, ib(in.a), ib(in.b))
+                         : bits == 64 ? fcmp(d.cmp, f64(in.a), f64(in.b))
+                                      : fcmp(d.cmp, f32(in.a), f32(in.b));
         return r == nullptr ? nullptr : b_.CreateZExt(r, v64_);
+      }
+      case JitOp::kMin:
+      case JitOp::kMax: {
+        using P = llvm::CmpInst::Predicate;
+        const P p = d.op == JitOp::kMin ? (d.sgn ? P::ICMP_SLT : P::ICMP_ULT) : (d.sgn ? P::ICMP_SGT : P::ICMP_UGT);
+        llvm::Value* a = ib(in.a);
+        llvm::Value* bv = ib(in.b);
+        return zext64(b_.CreateSelect(b_.CreateICmp(p, a, bv), a, bv));
+      }
+      case JitOp::kAbs: {
+        llvm::Value* a = ib(in.a);
+        llvm::Value* zero = llvm::Constant::getNullValue(a->getType());
+        return zext64(b_.CreateSelect(b_.CreateICmpSLT(a, zero), b_.CreateSub(zero, a), a));
+      }
+      case JitOp::kCvtInt: {
+        llvm::Value* v = trunc(load(in.a), d.src_bits);
+        if (bits > d.src_bits) v = d.src_sgn ? b_.CreateSExt(v, vint(bits)) : b_.CreateZExt(v, vint(bits));
+        else if (bits < d.src_bits) v = b_.CreateTrunc(v, vint(bits));
+        if (bits < 64) v = d.sgn ? b_.CreateSExt(v, v64_) : b_.CreateZExt(v, v64_);
+        return v;
+      }
+      case JitOp::kDAdd: return canon64(b_.CreateFAdd(f64(in.a), f64(in.b)));
+      case JitOp::kDSub: return canon64(b_.CreateFSub(f64(in.a), f64(in.b)));
+      case JitOp::kDMul: return canon64(b_.CreateFMul(f64(in.a), f64(in.b)));
+      case JitOp::kDDiv: return canon64(b_.CreateFDiv(f64(in.a), f64(in.b)));
+      case JitOp::kDFma:
+        return canon64(b_.CreateIntrinsic(llvm::Intrinsic::fma, {vf64()}, {f64(in.a), f64(in.b), f64(in.c)}));
+      case JitOp::kFAbs:
+      case JitOp::kFNeg: {
+        const std::uint64_t sign = bits == 64 ? 1ull << 63 : 1ull << 31;
+        llvm::Value* a = bits == 64 ? load(in.a) : b_.CreateAnd(load(in.a), splat64(0xffffffffu));
+        return d.op == JitOp::kFAbs ? b_.CreateAnd(a, splat64(~sign)) : b_.CreateXor(a, splat64(sign));
+      }
+      case JitOp::kFMin:
+      case JitOp::kFMax: {
+        const bool max = d.op == JitOp::kFMax;
+        return bits == 64 ? canon64(fminmax(max, f64(in.a), f64(in.b))) : canon(fminmax(max, f32(in.a), f32(in.b)));
       }
       case JitOp::kSelp:
         return b_.CreateSelect(b_.CreateTrunc(load(in.c), vmask_), load(in.a), load(in.b));

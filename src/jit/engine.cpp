@@ -246,6 +246,8 @@ class LlvmCompiler final : public exec::SegmentCompiler {
       put(d.cmp);
       put(d.space);
       put(d.elem);
+      put(d.src_bits);
+      put(d.src_sgn);
     }
     for (const exec::FuncImage& f : k.funcs) put(f.begin);
     // The slots the emitter treats as external (emit.cpp: never segment-local).
