@@ -125,6 +125,11 @@ enum class JitOp : std::uint8_t {
   kAbs,      // signed integers of `bits`, wrapping (abs(min) = min); zero-extended
   kCvtInt,   // cvt between integers, no .sat: a's low `src_bits` extended by `src_sgn` or truncated to
              // `bits`, then sign-extended (`sgn`) or zero-extended to 64 bits
+  kCvtIF,    // cvt.rn from an integer (`src_bits`, `src_sgn`) to f32/f64 (`bits`), no other modifier
+  kCvtFF,    // cvt between f32/f64 (`src_bits` to `bits`), no .ftz/.sat/.rz/.rm/.rp: rounded to an
+             // integral value by `rnd` (0: not), then to nearest; NaN results canonical
+  kCvtFI,    // cvt from f32/f64 (`src_bits`) to an integer (`bits`, `sgn`), no .ftz/.sat: rounded by
+             // `rnd` (1 rni, 2 rzi, 3 rmi, 4 rpi), clamped to the range, NaN -> 0; extended as kCvtInt
   kDAdd,     // f64, round to nearest; NaN results canonical (0x7fffffffffffffff)
   kDSub,
   kDMul,
@@ -145,7 +150,8 @@ struct JitDesc {
   std::uint8_t space = 0;  // kLd/kSt: 0 global, 1 shared
   std::uint8_t elem = 0;   // kLd/kSt: bytes per element
   std::uint8_t src_bits = 0;  // kCvtInt: the source's width
-  bool src_sgn = false;       // kCvtInt: the source is signed
+  bool src_sgn = false;       // kCvtInt, kCvtIF: the source is signed
+  std::uint8_t rnd = 0;       // kCvtFF, kCvtFI: 0 none, 1 rni, 2 rzi, 3 rmi, 4 rpi
 };
 
 /// The description of instruction pc of `kernel` (JitOp::kNone when its function is not one of
@@ -161,6 +167,6 @@ bool describe_move(ExecFn f, JitDesc& d);   // ops_move.cpp
 bool describe_f32_rn(ExecFn f, JitDesc& d); // ops_float_rn.cpp
 bool describe_mem(ExecFn f, JitDesc& d);    // ops_mem.cpp
 bool describe_float(ExecFn f, JitDesc& d);  // ops_float.cpp: f64 round-to-nearest, abs/neg/min/max
-bool describe_cvt(ExecFn f, JitDesc& d);    // ops_cvt.cpp: integer to integer
+bool describe_cvt(ExecFn f, std::uint32_t aux, JitDesc& d);  // ops_cvt.cpp (aux: Inst::aux, cvt's modifiers)
 
 }  // namespace warpscope::exec

@@ -205,6 +205,16 @@ class Emitter {
     llvm::Value* bits = b_.CreateBitCast(r, v64_);
     return b_.CreateSelect(b_.CreateFCmpUNO(r, r), splat64(0x7fffffffffffffffull), bits);
   }
+  /// round_integral (ops_cvt.cpp) of a double vector: 1 nearest even, 2 toward zero, 3 down, 4 up.
+  llvm::Value* integral(llvm::Value* v, std::uint8_t rnd) {
+    switch (rnd) {
+      case 1: return b_.CreateUnaryIntrinsic(llvm::Intrinsic::roundeven, v);
+      case 2: return b_.CreateUnaryIntrinsic(llvm::Intrinsic::trunc, v);
+      case 3: return b_.CreateUnaryIntrinsic(llvm::Intrinsic::floor, v);
+      case 4: return b_.CreateUnaryIntrinsic(llvm::Intrinsic::ceil, v);
+      default: return v;
+    }
+  }
   /// FMin / FMax (ops_float.hpp) before canon: a NaN operand gives the other one; equal operands
   /// (+0 and -0) give the negative one for min, the positive one for max; else the smaller/larger.
   llvm::Value* fminmax(bool max, llvm::Value* a, llvm::Value* b) {
@@ -327,6 +337,22 @@ class Emitter {
         llvm::Value* v = trunc(load(in.a), d.src_bits);
         if (bits > d.src_bits) v = d.src_sgn ? b_.CreateSExt(v, vint(bits)) : b_.CreateZExt(v, vint(bits));
         else if (bits < d.src_bits) v = b_.CreateTrunc(v, vint(bits));
+        if (bits < 64) v = d.sgn ? b_.CreateSExt(v, v64_) : b_.CreateZExt(v, v64_);
+        return v;
+      }
+      case JitOp::kCvtIF: {
+        llvm::Value* v = trunc(load(in.a), d.src_bits);
+        llvm::Type* ft = bits == 64 ? vf64() : vf32();
+        llvm::Value* f = d.src_sgn ? b_.CreateSIToFP(v, ft) : b_.CreateUIToFP(v, ft);
+        return bits == 64 ? b_.CreateBitCast(f, v64_) : b_.CreateZExt(b_.CreateBitCast(f, vint(32)), v64_);
+      }
+      case JitOp::kCvtFF: {
+        llvm::Value* v = integral(d.src_bits == 64 ? f64(in.a) : b_.CreateFPExt(f32(in.a), vf64()), d.rnd);
+        return bits == 64 ? canon64(v) : canon(b_.CreateFPTrunc(v, vf32()));
+      }
+      case JitOp::kCvtFI: {
+        llvm::Value* v = integral(d.src_bits == 64 ? f64(in.a) : b_.CreateFPExt(f32(in.a), vf64()), d.rnd);
+        v = b_.CreateIntrinsic(d.sgn ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat, {vint(bits), vf64()}, {v});
         if (bits < 64) v = d.sgn ? b_.CreateSExt(v, v64_) : b_.CreateZExt(v, v64_);
         return v;
       }

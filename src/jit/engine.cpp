@@ -248,6 +248,7 @@ class LlvmCompiler final : public exec::SegmentCompiler {
       put(d.elem);
       put(d.src_bits);
       put(d.src_sgn);
+      put(d.rnd);
     }
     for (const exec::FuncImage& f : k.funcs) put(f.begin);
     // The slots the emitter treats as external (emit.cpp: never segment-local).

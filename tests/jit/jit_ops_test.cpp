@@ -1,5 +1,6 @@
-// The instructions the JIT emits inline since kCodeVersion 2 (f64 add/sub/mul/div/fma .rn, setp
-// on f64, integer min/max/abs, cvt between integers, f32/f64 abs/neg/min/max), on operands chosen
+// The instructions the JIT emits inline since kCodeVersion 2 and 3 (f64 add/sub/mul/div/fma .rn,
+// setp on f64, integer min/max/abs, f32/f64 abs/neg/min/max, cvt between integers, from integers
+// to floats, between floats and from floats to integers), on operands chosen
 // for their edges (NaNs with payloads, signalling NaNs, signed zeros, infinities, subnormals, the
 // most negative integers): the JIT's output equals the interpreter's bit for bit, and every
 // instruction of the kernel's one straight-line run but the parameter loads and cvta is native.
@@ -20,8 +21,8 @@ using warpscope::Dim3;
 namespace jit = warpscope::jit;
 
 // Each thread reads three 64-bit words x, y, z (as f64, and their low halves as f32 and 32-bit
-// integers) and writes 32 words of results. One run: no branch before `ret`. Of its 74
-// instructions 4 call their function (2 ld.param, 2 cvta); the other 70 are native.
+// integers) and writes 40 words of results. One run: no branch before `ret`. Of its 92
+// instructions 4 call their function (2 ld.param, 2 cvta); the other 88 are native.
 constexpr const char* kPtx = R"(
 .version 8.0
 .target sm_90
@@ -29,7 +30,7 @@ constexpr const char* kPtx = R"(
 .visible .entry ops(.param .u64 pin, .param .u64 pout)
 {
   .reg .pred %p<4>;
-  .reg .b16 %h<4>;
+  .reg .b16 %h<6>;
   .reg .b32 %r<20>;
   .reg .b64 %rd<30>;
   .reg .f32 %f<12>;
@@ -44,7 +45,7 @@ constexpr const char* kPtx = R"(
   ld.global.f64 %fd1, [%rd6];
   ld.global.f64 %fd2, [%rd6+8];
   ld.global.f64 %fd3, [%rd6+16];
-  mul.wide.u32 %rd7, %r1, 256;
+  mul.wide.u32 %rd7, %r1, 320;
   add.s64 %rd8, %rd4, %rd7;
   add.rn.f64 %fd4, %fd1, %fd2;
   st.global.f64 [%rd8], %fd4;
@@ -108,12 +109,30 @@ constexpr const char* kPtx = R"(
   st.global.u32 [%rd8+192], %r7;
   min.s16 %h3, %h1, %h2;
   st.global.u16 [%rd8+200], %h3;
+  cvt.rn.f32.s32 %f7, %r2;
+  st.global.f32 [%rd8+208], %f7;
+  cvt.rn.f64.u64 %fd15, %rd11;
+  st.global.f64 [%rd8+216], %fd15;
+  cvt.f64.f32 %fd16, %f1;
+  st.global.f64 [%rd8+224], %fd16;
+  cvt.rn.f32.f64 %f8, %fd1;
+  st.global.f32 [%rd8+232], %f8;
+  cvt.rzi.s32.f64 %r8, %fd2;
+  st.global.u32 [%rd8+240], %r8;
+  cvt.rni.u16.f32 %h4, %f2;
+  st.global.u16 [%rd8+248], %h4;
+  cvt.rmi.f64.f64 %fd17, %fd2;
+  st.global.f64 [%rd8+256], %fd17;
+  cvt.rpi.s64.f32 %rd18, %f1;
+  st.global.u64 [%rd8+264], %rd18;
+  cvt.rni.s32.f64 %r9, %fd1;
+  st.global.u32 [%rd8+272], %r9;
   ret;
 }
 )";
 
 constexpr unsigned kThreads = 32;
-constexpr unsigned kOutWords = 32;
+constexpr unsigned kOutWords = 40;
 
 // The high halves are special doubles, the low halves special floats and integers.
 constexpr std::uint64_t kPatterns[16] = {
@@ -131,7 +150,7 @@ constexpr std::uint64_t kPatterns[16] = {
     0xbff00000ffc00001ull,  // -1...; f32 negative NaN with a payload
     0x400000007f800000ull,  // 2...; f32 +inf
     0x000fffffffffffffull,  // the largest subnormal; low half -1 (an f32 NaN)
-    0x4010000080000001ull,  // 4...; f32 -subnormal
+    0xc004000000000000ull,  // -2.5 (a tie for .rni); f32 +0
     0xc3e0000000000000ull,  // -2^63
 };
 
@@ -167,8 +186,8 @@ TEST(JitOps, SameBitsAsTheInterpreterAllNative) {
   jit::install();
   EXPECT_EQ(after.kernels - before.kernels, 1u);
   EXPECT_EQ(after.segments - before.segments, 1u);
-  EXPECT_EQ(after.instructions - before.instructions, 74u);
-  EXPECT_EQ(after.native - before.native, 70u);
+  EXPECT_EQ(after.instructions - before.instructions, 92u);
+  EXPECT_EQ(after.native - before.native, 88u);
   ASSERT_EQ(got.size(), want.size());
   for (std::size_t i = 0; i < want.size(); ++i) {
     EXPECT_EQ(got[i], want[i]) << "thread " << i / kOutWords << ", word " << i % kOutWords << std::hex << ": jit 0x"
@@ -181,6 +200,13 @@ TEST(JitOps, SameBitsAsTheInterpreterAllNative) {
   // min/max with one NaN operand give the other (+0).
   EXPECT_EQ(want[7], 0u);
   EXPECT_EQ(want[8], 0u);
+  // cvt.rni.s32.f64 of x (word 34, a u32 store): NaN -> 0, -2.5 -> -2 (ties to even), the largest
+  // double -> INT_MAX, -2^63 -> INT_MIN (clamped).
+  auto rni = [&](unsigned thread) { return want[thread * kOutWords + 34]; };
+  EXPECT_EQ(rni(0), 0u);
+  EXPECT_EQ(rni(14), 0xfffffffeu);
+  EXPECT_EQ(rni(9), 0x7fffffffu);
+  EXPECT_EQ(rni(15), 0x80000000u);
 }
 
 }  // namespace
