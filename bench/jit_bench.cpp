@@ -4,7 +4,10 @@
 // core, interpreted and with native segments; and the same arithmetic as C++ compiled with -O3
 // -march=native -fopenmp (jit_native.cpp) on every core. Prints the best of REPS runs of each,
 // the JIT's compile time (its first launch), and whether the JIT's outputs equal the
-// interpreter's bit for bit.
+// interpreter's bit for bit. Then each kernel's first launch with the disk cache (src/jit/cache.hpp)
+// in an empty directory (cold: LLVM compiles, the object is stored) and again by a new compiler
+// over the same directory (warm: the object is loaded), beside one interpreted launch. The table
+// above uses a compiler without the cache, so its "compile s" is always LLVM's.
 //
 //   cmake --build build --target jit_bench && build/bin/jit_bench [REPS [jit]]
 #include <algorithm>
@@ -13,12 +16,15 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
 #include <vector>
+
+#include <stdlib.h>
 
 #include "exec/segments.hpp"
 #include "jit/jit.hpp"
@@ -56,9 +62,26 @@ double best_of(int reps, const std::function<void()>& f) {
 struct Row {
   const char* name;
   double interp = 0, jit = 0, native = 0, compile = 0;
+  double cold = 0, warm = 0;  // first launch's compile time with the disk cache: empty, filled
   std::uint64_t warp_insts = 0;
   bool same = false;
 };
+
+/// The compile time of `launch`'s kernel at its first launch in a module loaded anew, by a new
+/// compiler with the disk cache in `dir` (`restore` the process's compiler again afterwards);
+/// `loaded` says whether it came from the cache.
+double first_compile(Device& dev, const std::string& ptx, const std::string& dir, exec::SegmentCompiler* restore,
+                     const std::function<std::uint64_t(const Module&)>& launch, bool& loaded) {
+  auto compiler = jit::make_compiler(jit::Options{true, dir});
+  exec::set_segment_compiler(compiler.get());
+  const Module m = dev.load_ptx(ptx, "workloads.ptx");
+  const jit::Stats before = jit::stats();
+  launch(m);
+  const jit::Stats after = jit::stats();
+  exec::set_segment_compiler(restore);
+  loaded = after.cache_loads > before.cache_loads;
+  return after.compile_seconds - before.compile_seconds;
+}
 
 /// Runs `launch` interpreted and with the JIT; returns the device output of each in `out`.
 Row measure(const char* name, int reps, Device& dev, DevicePtr out, std::size_t bytes,
@@ -88,12 +111,28 @@ int main(int argc, char** argv) {
     std::printf("jit_bench: this build has no JIT\n");
     return 1;
   }
+  // Without the disk cache: the first launch's compile time is LLVM's however often this ran.
+  const auto uncached = jit::make_compiler(jit::Options{false, {}});
+  exec::set_segment_compiler(uncached.get());
   const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   DeviceOptions opts;
   opts.host_threads = threads;
   Device dev(opts);
-  const Module m = dev.load_ptx(read_ptx(), "workloads.ptx");
+  const std::string ptx = read_ptx();
+  const Module m = dev.load_ptx(ptx, "workloads.ptx");
   std::vector<Row> rows;
+  // The disk cache: an empty directory, then a second compiler over it (per kernel: the kernels'
+  // entries differ).
+  std::string dir = "/tmp/warpscope-jit-bench-XXXXXX";
+  if (::mkdtemp(dir.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+  bool cache_ok = true;
+  auto cache_times = [&](Row& row, const std::function<std::uint64_t(const Module&)>& launch) {
+    bool loaded = false;
+    row.cold = first_compile(dev, ptx, dir, uncached.get(), launch, loaded);
+    cache_ok = cache_ok && !loaded;
+    row.warm = first_compile(dev, ptx, dir, uncached.get(), launch, loaded);
+    cache_ok = cache_ok && loaded;
+  };
 
   {  // N-body
     const int n = 4096;
@@ -108,10 +147,10 @@ int main(int argc, char** argv) {
     dev.copy_to_device(dp, pos.data(), pos.size() * 4);
     const float eps2 = 0.01f;
     const KernelArg args[] = {arg(dp), arg(da), arg(n), arg(eps2)};
-    rows.push_back(measure(
-        "nbody 4096", reps, dev, da, pos.size() * 4,
-        [&] { return dev.launch(m, "nbody_forces", {n / 256}, {256}, args).warp_instructions; },
-        [&] { bench::native_nbody(pos.data(), acc.data(), n, eps2); }));
+    auto launch = [&](const Module& mod) { return dev.launch(mod, "nbody_forces", {n / 256}, {256}, args).warp_instructions; };
+    rows.push_back(measure("nbody 4096", reps, dev, da, pos.size() * 4, [&] { return launch(m); },
+                           [&] { bench::native_nbody(pos.data(), acc.data(), n, eps2); }));
+    cache_times(rows.back(), launch);
   }
   {  // matmul
     const int n = 640;
@@ -125,11 +164,12 @@ int main(int argc, char** argv) {
     dev.copy_to_device(db, b.data(), b.size() * 4);
     const KernelArg args[] = {arg(da), arg(db), arg(dc), arg(n)};
     const Dim3 grid{std::uint32_t(n / 16), std::uint32_t(n / 16), 1};
-    rows.push_back(measure(
-        "matmul 640", reps, dev, dc, a.size() * 4,
-        [&] { return dev.launch(m, "matmul", grid, {16, 16, 1}, args).warp_instructions; },
-        [&] { bench::native_matmul(a.data(), b.data(), c.data(), n); }));
+    auto launch = [&](const Module& mod) { return dev.launch(mod, "matmul", grid, {16, 16, 1}, args).warp_instructions; };
+    rows.push_back(measure("matmul 640", reps, dev, dc, a.size() * 4, [&] { return launch(m); },
+                           [&] { bench::native_matmul(a.data(), b.data(), c.data(), n); }));
+    cache_times(rows.back(), launch);
   }
+  std::filesystem::remove_all(dir);
 
   std::printf("host threads: %u (the launches and OpenMP), best of %d\n", threads, reps);
   std::printf("%-12s %14s %10s %10s %10s %10s %12s %12s %6s\n", "workload", "warp insts", "interp s", "jit s",
@@ -139,11 +179,18 @@ int main(int argc, char** argv) {
                 static_cast<unsigned long long>(r.warp_insts), r.interp, r.jit, r.native, r.compile, r.jit / r.native,
                 r.interp / r.jit, r.same ? "yes" : "NO");
   }
+  std::printf("\nfirst launch's compile time: no cache, an empty disk cache (compile and store), a filled one (load)\n");
+  std::printf("%-12s %12s %12s %12s %14s %12s\n", "workload", "no cache s", "cold s", "warm s", "interp s", "cold/warm");
+  for (const Row& r : rows) {
+    std::printf("%-12s %12.4f %12.4f %12.4f %14.4f %12.1f\n", r.name, r.compile, r.cold, r.warm, r.interp, r.cold / r.warm);
+  }
+  if (!cache_ok) std::printf("the warm compilers did not load from the cache\n");
   const jit::Stats st = jit::stats();
   std::printf("jit: %llu kernels, %llu segments, %llu of their instructions native of %llu\n",
               static_cast<unsigned long long>(st.kernels), static_cast<unsigned long long>(st.segments),
               static_cast<unsigned long long>(st.native), static_cast<unsigned long long>(st.instructions));
   bool ok = true;
   for (const Row& r : rows) ok = ok && r.same;
+  ok = ok && cache_ok;
   return ok ? 0 : 1;
 }

@@ -386,7 +386,8 @@ void add_run_command(CLI::App& app, RunOptions& o) {
                 "Run without the memory model: the report has instruction counts only"
 #if WARPSCOPE_HAVE_JIT
                 ". Launches without statistics (every one here, or those outside -k/-s/-c) run as native code "
-                "compiled by the JIT (src/jit), same results and counts; WARPSCOPE_JIT=0 interprets them"
+                "compiled by the JIT (src/jit), same results and counts; WARPSCOPE_JIT=0 interprets them. The "
+                "compiled code is kept in the cache directory's jit/ (WARPSCOPE_JIT_CACHE=0: not kept)"
 #else
                 ". This build has no JIT (LLVM 16 was not found): launches are interpreted"
 #endif

@@ -15,8 +15,11 @@
 #include <cfenv>
 #include <cmath>
 #include <limits>
+#include <type_traits>
+#include <vector>
 
 #include "exec/ops_common.hpp"
+#include "exec/segments.hpp"
 #include "exec/smallfloat.hpp"
 
 namespace warpscope::exec {
@@ -420,6 +423,67 @@ bool decode_cvt(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out) {
     dc.unsupported(fmt::format("cvt.{}.{}", ptx::to_string(dt), ptx::to_string(st)));
   }
   return true;
+}
+
+namespace {
+struct CvtRow {
+  ExecFn fn;
+  JitOp op;
+  std::uint8_t src_bits, bits;
+  bool src_sgn, sgn;
+};
+template <class T>
+constexpr std::uint8_t bits_of() {
+  return std::uint8_t(sizeof(T) * 8);
+}
+template <class... Ds>
+struct CvtDsts {
+  template <class S>
+  static void add(std::vector<CvtRow>& rows) {
+    (rows.push_back(CvtRow{&cvt_ii<S, Ds, false>, JitOp::kCvtInt, bits_of<S>(), bits_of<Ds>(), std::is_signed_v<S>,
+                           std::is_signed_v<Ds>}),
+     ...);
+  }
+};
+template <class... Is>
+std::vector<CvtRow> cvt_rows() {
+  std::vector<CvtRow> rows;
+  (CvtDsts<Is...>::template add<Is>(rows), ...);
+  (rows.push_back(CvtRow{&cvt_if<Is, FK::kF32>, JitOp::kCvtIF, bits_of<Is>(), 32, std::is_signed_v<Is>, false}), ...);
+  (rows.push_back(CvtRow{&cvt_if<Is, FK::kF64>, JitOp::kCvtIF, bits_of<Is>(), 64, std::is_signed_v<Is>, false}), ...);
+  (rows.push_back(CvtRow{&cvt_fi<FK::kF32, Is>, JitOp::kCvtFI, 32, bits_of<Is>(), false, std::is_signed_v<Is>}), ...);
+  (rows.push_back(CvtRow{&cvt_fi<FK::kF64, Is>, JitOp::kCvtFI, 64, bits_of<Is>(), false, std::is_signed_v<Is>}), ...);
+  rows.push_back(CvtRow{&cvt_ff<FK::kF32, FK::kF32>, JitOp::kCvtFF, 32, 32, false, false});
+  rows.push_back(CvtRow{&cvt_ff<FK::kF32, FK::kF64>, JitOp::kCvtFF, 32, 64, false, false});
+  rows.push_back(CvtRow{&cvt_ff<FK::kF64, FK::kF32>, JitOp::kCvtFF, 64, 32, false, false});
+  rows.push_back(CvtRow{&cvt_ff<FK::kF64, FK::kF64>, JitOp::kCvtFF, 64, 64, false, false});
+  return rows;
+}
+}  // namespace
+
+bool describe_cvt(ExecFn f, std::uint32_t aux, JitDesc& d) {
+  // integer -> integer without .sat (cvt_ii): every pair of the 8 integer types (the .b types
+  // share the unsigned ones' functions); integer -> f32/f64 without a modifier (round to nearest);
+  // f32/f64 -> f32/f64 and f32/f64 -> integer with at most an integer rounding (.rni/.rzi/.rmi/.rpi).
+  static const std::vector<CvtRow> rows = cvt_rows<std::uint8_t, std::int8_t, std::uint16_t, std::int16_t, std::uint32_t,
+                                                   std::int32_t, std::uint64_t, std::int64_t>();
+  for (const CvtRow& r : rows) {
+    if (r.fn != f) continue;
+    const std::uint32_t rnd = (aux >> kIntRoundShift) & 0xf;
+    if (r.op == JitOp::kCvtIF && aux != 0) return false;
+    if ((r.op == JitOp::kCvtFF || r.op == JitOp::kCvtFI) && ((aux & ~(0xfu << kIntRoundShift)) != 0 || rnd > 4)) {
+      return false;
+    }
+    if (r.op == JitOp::kCvtFI && rnd == 0) return false;
+    d.op = r.op;
+    d.bits = r.bits;
+    d.sgn = r.sgn;
+    d.src_bits = r.src_bits;
+    d.src_sgn = r.src_sgn;
+    d.rnd = r.op == JitOp::kCvtInt || r.op == JitOp::kCvtIF ? 0 : static_cast<std::uint8_t>(rnd);
+    return true;
+  }
+  return false;
 }
 
 }  // namespace warpscope::exec

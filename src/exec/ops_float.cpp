@@ -7,7 +7,11 @@
 // NaN results are the GPU's canonical NaN. Approximate instructions (.approx, sin, cos, lg2, ex2,
 // tanh, rsqrt) use the correctly rounded or libm value, which is inside the PTX ISA's error
 // bounds for them.
+#include <tuple>
+#include <utility>
+
 #include "exec/ops_float.hpp"
+#include "exec/segments.hpp"
 
 namespace warpscope::exec {
 namespace {
@@ -240,6 +244,38 @@ bool decode_float(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out) {
       return true;
     default: return false;
   }
+}
+
+bool describe_float(ExecFn f, JitDesc& d) {
+  // f64 round to nearest (as decoded: the default rounding, no .ftz/.sat for f64): canon(op(a, b)).
+  const std::pair<ExecFn, JitOp> f64[] = {{pick_bin<FAdd>(Type::kF64, kRN, false, false), JitOp::kDAdd},
+                                          {pick_bin<FSub>(Type::kF64, kRN, false, false), JitOp::kDSub},
+                                          {pick_bin<FMul>(Type::kF64, kRN, false, false), JitOp::kDMul},
+                                          {pick_bin<FDiv>(Type::kF64, kRN, false, false), JitOp::kDDiv},
+                                          {pick_fma(Type::kF64, kRN, false, false), JitOp::kDFma}};
+  for (const auto& [g, op] : f64) {
+    if (g == f) {
+      d.op = op;
+      d.bits = 64;
+      return true;
+    }
+  }
+  // abs and neg (sign bit only, no canon) and min/max (canon(FMin/FMax)) without .ftz or .NaN.
+  const std::tuple<ExecFn, JitOp, std::uint8_t> sign[] = {
+      {&fabs_<float, false>, JitOp::kFAbs, 32}, {&fabs_<double, false>, JitOp::kFAbs, 64},
+      {&fneg<float, false>, JitOp::kFNeg, 32}, {&fneg<double, false>, JitOp::kFNeg, 64},
+      {pick_bin<FMin>(Type::kF32, kRN, false, false), JitOp::kFMin, 32},
+      {pick_bin<FMin>(Type::kF64, kRN, false, false), JitOp::kFMin, 64},
+      {pick_bin<FMax>(Type::kF32, kRN, false, false), JitOp::kFMax, 32},
+      {pick_bin<FMax>(Type::kF64, kRN, false, false), JitOp::kFMax, 64}};
+  for (const auto& [g, op, bits] : sign) {
+    if (g == f) {
+      d.op = op;
+      d.bits = bits;
+      return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace warpscope::exec

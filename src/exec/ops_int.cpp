@@ -765,10 +765,13 @@ bool describe_int(ExecFn f, JitDesc& d) {
     std::uint8_t bits;
     bool sgn;
   };
-#define WS_JD(FN, OP)                                                                      \
-  Row{&FN<std::uint16_t>, OP, 16, false}, Row{&FN<std::int16_t>, OP, 16, true},            \
-      Row{&FN<std::uint32_t>, OP, 32, false}, Row{&FN<std::int32_t>, OP, 32, true},        \
-      Row{&FN<std::uint64_t>, OP, 64, false}, Row{&FN<std::int64_t>, OP, 64, true}
+#define WS_JD(FN, OP, ...)                                               \
+  Row{&FN<std::uint16_t __VA_OPT__(, ) __VA_ARGS__>, OP, 16, false},     \
+      Row{&FN<std::int16_t __VA_OPT__(, ) __VA_ARGS__>, OP, 16, true},   \
+      Row{&FN<std::uint32_t __VA_OPT__(, ) __VA_ARGS__>, OP, 32, false}, \
+      Row{&FN<std::int32_t __VA_OPT__(, ) __VA_ARGS__>, OP, 32, true},   \
+      Row{&FN<std::uint64_t __VA_OPT__(, ) __VA_ARGS__>, OP, 64, false}, \
+      Row{&FN<std::int64_t __VA_OPT__(, ) __VA_ARGS__>, OP, 64, true}
   static const Row rows[] = {WS_JD(add, JitOp::kAdd),   WS_JD(sub, JitOp::kSub), WS_JD(mul_lo, JitOp::kMulLo),
                              WS_JD(mad_lo, JitOp::kMadLo), WS_JD(and_, JitOp::kAnd), WS_JD(or_, JitOp::kOr),
                              WS_JD(xor_, JitOp::kXor), WS_JD(shl, JitOp::kShl), WS_JD(shr, JitOp::kShr),
@@ -778,7 +781,11 @@ bool describe_int(ExecFn f, JitDesc& d) {
                              Row{&mul_wide<std::int32_t>, JitOp::kMulWide, 32, true},
                              // Predicates are 0/1 bytes: and/or/xor as 8-bit integers.
                              Row{&and_<std::uint8_t>, JitOp::kAnd, 8, false}, Row{&or_<std::uint8_t>, JitOp::kOr, 8, false},
-                             Row{&xor_<std::uint8_t>, JitOp::kXor, 8, false}};
+                             Row{&xor_<std::uint8_t>, JitOp::kXor, 8, false},
+                             // min/max without .relu; abs (signed types only)
+                             WS_JD(minmax_int, JitOp::kMin, false, false), WS_JD(minmax_int, JitOp::kMax, true, false),
+                             Row{&abs_int<std::int16_t>, JitOp::kAbs, 16, true}, Row{&abs_int<std::int32_t>, JitOp::kAbs, 32, true},
+                             Row{&abs_int<std::int64_t>, JitOp::kAbs, 64, true}};
 #undef WS_JD
   for (const Row& r : rows) {
     if (r.fn == f) {

@@ -510,7 +510,7 @@ bool describe_move(ExecFn f, JitDesc& d) {
   return describe_setp<std::uint16_t>(f, d, 16, false, false) || describe_setp<std::int16_t>(f, d, 16, true, false) ||
          describe_setp<std::uint32_t>(f, d, 32, false, false) || describe_setp<std::int32_t>(f, d, 32, true, false) ||
          describe_setp<std::uint64_t>(f, d, 64, false, false) || describe_setp<std::int64_t>(f, d, 64, true, false) ||
-         describe_setp<float>(f, d, 32, false, true);
+         describe_setp<float>(f, d, 32, false, true) || describe_setp<double>(f, d, 64, false, true);
 }
 
 }  // namespace warpscope::exec

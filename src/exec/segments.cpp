@@ -54,7 +54,8 @@ JitDesc describe(const KernelImage& kernel, std::uint32_t pc) {
   const Inst& in = kernel.code[pc];
   if (in.ctl != Ctl::kNone || in.fn == nullptr) return d;
   const ExecFn f = unhooked_fn(kernel, pc);
-  if (!describe_int(f, d) && !describe_move(f, d) && !describe_f32_rn(f, d) && !describe_mem(f, d)) {
+  if (!describe_int(f, d) && !describe_move(f, d) && !describe_f32_rn(f, d) && !describe_mem(f, d) &&
+      !describe_float(f, d) && !describe_cvt(f, in.aux, d)) {
     return JitDesc{};
   }
   if (d.op == JitOp::kSetp && (in.c != kNoSlot || in.d2 != kNoSlot || ((in.aux2 >> 8) & 1) != 0)) return JitDesc{};

@@ -120,16 +120,38 @@ enum class JitOp : std::uint8_t {
   kFRsqrt,   // 1 / sqrt(a), two roundings
   kLd,       // ld of `space` (0 global, 1 shared), element `elem` bytes (sign-extended when `sgn`), Inst::vec elements
   kSt,
+  kMin,      // integers of `bits` (signed when `sgn`), no .relu; zero-extended
+  kMax,
+  kAbs,      // signed integers of `bits`, wrapping (abs(min) = min); zero-extended
+  kCvtInt,   // cvt between integers, no .sat: a's low `src_bits` extended by `src_sgn` or truncated to
+             // `bits`, then sign-extended (`sgn`) or zero-extended to 64 bits
+  kCvtIF,    // cvt.rn from an integer (`src_bits`, `src_sgn`) to f32/f64 (`bits`), no other modifier
+  kCvtFF,    // cvt between f32/f64 (`src_bits` to `bits`), no .ftz/.sat/.rz/.rm/.rp: rounded to an
+             // integral value by `rnd` (0: not), then to nearest; NaN results canonical
+  kCvtFI,    // cvt from f32/f64 (`src_bits`) to an integer (`bits`, `sgn`), no .ftz/.sat: rounded by
+             // `rnd` (1 rni, 2 rzi, 3 rmi, 4 rpi), clamped to the range, NaN -> 0; extended as kCvtInt
+  kDAdd,     // f64, round to nearest; NaN results canonical (0x7fffffffffffffff)
+  kDSub,
+  kDMul,
+  kDDiv,
+  kDFma,
+  kFAbs,     // f32 (`bits` 32, no .ftz) or f64: the sign bit cleared (NaNs keep their payload)
+  kFNeg,     // the sign bit flipped
+  kFMin,     // f32 (no .ftz, no .NaN) or f64: a NaN operand gives the other, -0 < +0; NaN results canonical
+  kFMax,
 };
 
 struct JitDesc {
   JitOp op = JitOp::kNone;
-  std::uint8_t bits = 0;   // integer width
+  std::uint8_t bits = 0;   // integer width (kSetp with flt, kFAbs..kFMax: the float's)
   bool sgn = false;        // signed integer type / sign-extending load
-  bool flt = false;        // kSetp: f32 comparison
+  bool flt = false;        // kSetp: float comparison (f32 or f64 by `bits`)
   std::uint8_t cmp = 0;    // kSetp: ptx::CmpOp
   std::uint8_t space = 0;  // kLd/kSt: 0 global, 1 shared
   std::uint8_t elem = 0;   // kLd/kSt: bytes per element
+  std::uint8_t src_bits = 0;  // kCvtInt: the source's width
+  bool src_sgn = false;       // kCvtInt, kCvtIF: the source is signed
+  std::uint8_t rnd = 0;       // kCvtFF, kCvtFI: 0 none, 1 rni, 2 rzi, 3 rmi, 4 rpi
 };
 
 /// The description of instruction pc of `kernel` (JitOp::kNone when its function is not one of
@@ -144,5 +166,7 @@ bool describe_int(ExecFn f, JitDesc& d);    // ops_int.cpp
 bool describe_move(ExecFn f, JitDesc& d);   // ops_move.cpp
 bool describe_f32_rn(ExecFn f, JitDesc& d); // ops_float_rn.cpp
 bool describe_mem(ExecFn f, JitDesc& d);    // ops_mem.cpp
+bool describe_float(ExecFn f, JitDesc& d);  // ops_float.cpp: f64 round-to-nearest, abs/neg/min/max
+bool describe_cvt(ExecFn f, std::uint32_t aux, JitDesc& d);  // ops_cvt.cpp (aux: Inst::aux, cvt's modifiers)
 
 }  // namespace warpscope::exec

@@ -1,7 +1,8 @@
 // LLVM IR of one kernel's segments (emit.hpp). Each segment function takes a SegFrame*; a
 // register slot is a <32 x i64> vector in the warp's register file, the execution mask an i32
 // (and a <32 x i1> for selects, gathers and scatters). The body is emitted twice: once for a
-// full warp (mask constant, no selects) and once for any mask.
+// full warp (mask constant, no selects) and once for any mask. What an arithmetic instruction
+// computes is arith.cpp's.
 #include "jit/emit.hpp"
 
 #include <bit>
@@ -19,7 +20,7 @@
 #include <llvm/IR/Verifier.h>
 
 #include "exec/memory.hpp"
-#include "ptx/ir.hpp"
+#include "jit/arith.hpp"
 
 namespace warpscope::jit {
 
@@ -35,7 +36,8 @@ constexpr unsigned kN = kLanes;
 
 class Emitter {
  public:
-  Emitter(llvm::Module& m, const exec::KernelImage& k) : m_(m), k_(k), c_(m.getContext()), b_(c_) {
+  Emitter(llvm::Module& m, const exec::KernelImage& k)
+      : m_(m), k_(k), c_(m.getContext()), b_(c_), arith_(b_, [this](std::uint32_t slot) { return load(slot); }) {
     i1_ = b_.getInt1Ty();
     i8_ = b_.getInt8Ty();
     i32_ = b_.getInt32Ty();
@@ -192,19 +194,6 @@ class Emitter {
   llvm::Type* vint(unsigned bits) { return llvm::FixedVectorType::get(b_.getIntNTy(bits), kN); }
   llvm::Value* splat64(std::uint64_t v) { return llvm::ConstantInt::get(v64_, v); }
   llvm::Value* trunc(llvm::Value* v, unsigned bits) { return bits >= 64 ? v : b_.CreateTrunc(v, vint(bits)); }
-  llvm::Value* zext64(llvm::Value* v) {
-    return llvm::cast<llvm::VectorType>(v->getType())->getElementType()->getIntegerBitWidth() >= 64 ? v
-                                                                                                  : b_.CreateZExt(v, v64_);
-  }
-  llvm::Type* vf32() { return llvm::FixedVectorType::get(b_.getFloatTy(), kN); }
-  llvm::Value* f32(std::uint32_t slot) { return b_.CreateBitCast(trunc(load(slot), 32), vf32()); }
-  /// put<float>(canon(r)): NaN results become 0x7fffffff, the upper half 0.
-  llvm::Value* canon(llvm::Value* r) {
-    llvm::Value* bits = b_.CreateBitCast(r, vint(32));
-    llvm::Value* nan = b_.CreateFCmpUNO(r, r);
-    bits = b_.CreateSelect(nan, llvm::ConstantInt::get(vint(32), 0x7fffffffu), bits);
-    return b_.CreateZExt(bits, v64_);
-  }
   llvm::Value* popcount(llvm::Value* m) {
     return b_.CreateZExt(b_.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, m), i64_);
   }
@@ -242,107 +231,13 @@ class Emitter {
       }
       return 1;
     }
-    llvm::Value* r = compute(in, d);
+    llvm::Value* r = arith_.compute(in, d);
     if (r == nullptr) {
       callout(pc, i, m);
       return 0;
     }
     store(in.d, r, mvec);
     return 1;
-  }
-
-  /// The value an arithmetic instruction writes to in.d, or nullptr when it is not native.
-  llvm::Value* compute(const Inst& in, const JitDesc& d) {
-    const unsigned bits = d.bits;
-    auto ib = [&](std::uint32_t slot) { return trunc(load(slot), bits); };
-    switch (d.op) {
-      case JitOp::kMov: return bits >= 64 ? load(in.a) : b_.CreateAnd(load(in.a), splat64((1ull << bits) - 1));
-      case JitOp::kAdd: return zext64(b_.CreateAdd(ib(in.a), ib(in.b)));
-      case JitOp::kSub: return zext64(b_.CreateSub(ib(in.a), ib(in.b)));
-      case JitOp::kMulLo: return zext64(b_.CreateMul(ib(in.a), ib(in.b)));
-      case JitOp::kMadLo: return zext64(b_.CreateAdd(b_.CreateMul(ib(in.a), ib(in.b)), ib(in.c)));
-      case JitOp::kAnd: return zext64(b_.CreateAnd(ib(in.a), ib(in.b)));
-      case JitOp::kOr: return zext64(b_.CreateOr(ib(in.a), ib(in.b)));
-      case JitOp::kXor: return zext64(b_.CreateXor(ib(in.a), ib(in.b)));
-      case JitOp::kMulWide: {
-        llvm::Type* w = vint(bits * 2);
-        llvm::Value* a = d.sgn ? b_.CreateSExt(ib(in.a), w) : b_.CreateZExt(ib(in.a), w);
-        llvm::Value* bb = d.sgn ? b_.CreateSExt(ib(in.b), w) : b_.CreateZExt(ib(in.b), w);
-        return zext64(b_.CreateMul(a, bb));
-      }
-      case JitOp::kShl:
-      case JitOp::kShr: {
-        llvm::Value* amt = trunc(load(in.b), 32);  // the shift amount is .u32
-        llvm::Value* big = b_.CreateICmpUGE(amt, llvm::ConstantInt::get(vint(32), bits));
-        llvm::Value* a = ib(in.a);
-        llvm::Type* t = a->getType();
-        auto fit = [&](llvm::Value* v) { return bits == 32 ? v : bits > 32 ? b_.CreateZExt(v, t) : b_.CreateTrunc(v, t); };
-        if (d.op == JitOp::kShr && d.sgn) {
-          llvm::Value* s = b_.CreateSelect(big, llvm::ConstantInt::get(vint(32), bits - 1), amt);
-          return zext64(b_.CreateAShr(a, fit(s)));
-        }
-        llvm::Value* s = fit(b_.CreateAnd(amt, llvm::ConstantInt::get(vint(32), bits - 1)));
-        llvm::Value* r = d.op == JitOp::kShl ? b_.CreateShl(a, s) : b_.CreateLShr(a, s);
-        return zext64(b_.CreateSelect(big, llvm::Constant::getNullValue(t), r));
-      }
-      case JitOp::kSetp: {
-        llvm::Value* r = d.flt ? fcmp(d.cmp, f32(in.a), f32(in.b)) : icmp(d.cmp, d.sgn, ib(in.a), ib(in.b));
-        return r == nullptr ? nullptr : b_.CreateZExt(r, v64_);
-      }
-      case JitOp::kSelp:
-        return b_.CreateSelect(b_.CreateTrunc(load(in.c), vmask_), load(in.a), load(in.b));
-      case JitOp::kFAdd: return canon(b_.CreateFAdd(f32(in.a), f32(in.b)));
-      case JitOp::kFSub: return canon(b_.CreateFSub(f32(in.a), f32(in.b)));
-      case JitOp::kFMul: return canon(b_.CreateFMul(f32(in.a), f32(in.b)));
-      case JitOp::kFDiv: return canon(b_.CreateFDiv(f32(in.a), f32(in.b)));
-      case JitOp::kFFma:
-        return canon(b_.CreateIntrinsic(llvm::Intrinsic::fma, {vf32()}, {f32(in.a), f32(in.b), f32(in.c)}));
-      case JitOp::kFRcp: return canon(b_.CreateFDiv(llvm::ConstantFP::get(vf32(), 1.0), f32(in.a)));
-      case JitOp::kFSqrt: return canon(b_.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, f32(in.a)));
-      case JitOp::kFRsqrt:
-        return canon(b_.CreateFDiv(llvm::ConstantFP::get(vf32(), 1.0),
-                                   b_.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, f32(in.a))));
-      default: return nullptr;
-    }
-  }
-
-  llvm::Value* icmp(std::uint8_t c, bool sgn, llvm::Value* a, llvm::Value* b) {
-    using P = llvm::CmpInst::Predicate;
-    using ptx::CmpOp;
-    switch (static_cast<CmpOp>(c)) {
-      case CmpOp::kEq: return b_.CreateICmp(P::ICMP_EQ, a, b);
-      case CmpOp::kNe: return b_.CreateICmp(P::ICMP_NE, a, b);
-      case CmpOp::kLt: return b_.CreateICmp(sgn ? P::ICMP_SLT : P::ICMP_ULT, a, b);
-      case CmpOp::kLe: return b_.CreateICmp(sgn ? P::ICMP_SLE : P::ICMP_ULE, a, b);
-      case CmpOp::kGt: return b_.CreateICmp(sgn ? P::ICMP_SGT : P::ICMP_UGT, a, b);
-      case CmpOp::kGe: return b_.CreateICmp(sgn ? P::ICMP_SGE : P::ICMP_UGE, a, b);
-      case CmpOp::kLo: return b_.CreateICmp(P::ICMP_ULT, a, b);
-      case CmpOp::kLs: return b_.CreateICmp(P::ICMP_ULE, a, b);
-      case CmpOp::kHi: return b_.CreateICmp(P::ICMP_UGT, a, b);
-      case CmpOp::kHs: return b_.CreateICmp(P::ICMP_UGE, a, b);
-      default: return nullptr;
-    }
-  }
-  llvm::Value* fcmp(std::uint8_t c, llvm::Value* a, llvm::Value* b) {
-    using P = llvm::CmpInst::Predicate;
-    using ptx::CmpOp;
-    switch (static_cast<CmpOp>(c)) {
-      case CmpOp::kEq: return b_.CreateFCmp(P::FCMP_OEQ, a, b);
-      case CmpOp::kNe: return b_.CreateFCmp(P::FCMP_ONE, a, b);
-      case CmpOp::kLt: return b_.CreateFCmp(P::FCMP_OLT, a, b);
-      case CmpOp::kLe: return b_.CreateFCmp(P::FCMP_OLE, a, b);
-      case CmpOp::kGt: return b_.CreateFCmp(P::FCMP_OGT, a, b);
-      case CmpOp::kGe: return b_.CreateFCmp(P::FCMP_OGE, a, b);
-      case CmpOp::kEqu: return b_.CreateFCmp(P::FCMP_UEQ, a, b);
-      case CmpOp::kNeu: return b_.CreateFCmp(P::FCMP_UNE, a, b);
-      case CmpOp::kLtu: return b_.CreateFCmp(P::FCMP_ULT, a, b);
-      case CmpOp::kLeu: return b_.CreateFCmp(P::FCMP_ULE, a, b);
-      case CmpOp::kGtu: return b_.CreateFCmp(P::FCMP_UGT, a, b);
-      case CmpOp::kGeu: return b_.CreateFCmp(P::FCMP_UGE, a, b);
-      case CmpOp::kNum: return b_.CreateFCmp(P::FCMP_ORD, a, b);
-      case CmpOp::kNan: return b_.CreateFCmp(P::FCMP_UNO, a, b);
-      default: return nullptr;
-    }
   }
 
   /// A call of the instruction's semantic function for mask m (skipped when m is 0); a fault
@@ -715,6 +610,7 @@ class Emitter {
   const exec::KernelImage& k_;
   llvm::LLVMContext& c_;
   llvm::IRBuilder<> b_;
+  Arith arith_;  // the arithmetic (arith.cpp)
   llvm::Type *i1_, *i8_, *i32_, *i64_;
   llvm::PointerType* ptr_;
   llvm::FixedVectorType *v64_, *vmask_;
@@ -763,6 +659,19 @@ std::vector<Run> find_runs(const exec::KernelImage& k) {
     if (native > 0 || pc - begin >= 2) runs.push_back(Run{begin, pc});
   }
   return runs;
+}
+
+std::string emit_key() {
+  using exec::Ctx;
+  using exec::Region;
+  using exec::SegFrame;
+  return fmt::format(
+      "lanes {} inst {} frame {} {} {} {} {} {} {} {} {} {} ctx {} {} {} {} region {} {} {} partial {}", kN,
+      sizeof(Inst), sizeof(SegFrame), offsetof(SegFrame, x), offsetof(SegFrame, code), offsetof(SegFrame, call),
+      offsetof(SegFrame, regs), offsetof(SegFrame, pc_thread), offsetof(SegFrame, count), offsetof(SegFrame, lanes),
+      offsetof(SegFrame, active), offsetof(SegFrame, run_lanes), offsetof(Ctx, shared), offsetof(Ctx, shared_size),
+      offsetof(Ctx, gcache), offsetof(Ctx, gcache2), offsetof(Region, base), offsetof(Region, size),
+      offsetof(Region, host), std::getenv("WARPSCOPE_JIT_PARTIAL") != nullptr);
 }
 
 std::uint64_t emit_segments(llvm::Module& m, const exec::KernelImage& k, const std::vector<Run>& runs,

@@ -13,6 +13,16 @@ class Module;
 
 namespace warpscope::jit {
 
+/// The version of the code the JIT makes, part of the disk cache's key: bump it whenever emit.cpp,
+/// arith.cpp or engine.cpp's pipeline would compile the same kernel differently (a cached object
+/// from an older version is then never loaded).
+inline constexpr unsigned kCodeVersion = 3;  // 2: f64, min/max/abs, integer cvt, float abs/neg/min/max; 3: float cvt
+
+/// What emitted code depends on besides the kernel, for the disk cache's key: the offsets and
+/// sizes it bakes in (SegFrame, Ctx, Region, Inst) and the emitter's options
+/// (WARPSCOPE_JIT_PARTIAL).
+std::string emit_key();
+
 /// A straight-line run [begin, end) of compute-only instructions that no branch enters in its
 /// middle (no branch target, reconvergence point or function entry inside).
 struct Run {

@@ -5,6 +5,7 @@
 namespace warpscope::jit {
 
 bool install() { return false; }
+std::unique_ptr<exec::SegmentCompiler> make_compiler(const Options&) { return nullptr; }
 bool built_in() { return false; }
 std::string describe() { return "no native segments: this build has no JIT (LLVM 16 was not found at build time)"; }
 Stats stats() { return Stats{}; }

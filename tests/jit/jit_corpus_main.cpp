@@ -52,8 +52,10 @@ class Compare : public ::testing::Environment {
     const warpscope::jit::Stats st = warpscope::jit::stats();
     EXPECT_GT(st.segments, 0u) << "the JIT compiled nothing";
     EXPECT_GT(st.native, 0u) << "no instruction became native code";
-    std::printf("jit: %llu kernels, %llu segments, %llu instructions (%llu native), %.2f s compiling\n",
-                static_cast<unsigned long long>(st.kernels), static_cast<unsigned long long>(st.segments),
+    std::printf("jit: %llu kernels (%llu loaded from the disk cache, %llu stored), %llu segments, %llu instructions "
+                "(%llu native), %.2f s compiling\n",
+                static_cast<unsigned long long>(st.kernels), static_cast<unsigned long long>(st.cache_loads),
+                static_cast<unsigned long long>(st.cache_stores), static_cast<unsigned long long>(st.segments),
                 static_cast<unsigned long long>(st.instructions), static_cast<unsigned long long>(st.native),
                 st.compile_seconds);
     EXPECT_EQ(g_digest[0].size(), g_digest[1].size());
