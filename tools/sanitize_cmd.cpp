@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <regex>
 #include <thread>
 
 #include <CLI/CLI.hpp>
@@ -79,6 +80,31 @@ ojson where(const std::string& kernel, const json& site) {
 }
 
 ojson xyz(const json& a) { return {{"x", a.at(0)}, {"y", a.at(1)}, {"z", a.at(2)}}; }
+
+/// A device-side assert that ended a launch: the interpreter's message (src/exec/warp.cpp) names
+/// the asserting threads of the warp and the call's instruction; empty when `error` is another
+/// fault. compute-sanitizer's memcheck reports a "Warp assert" for each of those threads
+/// (tests/hw/data/h200/sanitize/acceptance/simpleAssert.memcheck.txt).
+struct WarpAssert {
+  json site;                 // pc, file, line (the assert's)
+  json block;                // [x, y, z]
+  std::vector<json> threads;  // [x, y, z] each
+};
+WarpAssert warp_assert(const std::string& error) {
+  WarpAssert a;
+  if (error.rfind("cudaErrorAssert: ", 0) != 0) return a;
+  static const std::regex head(R"(failed \((.*):(\d+): [^\n]*\); asserting threads of the warp at pc (\d+):((?: \(\d+,\d+,\d+\))+))");
+  static const std::regex block(R"(, block \((\d+),(\d+),(\d+)\), thread \(\d+,\d+,\d+\)$)");
+  static const std::regex triple(R"(\((\d+),(\d+),(\d+)\))");
+  std::smatch h, b;
+  if (!std::regex_search(error, h, head) || !std::regex_search(error, b, block)) return a;
+  a.site = {{"pc", std::stoull(h[3])}, {"file", h[1].str()}, {"line", std::stoul(h[2])}};
+  a.block = {std::stoull(b[1]), std::stoull(b[2]), std::stoull(b[3])};
+  const std::string list = h[4];
+  for (auto t = std::sregex_iterator(list.begin(), list.end(), triple); t != std::sregex_iterator(); ++t)
+    a.threads.push_back({std::stoull((*t)[1]), std::stoull((*t)[2]), std::stoull((*t)[3])});
+  return a;
+}
 
 /// Who made the access (the XML's `who`).
 ojson who(const json& thread, const json& block) { return {{"threadIdx", xyz(thread)}, {"blockIdx", xyz(block)}}; }
@@ -408,7 +434,22 @@ SanitizeText sanitize_text(const json& report, const SanitizeOptions& o) {
     // A launch that faulted: the interpreter's message (the sticky error's API reports follow).
     // compute-sanitizer's racecheck, initcheck and synccheck report no faults (tests/hw/data/h200/
     // sanitize: sanitize.txt's misaligned run under synccheck, acceptance/simpleAssert.synccheck.txt).
-    if (l.contains("error") && o.tool == "memcheck") {
+    const WarpAssert asserted = l.contains("error") && o.tool == "memcheck"
+                                    ? warp_assert(l["error"].get<std::string>()) : WarpAssert{};
+    for (const json& t : asserted.threads) {
+      ++errors;
+      ojson r = xml_record("WarpAssert");
+      r["who"] = who(t, asserted.block);
+      r["what"] = {{"text", "Warp assert"}};
+      r["where"] = where(kernel, asserted.site);
+      if (!out.report(std::move(r))) continue;
+      out.line("Warp assert");
+      out.line(fmt::format("    at {}", location(kernel, asserted.site)));
+      out.line(fmt::format("    by thread {} in block {}", dim3(t), dim3(asserted.block)));
+      out.stack(l.value("host_stack", json()), "kernel launch time");
+      out.end();
+    }
+    if (l.contains("error") && o.tool == "memcheck" && asserted.threads.empty()) {
       ++errors;
       const std::string head =
           fmt::format("Error: kernel {} (launch #{}) failed: {}", kernel, i, l["error"].get<std::string>());

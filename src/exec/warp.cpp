@@ -289,8 +289,18 @@ void CtaRunner::builtin_call(WarpState& w, const Inst& in, std::uint32_t pc, std
   const std::string file = read_c_string(x_, l, arg(l, 1));
   const std::uint32_t line = static_cast<std::uint32_t>(arg(l, 2));
   const std::string func = read_c_string(x_, l, arg(l, 3));
+  // Every lane of the warp that calls __assertfail has failed its assertion (on the H200 each
+  // prints its own message and compute-sanitizer's memcheck reports a "Warp assert" per thread:
+  // tests/hw/data/h200/sanitize/acceptance/simpleAssert.memcheck.txt); the message names them
+  // and the call's instruction, for `warpscope sanitize` (tools/sanitize_cmd.cpp reads them back).
+  std::string threads;
+  for_lanes(m, [&](unsigned t) {
+    const Dim3 d = x_.thread_of(t);
+    threads += fmt::format(" ({},{},{})", d.x, d.y, d.z);
+  });
   lane_fault(x_, pc, ErrorKind::kTrap, l,
-             fmt::format("assertion `{}` failed ({}:{}: {})", msg, file, line, func));
+             fmt::format("assertion `{}` failed ({}:{}: {}); asserting threads of the warp at pc {}:{}", msg, file,
+                         line, func, pc, threads));
 }
 
 CtaRunner::RunResult CtaRunner::run_split(WarpState& w, Split& s) {

@@ -208,6 +208,30 @@ TEST_F(SanitizePrograms, LeakAndApiErrorAreMemcheckErrors) {
             "========= ERROR SUMMARY: 2 errors\n");
 }
 
+// As the H200's memcheck reports simpleAssert's launch, whose kernel has this shape
+// (tests/hw/data/h200/sanitize/acceptance/simpleAssert.memcheck.txt): one "Warp assert" per
+// thread that failed its assertion, threads (28..31,0,0) of block (1,0,0) in that order, then the
+// API error of the synchronisation, cudaErrorAssert (710), "device-side assert triggered": 5
+// errors. The H200's location is the machine code of __assertfail (`at __assertfail+0x19a0`, a
+// device frame of the same); warpscope's is the kernel's call of it, at the assert's line.
+TEST_F(SanitizePrograms, EveryFailingThreadOfTheWarpIsAWarpAssert) {
+  const auto r = sanitize("", "device_assert");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  const unsigned line = line_of("device_assert.cu", "assert(i < n);");
+  std::string want = "========= COMPUTE-SANITIZER\nsync: cudaErrorAssert\n";
+  for (unsigned t = 28; t < 32; ++t)
+    want += fmt::format("========= Warp assert\n"
+                        "=========     at check_index(int)+0x? in device_assert.cu:{}\n"
+                        "=========     by thread ({},0,0) in block (1,0,0)\n"
+                        "========= \n",
+                        line, t);
+  want += "========= Program hit cudaErrorAssert (error 710) due to \"device-side assert triggered\" on CUDA API "
+          "call to cudaDeviceSynchronize.\n"
+          "========= \n"
+          "========= ERROR SUMMARY: 5 errors\n";
+  EXPECT_EQ(masked(r.out), want) << r.err;
+}
+
 TEST_F(SanitizePrograms, WithoutLeakCheckOnlyTheApiError) {
   const auto r = sanitize("", "leak");
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;

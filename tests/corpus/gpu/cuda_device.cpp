@@ -180,6 +180,21 @@ void Device::copy_from_symbol(void* dst, const Module& module, std::string_view 
 
 LaunchStats Device::launch(const Module& module, std::string_view kernel, Dim3 grid, Dim3 block,
                            std::span<const KernelArg> args, std::size_t dynamic_shared_bytes) {
+  LaunchOptions options;
+  options.dynamic_shared_bytes = dynamic_shared_bytes;
+  return launch(module, kernel, grid, block, args, options);
+}
+
+// cuLaunchKernelEx with the options a GPU has: dynamic shared memory, a cooperative launch and a
+// thread-block cluster (the interpreter's stop, progress, sampling and sanitizer hooks are not).
+LaunchStats Device::launch(const Module& module, std::string_view kernel, Dim3 grid, Dim3 block,
+                           std::span<const KernelArg> args, const LaunchOptions& options) {
+  const Dim3 c = options.cluster;
+  const bool cluster = options.explicit_cluster || c.x != 1 || c.y != 1 || c.z != 1;
+  if (cluster && (grid.x % c.x != 0 || grid.y % c.y != 0 || grid.z % c.z != 0)) {
+    throw Error(ErrorKind::kUsage, std::string(kernel) +
+                                       ": the grid must be a multiple of the cluster in each dimension");
+  }
   const std::vector<ParamInfo> params = module.params(kernel);
   if (params.size() != args.size()) {
     throw Error(ErrorKind::kUsage, std::string(kernel) + ": " + std::to_string(args.size()) +
@@ -210,9 +225,36 @@ LaunchStats Device::launch(const Module& module, std::string_view kernel, Dim3 g
     saved = dup(1);
     dup2(fileno(file), 1);
   }
-  const CUresult launched = cuLaunchKernel(function, grid.x, grid.y, grid.z, block.x, block.y,
-                                           block.z, static_cast<unsigned>(dynamic_shared_bytes),
-                                           nullptr, values.data(), nullptr);
+  if (options.dynamic_shared_bytes > 48 * 1024) {
+    check(cuFuncSetAttribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                             static_cast<int>(options.dynamic_shared_bytes)),
+          "cuFuncSetAttribute");
+  }
+  CUlaunchAttribute attributes[2] = {};
+  unsigned count = 0;
+  if (cluster) {
+    attributes[count].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attributes[count].value.clusterDim.x = c.x;
+    attributes[count].value.clusterDim.y = c.y;
+    attributes[count].value.clusterDim.z = c.z;
+    ++count;
+  }
+  if (options.cooperative) {
+    attributes[count].id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+    attributes[count].value.cooperative = 1;
+    ++count;
+  }
+  CUlaunchConfig config = {};
+  config.gridDimX = grid.x;
+  config.gridDimY = grid.y;
+  config.gridDimZ = grid.z;
+  config.blockDimX = block.x;
+  config.blockDimY = block.y;
+  config.blockDimZ = block.z;
+  config.sharedMemBytes = static_cast<unsigned>(options.dynamic_shared_bytes);
+  config.attrs = count > 0 ? attributes : nullptr;
+  config.numAttrs = count;
+  const CUresult launched = cuLaunchKernelEx(&config, function, values.data(), nullptr);
   const CUresult synced = launched == CUDA_SUCCESS ? cuCtxSynchronize() : launched;
   if (capture != nullptr) {
     std::fflush(stdout);
