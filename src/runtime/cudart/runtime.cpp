@@ -227,6 +227,7 @@ Device& Runtime::device() {
     o.printf_fifo_bytes = limit_printf_fifo;
     o.malloc_heap_bytes = limit_malloc_heap;
     device_ = std::make_unique<Device>(o);
+    device_memory_bytes_ = o.global_memory_bytes;
     g_device_made.store(true);
     reserve_address_space();
   }
@@ -239,7 +240,12 @@ void Runtime::reserve_address_space() {
   const DevicePtr probe = device_->malloc(1);
   device_->free(probe);
   const std::uint64_t base = probe & ~((1ull << 30) - 1);
-  for (std::size_t gib : {512, 128, 32, 8, 2}) {
+  // The device's whole range (src/exec/memory.cpp: twice its memory, for fragmentation, and the
+  // GiB the probe rounds down over) must be reserved, or the process's own mappings can land in
+  // it and cannot be registered as host memory (cudaHostRegister: "overlaps the device's address
+  // range"); smaller reservations are a last resort.
+  const std::size_t whole_gib = static_cast<std::size_t>((2 * device_memory_bytes_ + (1ull << 30) - 1) >> 30) + 1;
+  for (std::size_t gib : {std::size_t{512}, whole_gib, std::size_t{128}, std::size_t{32}, std::size_t{8}, std::size_t{2}}) {
     const std::size_t bytes = gib << 30;
     void* p = mmap(reinterpret_cast<void*>(base), bytes, PROT_NONE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);

@@ -362,6 +362,7 @@ class Runtime {
   void* reserved_base_ = nullptr;
   std::uint64_t device_lo_ = 0, device_hi_ = 0;  // the device's allocation range
   std::size_t reserved_bytes_ = 0;
+  std::uint64_t device_memory_bytes_ = 0;  // the device's capacity (DeviceOptions::global_memory_bytes)
   bool report_written_ = false;
   /// Reads WARPSCOPE_REPORT, WARPSCOPE_REPORT_DIR and --target-processes (report.cpp).
   void configure_report();
