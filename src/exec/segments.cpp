@@ -45,18 +45,31 @@ void set_jit_traced_after(std::uint64_t warp_instructions) { traced_after().stor
 bool traced_segments_due(const KernelImage& kernel) {
   if (kernel.jit == nullptr || !jit_enabled() || g_compiler.load(std::memory_order_relaxed) == nullptr) return false;
   const JitSlot& slot = *kernel.jit;
-  return slot.compiled.load(std::memory_order_acquire) ||
+  return slot.state.load(std::memory_order_acquire) == JitSlot::kDone ||
          slot.traced_insts.load(std::memory_order_relaxed) >= traced_after().load(std::memory_order_relaxed);
 }
 
-const SegmentTable* segments_for(const KernelImage& kernel) {
+const SegmentTable* segments_for(const KernelImage& kernel, bool* pending) {
   SegmentCompiler* const c = g_compiler.load(std::memory_order_acquire);
   if (c == nullptr || !jit_enabled() || kernel.jit == nullptr) return nullptr;
   JitSlot& slot = *kernel.jit;
-  std::call_once(slot.once, [&] {
-    slot.table = c->compile(kernel);
-    slot.compiled.store(true, std::memory_order_release);
-  });
+  int state = slot.state.load(std::memory_order_acquire);
+  if (state == JitSlot::kNone && slot.state.compare_exchange_strong(state, JitSlot::kCompiling)) {
+    // This thread compiles; the others interpret until it is done.
+    std::unique_ptr<SegmentTable> table;
+    try {
+      table = c->compile(kernel);
+    } catch (...) {
+      table = nullptr;  // (the compiler reports nothing: the kernel is interpreted)
+    }
+    slot.table = std::move(table);
+    slot.state.store(JitSlot::kDone, std::memory_order_release);
+    state = JitSlot::kDone;
+  }
+  if (state != JitSlot::kDone) {
+    if (pending != nullptr) *pending = true;
+    return nullptr;
+  }
   const SegmentTable* t = slot.table.get();
   if (t == nullptr || t->code != kernel.code.data() || t->at.size() != kernel.code.size()) return nullptr;
   return t;

@@ -20,7 +20,6 @@
 #include <cstdint>
 #include <exception>
 #include <memory>
-#include <mutex>
 #include <vector>
 
 #include "exec/program.hpp"
@@ -71,9 +70,9 @@ struct SegmentTable {
 
 /// A KernelImage's lazily compiled segments (KernelImage::jit).
 struct JitSlot {
-  std::once_flag once;
+  static constexpr int kNone = 0, kCompiling = 1, kDone = 2;
+  std::atomic<int> state{kNone};               // kDone: `table` is set (null: nothing compiled)
   std::unique_ptr<SegmentTable> table;
-  std::atomic<bool> compiled{false};           // `once` has run (table set, or null for good)
   std::atomic<std::uint64_t> traced_insts{0};  // warp instructions its profiled CTAs ran so far
 };
 
@@ -94,14 +93,16 @@ bool jit_enabled();
 /// Whether a compiler is installed (the build has the JIT).
 bool jit_available();
 /// The kernel's segments, compiled on the first call (thread-safe); nullptr when the JIT is off,
-/// absent, or compiled nothing.
-const SegmentTable* segments_for(const KernelImage& kernel);
+/// absent, or compiled nothing, and while another thread compiles them: then *pending (if given)
+/// is set and the caller interprets meanwhile and asks again later (so the other host threads
+/// of a launch keep running CTAs during the compile; the counts are the same either way).
+const SegmentTable* segments_for(const KernelImage& kernel, bool* pending = nullptr);
 /// Profiled launches (an access sink, no sanitizer) run a kernel's segments once it has been
 /// compiled (by a launch without statistics) or its profiled CTAs have run this many warp
 /// instructions interpreted: a short profiled run does not pay for compiling (a few tenths of a
 /// second per kernel). Default kJitTracedAfter; WARPSCOPE_JIT_TRACED_AFTER=N in the environment.
 /// The counters are the same either way (docs/exec.md, "Native segments").
-inline constexpr std::uint64_t kJitTracedAfter = std::uint64_t{1} << 21;
+inline constexpr std::uint64_t kJitTracedAfter = std::uint64_t{1} << 26;
 void set_jit_traced_after(std::uint64_t warp_instructions);
 /// Whether a profiled CTA of `kernel` should look up its segments (segments_for) now.
 bool traced_segments_due(const KernelImage& kernel);

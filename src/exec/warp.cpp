@@ -356,8 +356,9 @@ CtaRunner::RunResult CtaRunner::run_split(WarpState& w, Split& s) {
   const bool traced = x_.sink != nullptr;
   if (!traced || (!sanitizing_ && (segs_checked_ || traced_segments_due(k_)))) {
     if (!segs_checked_) {
-      segs_checked_ = true;
-      const SegmentTable* t = segments_for(k_);
+      bool pending = false;  // another thread compiles them: interpret, ask again next time
+      const SegmentTable* t = segments_for(k_, &pending);
+      segs_checked_ = !pending;
       segs_ = t != nullptr ? t->at.data() : nullptr;
     }
     segs = segs_;

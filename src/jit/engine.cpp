@@ -207,7 +207,8 @@ bool install() {
 bool built_in() { return true; }
 
 std::string describe() {
-  return "native segments (LLVM JIT) for launches without statistics or a sanitizer; WARPSCOPE_JIT=0 turns them off";
+  return "native segments (LLVM JIT) for launches without a sanitizer (profiled ones once their kernel has run "
+         "2^26 warp instructions, WARPSCOPE_JIT_TRACED_AFTER); WARPSCOPE_JIT=0 turns them off";
 }
 
 Stats stats() {
