@@ -6,7 +6,8 @@
 // wall clock measures the others too; with THREADS > 1 it is the sum over the threads), the
 // collector's finish and the metrics JSON included, warp instructions per CPU second,
 // and whether the metrics JSON and the output equal the interpreter's byte for byte (the program
-// exits 1 otherwise). The JIT's compile is done by a launch before the timed ones (reported apart).
+// exits 1 otherwise); last, the same launch with the JIT and no statistics (what the memory model
+// and the records cost). The JIT's compile is done by a launch before the timed ones (reported apart).
 //
 //   cmake --build build --target profiled_bench && build/bin/profiled_bench [REPS [THREADS]]
 #include <algorithm>
@@ -66,11 +67,17 @@ struct Outcome {
   std::vector<unsigned char> output;
 };
 
-/// One profiled launch: a fresh collector, the launch, finish() and the metrics JSON.
-Outcome profiled(Device& dev, const Module& m, const Launch& l, const arch::Profile& profile) {
+/// One profiled launch: a fresh collector, the launch, finish() and the metrics JSON. `profile`
+/// null: the launch without statistics (no access sink), for the last column.
+Outcome profiled(Device& dev, const Module& m, const Launch& l, const arch::Profile* profile) {
   Outcome o;
   const double t0 = cpu_seconds();
-  stats::LaunchCollector collector({&profile});
+  if (profile == nullptr) {
+    o.warp = dev.launch(m, l.kernel, l.grid, l.block, l.args).warp_instructions;
+    o.seconds = cpu_seconds() - t0;
+    return o;
+  }
+  stats::LaunchCollector collector({profile});
   dev.set_access_sink(&collector);
   const LaunchStats s = dev.launch(m, l.kernel, l.grid, l.block, l.args);
   dev.set_access_sink(nullptr);
@@ -152,34 +159,35 @@ int main(int argc, char** argv) {
   }
 
   std::printf("profiled launches (LaunchCollector, hopper), %u host thread(s), best of %d\n", threads, reps);
-  std::printf("%-15s %12s %10s %10s %10s %12s %12s %8s %6s\n", "workload", "warp insts", "interp s", "jit s",
-              "compile s", "interp Mi/s", "jit Mi/s", "speedup", "same");
+  std::printf("%-15s %12s %10s %10s %10s %12s %12s %8s %6s %14s\n", "workload", "warp insts", "interp s", "jit s",
+              "compile s", "interp Mi/s", "jit Mi/s", "speedup", "same", "no-stats jit s");
   bool ok = true;
   for (const Launch& l : launches) {
     // The launches rewrite their outputs from the same inputs (saxpy: y = a*x + y, so each mode
     // starts from the output the previous launch left; the comparison is between consecutive
     // launches of the two modes, which see the same input).
     Outcome interp, jit;
-    double ti = 1e30, tj = 1e30;
+    double ti = 1e30, tj = 1e30, tn = 1e30;
     exec::set_jit_enabled(true);
     const double before = jit::stats().compile_seconds;
-    (void)profiled(dev, m, l, profile);  // compiles the kernel
+    (void)profiled(dev, m, l, &profile);  // compiles the kernel
     const double compile = jit::stats().compile_seconds - before;
     bool same = true;
     for (int r = 0; r < reps; ++r) {
       exec::set_jit_enabled(false);
-      interp = profiled(dev, m, l, profile);
+      interp = profiled(dev, m, l, &profile);
       ti = std::min(ti, interp.seconds);
       exec::set_jit_enabled(true);
-      jit = profiled(dev, m, l, profile);
+      jit = profiled(dev, m, l, &profile);
       tj = std::min(tj, jit.seconds);
+      tn = std::min(tn, profiled(dev, m, l, nullptr).seconds);
       same = same && interp.metrics == jit.metrics && interp.warp == jit.warp &&
              (std::string(l.kernel) == "saxpy" || interp.output == jit.output);
     }
     ok = ok && same;
-    std::printf("%-15s %12llu %10.4f %10.4f %10.3f %12.1f %12.1f %8.2f %6s\n", l.name,
+    std::printf("%-15s %12llu %10.4f %10.4f %10.3f %12.1f %12.1f %8.2f %6s %14.4f\n", l.name,
                 static_cast<unsigned long long>(interp.warp), ti, tj, compile, double(interp.warp) / ti / 1e6,
-                double(jit.warp) / tj / 1e6, ti / tj, same ? "yes" : "NO");
+                double(jit.warp) / tj / 1e6, ti / tj, same ? "yes" : "NO", tn);
   }
   return ok ? 0 : 1;
 }
