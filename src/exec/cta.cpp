@@ -11,6 +11,7 @@
 #include "common/error.hpp"
 #include "exec/fault.hpp"
 #include "exec/machine.hpp"
+#include "exec/segments.hpp"
 
 namespace warpscope::exec {
 
@@ -39,6 +40,7 @@ CtaRunner::CtaRunner(const LaunchConfig& cfg) : cfg_(cfg), k_(*cfg.kernel) {
   x_.nctaid = cfg.grid;
   x_.memcheck = cfg.memcheck_strict ? nullptr : &memcheck_;
   x_.heap = cfg.heap;
+  sanitizing_ = cfg.sanitize.any() || cfg.init != nullptr;
   // Polls are watched in cooperative launches and cluster launches (CTAs that take turns).
   coop_ = cfg.cooperative || std::uint64_t(cfg.cluster.x) * cfg.cluster.y * cfg.cluster.z > 1;
   cluster_ = &own_cluster_;
@@ -284,6 +286,8 @@ void CtaRunner::end_cta() {
   std::uint64_t cta = 0;
   for (const WarpState& w : warps_) cta += w.instructions;
   cta_instructions_max_ = std::max(cta_instructions_max_, cta);
+  // A profiled CTA brings its kernel nearer to native segments (segments.hpp, traced_segments_due).
+  if (x_.sink != nullptr && k_.jit != nullptr) k_.jit->traced_insts.fetch_add(cta, std::memory_order_relaxed);
   for (const WarpState& w : warps_) {
     instructions_ += w.instructions;
     thread_instructions_ += w.thread_instructions;

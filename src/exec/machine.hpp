@@ -384,6 +384,7 @@ class CtaRunner {
   std::vector<std::uint64_t> pc_warp_, pc_thread_;
   const Segment* segs_ = nullptr;  // native segments by pc (segments.hpp), once looked up
   bool segs_checked_ = false;
+  bool sanitizing_ = false;        // a sanitizer checks this launch: profiled CTAs interpret
   MemcheckLog memcheck_;
   // sanitize.hpp: findings, the race checker (racecheck of launches whose CTAs run one at a time)
   // and synccheck's notes.

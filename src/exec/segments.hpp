@@ -9,16 +9,17 @@
 // instructions, and the lanes each instruction ran. Instructions the compiler does not turn into
 // native code are calls to their semantic function, so every run can be compiled.
 //
-// The warp loop runs a segment only without an access sink (no statistics, no sanitizer for the
-// CTA), when the warp's reconvergence point is not inside the run and its instruction budget
-// outlasts it; otherwise it interprets, so instruction counts, pc counts and the clock stay those
-// of the interpreter.
+// The warp loop runs a segment when the warp's reconvergence point is not inside the run and its
+// instruction budget outlasts it; otherwise it interprets, so instruction counts, pc counts and
+// the clock stay those of the interpreter. With an access sink (a profiled launch: SegFrame::
+// traced) every load and store calls its semantic function, which makes the records the
+// interpreter makes; with the sanitizer on, the warp loop interprets.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <exception>
 #include <memory>
-#include <mutex>
 #include <vector>
 
 #include "exec/program.hpp"
@@ -44,6 +45,8 @@ struct SegFrame {
   std::uint64_t lanes = 0;              // out: sum over the instructions run of their active lanes
   std::uint32_t active = 0;             // the split's active lanes (never 0)
   std::uint32_t run_lanes = 0;          // popcount of the run's lanes (warp.cpp's run_lanes)
+  std::uint32_t traced = 0;             // nonzero: records go to an access sink, so loads and
+                                        // stores call their semantic function (run_hooked too)
   std::exception_ptr error;             // a semantic function's fault, rethrown by the warp loop
 };
 
@@ -67,8 +70,10 @@ struct SegmentTable {
 
 /// A KernelImage's lazily compiled segments (KernelImage::jit).
 struct JitSlot {
-  std::once_flag once;
+  static constexpr int kNone = 0, kCompiling = 1, kDone = 2;
+  std::atomic<int> state{kNone};               // kDone: `table` is set (null: nothing compiled)
   std::unique_ptr<SegmentTable> table;
+  std::atomic<std::uint64_t> traced_insts{0};  // warp instructions its profiled CTAs ran so far
 };
 
 /// Compiles a kernel's segments (src/jit installs one).
@@ -88,8 +93,19 @@ bool jit_enabled();
 /// Whether a compiler is installed (the build has the JIT).
 bool jit_available();
 /// The kernel's segments, compiled on the first call (thread-safe); nullptr when the JIT is off,
-/// absent, or compiled nothing.
-const SegmentTable* segments_for(const KernelImage& kernel);
+/// absent, or compiled nothing, and while another thread compiles them: then *pending (if given)
+/// is set and the caller interprets meanwhile and asks again later (so the other host threads
+/// of a launch keep running CTAs during the compile; the counts are the same either way).
+const SegmentTable* segments_for(const KernelImage& kernel, bool* pending = nullptr);
+/// Profiled launches (an access sink, no sanitizer) run a kernel's segments once it has been
+/// compiled (by a launch without statistics) or its profiled CTAs have run this many warp
+/// instructions interpreted: a short profiled run does not pay for compiling (a few tenths of a
+/// second per kernel). Default kJitTracedAfter; WARPSCOPE_JIT_TRACED_AFTER=N in the environment.
+/// The counters are the same either way (docs/exec.md, "Native segments").
+inline constexpr std::uint64_t kJitTracedAfter = std::uint64_t{1} << 26;
+void set_jit_traced_after(std::uint64_t warp_instructions);
+/// Whether a profiled CTA of `kernel` should look up its segments (segments_for) now.
+bool traced_segments_due(const KernelImage& kernel);
 
 // --- what the compiler may know about an instruction -------------------------------------------
 
@@ -155,8 +171,10 @@ struct JitDesc {
 };
 
 /// The description of instruction pc of `kernel` (JitOp::kNone when its function is not one of
-/// those). An instruction with compiled accesses or record widths (run_hooked) is described by
-/// its own function: without an access sink, which segments require, run_hooked only calls it.
+/// those). A load or store with compiled accesses or record widths (run_hooked) is described by
+/// its own function: its native code runs only without an access sink (SegFrame::traced), where
+/// run_hooked only calls that function. Any other hooked instruction (the anchor of compiled
+/// accesses) is kNone: a call of run_hooked, which makes its records in profiled launches.
 JitDesc describe(const KernelImage& kernel, std::uint32_t pc);
 /// The semantic function run_hooked calls for pc, or the instruction's own (compiled.cpp).
 ExecFn unhooked_fn(const KernelImage& kernel, std::uint32_t pc);

@@ -359,12 +359,16 @@ CtaRunner::RunResult CtaRunner::run_split(WarpState& w, Split& s) {
     return true;
   };
 
-  // Native segments (segments.hpp): only for a CTA without an access sink.
+  // Native segments (segments.hpp): in a CTA without an access sink, and in a profiled one
+  // (loads and stores then call their functions, which make the records) without the sanitizer
+  // once its kernel is due (traced_segments_due).
   const Segment* segs = nullptr;
-  if (x_.sink == nullptr) {
+  const bool traced = x_.sink != nullptr;
+  if (!traced || (!sanitizing_ && (segs_checked_ || traced_segments_due(k_)))) {
     if (!segs_checked_) {
-      segs_checked_ = true;
-      const SegmentTable* t = segments_for(k_);
+      bool pending = false;  // another thread compiles them: interpret, ask again next time
+      const SegmentTable* t = segments_for(k_, &pending);
+      segs_checked_ = !pending;
       segs_ = t != nullptr ? t->at.data() : nullptr;
     }
     segs = segs_;
@@ -385,6 +389,7 @@ CtaRunner::RunResult CtaRunner::run_split(WarpState& w, Split& s) {
         f.count = count;
         f.active = active;
         f.run_lanes = static_cast<std::uint32_t>(run_lanes);
+        f.traced = traced ? 1u : 0u;
         const std::uint32_t r = sg.fn(&f);
         if (r == kSegNotRun) goto interpret;
         if (r != 0) [[unlikely]] {

@@ -2,7 +2,9 @@
 // register slot is a <32 x i64> vector in the warp's register file, the execution mask an i32
 // (and a <32 x i1> for selects, gathers and scatters). The body is emitted twice: once for a
 // full warp (mask constant, no selects) and once for any mask. What an arithmetic instruction
-// computes is arith.cpp's.
+// computes is arith.cpp's. In a profiled launch (SegFrame::traced) loads and stores take their
+// slow path, a call of the semantic function, which makes the access records; everything else is
+// the same code.
 #include "jit/emit.hpp"
 
 #include <bit>
@@ -98,6 +100,7 @@ class Emitter {
     count_ = field(offsetof(exec::SegFrame, count), i64_);
     auto* active = field(offsetof(exec::SegFrame, active), i32_);
     run_lanes_ = b_.CreateZExt(field(offsetof(exec::SegFrame, run_lanes), i32_), i64_);
+    traced_ = b_.CreateICmpNE(field(offsetof(exec::SegFrame, traced), i32_), b_.getInt32(0));
     shared_ = b_.CreateLoad(ptr_, b_.CreateConstInBoundsGEP1_64(i8_, x_, offsetof(exec::Ctx, shared)));
     shared_size_ = b_.CreateLoad(i64_, b_.CreateConstInBoundsGEP1_64(i8_, x_, offsetof(exec::Ctx, shared_size)));
     locals_.clear();
@@ -494,6 +497,7 @@ class Emitter {
     llvm::Value* inside = b_.CreateICmpULE(c.index, b_.CreateVectorSplat(kN, b_.CreateSub(bound, b_.getInt64(c.end))));
     llvm::Value* fits = b_.CreateICmpUGE(bound, b_.getInt64(c.end));
     c.ok = b_.CreateAnd(fits, all(b_.CreateAnd(aligned, b_.CreateAnd(above, inside))));
+    c.ok = b_.CreateAnd(c.ok, b_.CreateNot(traced_));  // traced: each member calls (memory())
     // Access shapes: the same for every member (the immediates shift all lanes alike).
     std::vector<int> base_mask(kN);
     for (unsigned l = 0; l < kN; ++l) base_mask[l] = static_cast<int>(l / 8 * 8);
@@ -536,7 +540,11 @@ class Emitter {
     llvm::BasicBlock* slow = llvm::BasicBlock::Create(c_, "mslow", fn_);
     llvm::BasicBlock* next = llvm::BasicBlock::Create(c_, "mnext", fn_);
     b_.CreateCondBr(b_.CreateICmpNE(m, b_.getInt32(0)), check, next);
+    // Traced (a profiled launch): the semantic function, which makes the access's records.
+    llvm::BasicBlock* untraced = llvm::BasicBlock::Create(c_, "muntraced", fn_);
     b_.SetInsertPoint(check);
+    b_.CreateCondBr(traced_, slow, untraced);
+    b_.SetInsertPoint(untraced);
     llvm::Value* mv = mvec != nullptr ? mvec : llvm::Constant::getAllOnesValue(vmask_);
     llvm::Value* addr = b_.CreateAdd(load(in.a), splat64(static_cast<std::uint64_t>(in.imm)));
     llvm::Value* aligned = b_.CreateICmpEQ(b_.CreateAnd(addr, splat64(w - 1)), splat64(0));
@@ -619,6 +627,7 @@ class Emitter {
   llvm::Value *frame_ = nullptr, *x_ = nullptr, *code_ = nullptr, *call_ = nullptr, *regs_ = nullptr, *pct_ = nullptr;
   llvm::Value *count_ = nullptr, *run_lanes_ = nullptr, *shared_ = nullptr, *shared_size_ = nullptr;
   llvm::Value *active_ = nullptr, *lanes_ = nullptr;
+  llvm::Value* traced_ = nullptr;  // i1: SegFrame::traced (loads and stores call their functions)
   bool partial_ = std::getenv("WARPSCOPE_JIT_PARTIAL") != nullptr;  // a body for split warps too
   std::vector<std::uint32_t> first_ref_, last_ref_;
   std::vector<char> external_;

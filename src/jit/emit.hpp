@@ -16,7 +16,8 @@ namespace warpscope::jit {
 /// The version of the code the JIT makes, part of the disk cache's key: bump it whenever emit.cpp,
 /// arith.cpp or engine.cpp's pipeline would compile the same kernel differently (a cached object
 /// from an older version is then never loaded).
-inline constexpr unsigned kCodeVersion = 3;  // 2: f64, min/max/abs, integer cvt, float abs/neg/min/max; 3: float cvt
+inline constexpr unsigned kCodeVersion = 4;  // 2: f64, min/max/abs, integer cvt, float abs/neg/min/max; 3: float cvt;
+                                              // 4: memory instructions of profiled launches call their semantic functions
 
 /// What emitted code depends on besides the kernel, for the disk cache's key: the offsets and
 /// sizes it bakes in (SegFrame, Ctx, Region, Inst) and the emitter's options

@@ -308,9 +308,9 @@ std::unique_ptr<exec::SegmentCompiler> make_compiler(const Options& options) { r
 bool built_in() { return true; }
 
 std::string describe() {
-  return "native segments (LLVM JIT) for launches without statistics or a sanitizer, compiled code kept in "
-         "$WARPSCOPE_CACHE_DIR/jit (default ~/.cache/warpscope/jit); WARPSCOPE_JIT=0 turns them off, "
-         "WARPSCOPE_JIT_CACHE=0 the cache";
+  return "native segments (LLVM JIT) for launches without a sanitizer (profiled ones once their kernel has run "
+         "2^26 warp instructions, WARPSCOPE_JIT_TRACED_AFTER), compiled code kept in $WARPSCOPE_CACHE_DIR/jit "
+         "(default ~/.cache/warpscope/jit); WARPSCOPE_JIT=0 turns them off, WARPSCOPE_JIT_CACHE=0 the cache";
 }
 
 Stats stats() {

@@ -3,8 +3,9 @@
 // warp's execution mask. docs/exec.md, "Native segments".
 //
 // install() makes it the process's segment compiler; launches without an access sink then run
-// compiled segments (exec::set_jit_enabled, WARPSCOPE_JIT=0 turn that off). Compiled code is kept
-// on disk across runs (docs/exec.md, "The code cache"; WARPSCOPE_JIT_CACHE=0 turns that off).
+// compiled segments, and profiled ones once their kernel is due (exec::traced_segments_due);
+// exec::set_jit_enabled, WARPSCOPE_JIT=0 turn that off. Compiled code is kept on disk across runs
+// (docs/exec.md, "The code cache"; WARPSCOPE_JIT_CACHE=0 turns that off).
 #pragma once
 
 #include <cstdint>

@@ -60,6 +60,9 @@ Module load(Device& device, std::string_view name);
 /// (nullptr: none): tests/jit compares them between the interpreter and the JIT.
 inline void (*observe_bytes)(const void* data, std::size_t bytes) = nullptr;
 inline void (*observe_launch)(const warpscope::LaunchStats& stats) = nullptr;
+/// When set, launch_shared gives every launch this access sink (Device::set_access_sink): tests/jit
+/// compares the records of profiled launches between the interpreter and the JIT.
+inline warpscope::AccessSink* launch_sink = nullptr;
 
 template <class T>
 class Buffer {
@@ -116,6 +119,7 @@ warpscope::LaunchStats launch_shared(Device& device, const Module& module, std::
                                      Dim3 grid, Dim3 block, std::size_t dynamic_shared_bytes,
                                      const Args&... args) {
   const warpscope::KernelArg list[] = {warpscope::arg(args)..., warpscope::KernelArg{}};
+  if (launch_sink != nullptr) device.set_access_sink(launch_sink);
   warpscope::LaunchStats stats = device.launch(module, kernel, grid, block,
                                                std::span<const warpscope::KernelArg>(list, sizeof...(Args)),
                                                dynamic_shared_bytes);
