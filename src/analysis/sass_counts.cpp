@@ -251,13 +251,35 @@ LaunchSassCounts count_launch(const Function& sass, std::span<const PtxInst> ptx
         // went both ways).
         const std::uint32_t other = sg.succ[p][0] == b ? sg.succ[p][1] : sg.succ[p][0];
         const BlockCount& o = sblock[other];
-        // Into a BSYNC, the paths ptxas expects to diverge: every execution of p sends lanes (an
-        // upper bound, exact when each warp that ran the other way also had lanes here).
-        const bool other_only_from_p = preds[other].size() == 1 && (code[sg.first[b]].opcode & 0x1ff) != kBaseBsync;
-        c.warp += other_only_from_p && o.known ? pc.warp - std::min(pc.warp, o.warp) : pc.warp;
+        const bool into_bsync = (code[sg.first[b]].opcode & 0x1ff) == kBaseBsync;
+        // What p sends the other way: the other successor's executions and lanes less those of its
+        // other predecessors, when each of them has one successor (a loop's back edge: the loop
+        // head's executions less its entries from before the loop).
+        bool other_known = o.known;
+        std::uint64_t other_warp = o.warp, other_thread = o.thread;
+        for (std::uint32_t q : preds[other]) {
+          if (q == p) continue;
+          if (!sblock[q].known || sg.succ[q].size() != 1) {
+            other_known = false;
+            break;
+          }
+          other_warp -= std::min(other_warp, sblock[q].warp);
+          other_thread -= std::min(other_thread, sblock[q].thread);
+        }
         // Lanes go one way or the other: the lanes here are p's less the other successor's.
-        const bool lanes_split = preds[other].size() == 1 && o.known;
-        c.thread += lanes_split ? pc.thread - std::min(pc.thread, o.thread) : pc.thread;
+        const std::uint64_t lanes = other_known ? pc.thread - std::min(pc.thread, other_thread) : pc.thread;
+        c.thread += lanes;
+        // An edge no lane took was taken by no warp. Into a BSYNC from an if, the paths ptxas
+        // expects to diverge: every execution of p sends lanes (an upper bound, exact when each
+        // warp that ran the other way also had lanes here); from a loop's exit branch, the
+        // executions that did not go round again (exact when every warp leaves in one iteration).
+        std::uint64_t warps = pc.warp;
+        if (other_known && lanes == 0) {
+          warps = 0;
+        } else if (other_known && (!into_bsync || preds[other].size() > 1)) {
+          warps = pc.warp - std::min(pc.warp, other_warp);
+        }
+        c.warp += warps;
         if (pc.warp != 0 || !pc.exact) c.exact = false;
       }
       if (!c.exact)

@@ -155,8 +155,16 @@ void GlobalMemory::add_block(std::uint64_t addr, std::uint64_t bytes, std::uint8
 
 void GlobalMemory::add_external(std::uint64_t addr, std::uint64_t bytes, std::uint8_t* host) {
   if (bytes == 0 || addr + bytes < addr) fail(ErrorKind::kUsage, "host memory at 0x{:x}: an empty or wrapping range", addr);
-  if (addr < kHeapBase + span_ && addr + bytes > kHeapBase)
-    fail(ErrorKind::kUsage, "host memory [0x{:x}, 0x{:x}) overlaps the device's address range", addr, addr + bytes);
+  // Host memory inside the device's address range (the process mapped it before the runtime could
+  // reserve the range: ASLR may put libraries and mappings there) is taken as it is, unless it
+  // overlaps a device allocation (below) or a reservation: place() leaves its addresses alone as it
+  // leaves allocations'.
+  if (addr < kHeapBase + span_ && addr + bytes > kHeapBase) {
+    auto r = reserved_.lower_bound(addr + bytes);
+    if (r != reserved_.begin() && std::prev(r)->first + std::prev(r)->second > addr)
+      fail(ErrorKind::kUsage, "host memory [0x{:x}, 0x{:x}) overlaps device memory reserved at [0x{:x}, 0x{:x})", addr,
+           addr + bytes, std::prev(r)->first, std::prev(r)->first + std::prev(r)->second);
+  }
   // The parameter, shared and local windows of generic addresses (and function addresses) lie
   // at the top of the address space, where a thread's stack is: such host memory cannot be told
   // from them.

@@ -153,12 +153,16 @@ void add_source_metrics(pb::ProfilerSection& sec, const std::set<std::string>& i
     g->set_name(name);
     g->set_label(label);
   }
+  // Nsight Compute 2025.3 takes the columns from SourceMetrics (field 13); 2022.3's format has no
+  // such field and takes them from the section's Metrics (field 6): both are written.
   for (const Column& c : kColumns) {
     if (instanced.count(c.name) == 0) continue;
-    auto* m = sec.mutable_sourcemetrics()->add_metrics();
-    m->set_name(c.name);
-    m->set_label(c.label);
-    m->add_groups(c.group);
+    for (auto* list : {sec.mutable_sourcemetrics(), sec.mutable_metrics()}) {
+      auto* m = list->add_metrics();
+      m->set_name(c.name);
+      m->set_label(c.label);
+      m->add_groups(c.group);
+    }
   }
 }
 

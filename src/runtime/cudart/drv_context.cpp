@@ -159,6 +159,14 @@ WS_DRV CUresult cuGetErrorString(CUresult error, const char** str) {
 WS_DRV CUresult cuInit(unsigned flags) {
   if (flags != 0) return kCuInvalidValue;  // "Flags: Initialization flag for CUDA; must be 0"
   g_initialized.store(true);
+  // The device now, as the runtime's first call makes it: its address range is reserved in the
+  // process before the program maps memory of its own there (a driver-API program that mmaps and
+  // then registers the memory would otherwise find its pages inside the device's range).
+  try {
+    (void)Runtime::get().device();
+  } catch (const warpscope::Error&) {
+    return kCuNotInitialized;
+  }
   return kCuSuccess;
 }
 
