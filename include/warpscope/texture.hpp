@@ -41,7 +41,7 @@ struct Image {
   bool cubemap = false;
   std::uint64_t pitch = 0;   // kPitch: bytes per row
   std::uint32_t block_height = 1;  // kBlockLinear: GOBs per block (set by make_block_linear)
-  std::uint32_t levels = 1;        // mipmap levels of the texture (only level 0 is sampled)
+  std::uint32_t levels = 1;        // mipmap levels of the texture (Device::create_texture with levels)
 
   /// Slices (3-D depth, or layers), at least 1.
   std::uint32_t slices() const { return layers != 0 ? layers : depth != 0 ? depth : 1; }
@@ -84,6 +84,10 @@ struct Sampler {
   bool normalized_coords = false;
   bool srgb = false;
   std::array<float, 4> border{0, 0, 0, 0};
+  // Mipmapped textures (cudaTextureDesc's mipmap fields): the level of detail of tex.level is its
+  // operand plus `mip_bias`, clamped to [min_lod, max_lod] and to the levels there are.
+  FilterMode mip_filter = FilterMode::kPoint;
+  float mip_bias = 0, min_lod = 0, max_lod = 0;
 };
 
 }  // namespace warpscope

@@ -436,6 +436,9 @@ class Device {
   // (else Error kUsage); handles are nonzero and never reused; a launch reads the objects that
   // exist when it starts.
   std::uint64_t create_texture(const Image& image, const Sampler& sampler);
+  /// A mipmapped texture: levels[0] is the base level, each next one a level of detail further
+  /// (their `levels` fields are ignored). At least one level.
+  std::uint64_t create_texture(const std::vector<Image>& levels, const Sampler& sampler);
   std::uint64_t create_surface(const Image& image);
   /// Throws kUsage when `handle` is not a texture (surface) object.
   void destroy_texture(std::uint64_t handle);

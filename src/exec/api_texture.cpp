@@ -59,6 +59,23 @@ std::uint64_t Device::create_texture(const Image& image, const Sampler& sampler)
   return impl_->objects.add(o);
 }
 
+std::uint64_t Device::create_texture(const std::vector<Image>& levels, const Sampler& sampler) {
+  if (levels.empty()) fail(ErrorKind::kUsage, "texture: a mipmapped texture without levels");
+  exec::TexObject o;
+  o.kind = exec::TexObject::Kind::kTexture;
+  o.sampler = sampler;
+  for (const Image& level : levels) {
+    check_image(impl_->memory, level, "texture level");
+    if (level.layout != ImageLayout::kBlockLinear || level.format.bytes() != levels[0].format.bytes())
+      fail(ErrorKind::kUsage, "texture: the levels of a mipmapped texture are CUDA arrays of one format");
+    o.mip.push_back(level);
+    o.mip.back().levels = static_cast<std::uint32_t>(levels.size());
+  }
+  o.image = o.mip[0];
+  if (levels.size() == 1) o.mip.clear();
+  return impl_->objects.add(o);
+}
+
 std::uint64_t Device::create_surface(const Image& image) {
   check_image(impl_->memory, image, "surface");
   exec::TexObject o;

@@ -151,6 +151,52 @@ Footprint footprint(const TexObject& t, unsigned dims, double x, double y, doubl
   return f;
 }
 
+Footprint mip_footprint(const TexObject& t, const Image& level, unsigned dims, double x, double y, std::uint32_t slice,
+                        bool linear, std::uint32_t share) {
+  const std::int64_t size[2] = {level.width, level.height};
+  const double c[2] = {x, y};
+  Footprint f;
+  if (!linear) {
+    f.count = 1;
+    f.texel[0] = {0, 0, slice};
+    for (unsigned d = 0; d < dims; ++d) {
+      const std::int64_t i = address_index(effective_address(t.sampler, d), floor_index(c[d]), size[d]);
+      if (i < 0) f.texel[0][0] = -1;
+      else if (f.texel[0][0] >= 0) f.texel[0][d] = i;
+    }
+    f.weight[0] = static_cast<float>(share) / 256.0f;
+    return f;
+  }
+  // Clamp addressing only: the coordinate is clamped to the centres of the edge texels first.
+  std::int64_t lo[2] = {0, 0};
+  std::uint32_t w[2] = {0, 0};
+  for (unsigned d = 0; d < dims; ++d) {
+    const double v = std::clamp(c[d], 0.5, static_cast<double>(size[d]) - 0.5) - 0.5;
+    lo[d] = floor_index(v);
+    w[d] = static_cast<std::uint32_t>(weight8(v) * 256.0f);
+  }
+  // The level's share in 1/256, split along x (the upper column rounded, ties up), then each
+  // column along y: the lower texel of column 0 and the upper texel of column 1 rounded, ties up.
+  auto rnd = [](std::uint32_t n) { return (n + 128) / 256; };
+  const std::uint32_t c1 = rnd(share * w[0]), c0 = share - c1;
+  std::uint32_t split[2][2] = {{c0, 0}, {c1, 0}};  // [x][y]
+  if (dims == 2) {
+    split[0][0] = rnd(c0 * (256 - w[1]));
+    split[0][1] = c0 - split[0][0];
+    split[1][1] = rnd(c1 * w[1]);
+    split[1][0] = c1 - split[1][1];
+  }
+  for (unsigned k = 0; k < (dims == 2 ? 4u : 2u); ++k) {
+    const unsigned ux = k & 1u, uy = (k >> 1) & 1u;
+    const std::int64_t i = std::clamp<std::int64_t>(lo[0] + ux, 0, size[0] - 1);
+    const std::int64_t j = dims == 2 ? std::clamp<std::int64_t>(lo[1] + uy, 0, size[1] - 1) : 0;
+    f.texel[f.count] = {i, j, slice};
+    f.weight[f.count] = static_cast<float>(split[ux][uy]) / 256.0f;
+    ++f.count;
+  }
+  return f;
+}
+
 Footprint gather_footprint(const TexObject& t, double x, double y, std::uint32_t slice) {
   const Image& im = t.image;
   const std::int64_t i = floor_index(x - 0.5), j = floor_index(y - 0.5);

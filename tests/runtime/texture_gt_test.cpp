@@ -34,7 +34,6 @@ std::map<std::string, std::vector<std::string>> parse(std::istream& in) {
 
 // Cases that differ, and why.
 const std::map<std::string, std::string> kExceptions = {
-    {"f32_mip_lod_linear_clamp_norm", "mipmapped textures with several levels are refused (only level 0 is modelled)"},
     {"f32_3d_linear_clamp", "trilinear: 48 of 201 differ by a few hundredths (about one weight step of one "
                             "dimension); the rule is not yet found"},
     {"pitch_f32_point_wrap_norm", "normalized coordinates are not scaled exactly: the H100 reads texel 0 at "
@@ -49,10 +48,7 @@ const std::map<std::string, std::string> kExceptions = {
 
 TEST(TextureGroundTruth, TextureProbeMatchesH100) {
   const auto r = run_under_warpscope(prog("texture_probe"));
-  // The probe stops at its last case, the mipmapped texture warpscope refuses.
-  if (r.exit_code != 0) {
-    ASSERT_NE(r.err.find("mipmapped texture with 4 levels"), std::string::npos) << r.err;
-  }
+  ASSERT_EQ(r.exit_code, 0) << r.err;  // the mipmapped case too (tex2DLod, texture_mip_test.cpp's rules)
   std::ifstream gt_file(std::string(WARPSCOPE_HW_DATA_DIR) + "/h100/texture/texture_samples.csv");
   ASSERT_TRUE(gt_file.good());
   const auto gt = parse(gt_file);

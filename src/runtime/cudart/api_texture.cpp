@@ -569,8 +569,15 @@ WS_API cudaError_t cudaCreateTextureObject(std::uint64_t* object, const Resource
     if (s.read == warpscope::ReadMode::kNormalizedFloat && im.format.kind != warpscope::ChannelKind::kFloat &&
         im.format.bits == 32)
       return kErrInvalidValue;  // normalized reads are defined for 8- and 16-bit integers
+    s.mip_filter = tex->mipmapFilterMode == 1 ? warpscope::FilterMode::kLinear : warpscope::FilterMode::kPoint;
+    s.mip_bias = tex->mipmapLevelBias;
+    s.min_lod = tex->minMipmapLevelClamp;
+    s.max_lod = tex->maxMipmapLevelClamp;
+    std::vector<Image> levels;
+    if (res->resType == kResMipmappedArray)
+      for (const auto& level : registry().mipmaps.at(res->res.mipmap.mipmap)->levels) levels.push_back(level->image);
     try {
-      *object = rt.device().create_texture(im, s);
+      *object = levels.empty() ? rt.device().create_texture(im, s) : rt.device().create_texture(levels, s);
     } catch (const warpscope::Error& err) {
       rt.note(std::string("cudaCreateTextureObject: ") + err.what());
       return kErrInvalidValue;
