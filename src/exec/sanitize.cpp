@@ -228,10 +228,11 @@ void RaceChecker::on_access(const WarpAccess& a) {
   }
   if (a.op != Op::kLoad && a.op != Op::kStore && !async) return;
   if (!async && a.pc < k_.code.size()) {
-    // A strong load or store (.volatile, .relaxed, .acquire, .release) is no data race with
-    // another strong access (morally strong), and publishes or receives an order (flag_sync).
+    // A load or store of the memory model's orders (.relaxed, .acquire, .release) is no data race
+    // with another such access (morally strong), and publishes or receives an order (flag_sync).
+    // .volatile accesses stay plain ones here, as before the memory model had them.
     const ptx::MemOrder o = k_.ir_instruction(a.pc).order;
-    if (o != ptx::MemOrder::kNone && o != ptx::MemOrder::kWeak) {
+    if (o == ptx::MemOrder::kRelaxed || o == ptx::MemOrder::kAcquire || o == ptx::MemOrder::kRelease) {
       flag_sync(a, a.op == Op::kStore, a.op == Op::kLoad);
       return;
     }
@@ -435,7 +436,8 @@ void RaceChecker::arrive(std::uint32_t warp, std::uint32_t id) {
 void RaceChecker::release(std::uint32_t id, std::uint32_t waiting) {
   if (id >= 16 || nwarps_ == 0) return;
   std::uint32_t* bar = barrier(id);
-  const std::vector<std::uint32_t> acc(bar, bar + nwarps_);
+  std::vector<std::uint32_t>& acc = scratch_;
+  acc.assign(bar, bar + nwarps_);
   std::fill(bar, bar + nwarps_, 0u);
   for (std::uint32_t b = waiting; b != 0; b &= b - 1) {
     const auto w = static_cast<std::uint32_t>(std::countr_zero(b));

@@ -231,6 +231,7 @@ class RaceChecker : public AccessSink {
   std::vector<std::uint32_t> clocks_;                // per warp, nwarps_ entries each
   std::vector<std::array<std::uint32_t, kLanes>> lanes_;  // per warp, per lane
   std::vector<std::uint32_t> barrier_;               // clocks collected per rank and barrier id (16)
+  std::vector<std::uint32_t> scratch_;               // release(): a barrier's clocks
   std::uint32_t* barrier(std::uint32_t id) { return barrier_.data() + (std::size_t(rank_) * 16 + id) * nwarps_; }
   // cp.async: per warp and lane, the groups committed and the copies not yet waited for.
   struct Pending {
