@@ -14,7 +14,8 @@
 //    the two are not morally strong (the wait's scope does not hold the other CTA's thread), so
 //    nothing synchronizes: RAW for every thread, thread 0's store too, 128 hazards.
 //  - barrier (arrive.release / wait.acquire), mbar_cluster (try_wait.acquire.cluster; the other
-//    threads' stores reach thread 0's release through __syncthreads, cumulativity): no hazard.
+//    threads' stores reach thread 0's release through __syncthreads, cumulativity), flag
+//    (st.release.cluster of a peer's flag, ld.acquire.cluster spin on it): no hazard.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -108,6 +109,12 @@ TEST_F(ClusterRace, ACtaScopeMbarrierWaitDoesNotAcquireAnotherCtasRelease) {
 TEST_F(ClusterRace, AClusterScopeMbarrierWaitOrdersEveryThreadsStoreBeforeTheArrive) {
   const auto r = sanitize("--racecheck-report all", "mbar_cluster");
   EXPECT_EQ(r.out, "========= COMPUTE-SANITIZER\nmbar_cluster: cudaSuccess 3 93\n"
+                   "========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)\n");
+}
+
+TEST_F(ClusterRace, AReleaseAcquireFlagOrdersThePeersStore) {
+  const auto r = sanitize("--racecheck-report all", "flag");
+  EXPECT_EQ(r.out, "========= COMPUTE-SANITIZER\nflag: cudaSuccess 3 93\n"
                    "========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)\n");
 }
 
