@@ -186,6 +186,9 @@ void racecheck_hazards(const json& launch, const json& findings, Out& out, RaceT
     if (f.value("tool", "") != "racecheck" || f.value("kind", "") == "incomplete") continue;
     const bool warning = f.value("severity", "") == "warning";
     const bool global = f.value("space", "shared") == "global";
+    const bool cluster = f.value("space", "shared") == "cluster";  // another CTA's shared memory
+    const json& first_block = global || cluster ? f["first_block"] : f["block"];
+    const json& second_block = cluster ? f["second_block"] : f["block"];
     const std::string head =
         global ? fmt::format("{}: Potential {} hazard detected at __global__ 0x{:x} :", warning ? "Warning" : "Error",
                              f.value("kind", ""), f.value("address", std::uint64_t{0}))
@@ -203,20 +206,21 @@ void racecheck_hazards(const json& launch, const json& findings, Out& out, RaceT
                  {"address", hex(f.value("address", std::uint64_t{0}))},
                  {"source",
                   {{"direction", a.value("access", "")},
-                   {"who", who(a["thread"], global ? f["first_block"] : f["block"])},
+                   {"who", who(a["thread"], first_block)},
                    {"where", where(kernel, a)}}},
                  {"destination",
-                  {{"direction", b.value("access", "")}, {"who", who(b["thread"], f["block"])}, {"where", where(kernel, b)}}}};
+                  {{"direction", b.value("access", "")}, {"who", who(b["thread"], second_block)}, {"where", where(kernel, b)}}}};
     if (!out.report(std::move(r))) continue;
     ++t.displayed;
     ++(warning ? t.warnings : t.errors);
     out.line(head);
-    if (global) {
-      // Two CTAs (--racecheck-memory all): each side names its block.
+    if (global || cluster) {
+      // Two CTAs (--racecheck-memory all, or a cluster's distributed shared memory): each side
+      // names its block; the head names the block whose shared memory it is.
       out.line(fmt::format("    {} Thread {} in block {} at {}", a.value("access", ""), dim3(a["thread"]),
-                           dim3(f["first_block"]), location(kernel, a)));
+                           dim3(first_block), location(kernel, a)));
       out.line(fmt::format("    {} Thread {} in block {} at {}", b.value("access", ""), dim3(b["thread"]),
-                           dim3(f["block"]), location(kernel, b)));
+                           dim3(second_block), location(kernel, b)));
     } else {
       out.line(fmt::format("    {} Thread {} at {}", a.value("access", ""), dim3(a["thread"]), location(kernel, a)));
       out.line(fmt::format("    {} Thread {} at {}", b.value("access", ""), dim3(b["thread"]), location(kernel, b)));

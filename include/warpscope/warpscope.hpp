@@ -159,10 +159,13 @@ struct SanitizerFinding {
   Dim3 block;
   std::uint64_t address = 0;  // racecheck: the shared-memory offset (global: address) of the first byte found;
                               // initcheck: the global address read
-  // racecheck: "shared" (between threads of `block`), or "global" (--racecheck-memory all:
-  // between threads of two CTAs, the earlier side's in `first_block`)
+  // racecheck: "shared" (between threads of `block`), "global" (--racecheck-memory all:
+  // between threads of two CTAs, the earlier side's in `first_block`), or "cluster" (distributed
+  // shared memory: `block`'s shared memory, a thread of another CTA of its cluster on one side or
+  // both; the sides' blocks in `first_block` and `second_block`)
   std::string space = "shared";
   Dim3 first_block;
+  Dim3 second_block;
   std::uint32_t size = 0;     // initcheck: bytes of the access
   SanitizerSite first;     // racecheck: the earlier access; synccheck: where it was detected
   SanitizerSite second;    // racecheck: the later access

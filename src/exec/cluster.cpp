@@ -21,6 +21,8 @@
 #include "exec/machine.hpp"
 #include "exec/memaccess.hpp"
 #include "exec/memory.hpp"
+#include "exec/sanitize.hpp"
+#include "ptx/ptx.hpp"
 
 namespace warpscope::exec {
 
@@ -131,10 +133,13 @@ bool CtaRunner::cluster_barrier(WarpState& w, const Inst& in, std::uint32_t pc, 
                  "barrier without waiting for it (the PTX ISA requires barrier.cluster.wait between two arrivals)");
     }
     for_lanes(m, [&](unsigned l) { w.cluster_arrived[l] = c.phase + 1; });
+    // racecheck: the arrival releases what the lanes did before it (not with .relaxed).
+    if (race_) race_->cluster_arrive(w.index, m, c.phase, k_.ir_instruction(pc).order == ptx::MemOrder::kRelaxed);
     c.remaining -= static_cast<std::uint64_t>(std::popcount(m));
     if (c.remaining == 0) {
       ++c.phase;
       c.remaining = c.live;
+      if (race_) race_->cluster_phase(c.phase);
     }
     progress_ = true;
     return true;
@@ -155,6 +160,7 @@ bool CtaRunner::cluster_barrier(WarpState& w, const Inst& in, std::uint32_t pc, 
     w.spin_pc = pc;
     return false;
   }
+  if (race_) race_->cluster_wait(w.index, m, w.cluster_arrived[first] - 1);  // the phase it arrived in
   for_lanes(m, [&](unsigned l) { w.cluster_arrived[l] = 0; });
   if (w.spinning) {
     w.spinning = false;
@@ -176,6 +182,7 @@ void CtaRunner::cluster_exited(WarpState& w, std::uint32_t lanes) {
   if (c.remaining == 0 && c.live != 0) {
     ++c.phase;
     c.remaining = c.live;
+    if (race_) race_->cluster_phase(c.phase);
   }
 }
 

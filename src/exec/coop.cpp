@@ -37,6 +37,7 @@ namespace warpscope::exec {
 
 void CtaRunner::swap_state(CtaState& c) {
   cluster_ = c.cluster != nullptr ? c.cluster : &own_cluster_;
+  if (race_) race_->enter(c.rank, static_cast<std::uint32_t>(std::max<std::size_t>(1, cluster_->by_rank.size())));
   std::swap(warps_, c.warps);
   std::swap(shared_, c.shared);
   std::swap(bars_, c.bars);

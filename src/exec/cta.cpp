@@ -44,9 +44,10 @@ CtaRunner::CtaRunner(const LaunchConfig& cfg) : cfg_(cfg), k_(*cfg.kernel) {
   // Polls are watched in cooperative launches and cluster launches (CTAs that take turns).
   coop_ = cfg.cooperative || std::uint64_t(cfg.cluster.x) * cfg.cluster.y * cfg.cluster.z > 1;
   cluster_ = &own_cluster_;
-  // racecheck follows one CTA at a time: not the CTAs of cooperative and cluster launches, which
-  // take turns (docs/sanitize.md).
-  if (cfg.sanitize.racecheck && !coop_) {
+  // racecheck follows one CTA at a time, or one cluster's CTAs (they take turns, and one checker
+  // keeps every CTA's state: distributed shared memory); not the CTAs of cooperative launches,
+  // which all take turns (docs/sanitize.md).
+  if (cfg.sanitize.racecheck && !cfg.cooperative) {
     race_ = std::make_unique<RaceChecker>(k_, x_, sanlog_);
     x_.race = race_.get();
   }
@@ -250,7 +251,7 @@ void CtaRunner::begin_cta(std::uint32_t linear, AccessSink* sink, PrintfText* pr
       cfg_.dynamic_shared > 0 ? k_.dynamic_shared_offset + cfg_.dynamic_shared : k_.static_shared;
   shared_.assign(shared_bytes, 0);
   enter_cta(linear, sink, printf_out);
-  if (race_) race_->begin_cta(cfg_.block.x * cfg_.block.y * cfg_.block.z, shared_bytes);
+  if (race_) race_->begin_cta(cfg_.block.x * cfg_.block.y * cfg_.block.z, shared_bytes, x_.ctaid);
   if (init_) init_->begin_cta();
   bars_.fill(BarrierState{});
   bars_pending_ = 0;

@@ -160,7 +160,7 @@ void mbar_arrive(const Inst& in, Ctx& x, std::uint32_t m) {
     const std::uint64_t token = mbar::encode(s);
     apply(x, in, l, off, mbar::arrive(s, count, (in.aux & kDrop) != 0, (in.aux & kNoComplete) != 0));
     d[l] = token;
-    if (x.race != nullptr) x.race->mbar_arrive(x.warp_index, l, off, false);  // racecheck (sanitize.hpp)
+    if (x.race != nullptr) x.race->mbar_arrive(x.warp_index, l, off, false, x.pc_of(in));  // racecheck (sanitize.hpp)
   });
 }
 
@@ -184,7 +184,7 @@ void mbar_wait(const Inst& in, Ctx& x, std::uint32_t m) {
     live_state(x, in, l, off);
     const std::uint64_t w = load_word(x, off);
     d[l] = (parity ? mbar::parity_done(w, b[l]) : mbar::phase_done(w, b[l])) ? 1 : 0;
-    if (d[l] != 0 && x.race != nullptr) x.race->mbar_wait(x.warp_index, l, off);  // racecheck
+    if (d[l] != 0 && x.race != nullptr) x.race->mbar_wait(x.warp_index, l, off, x.pc_of(in));  // racecheck
   });
 }
 
@@ -214,7 +214,7 @@ void cp_mbar_arrive(const Inst& in, Ctx& x, std::uint32_t m) {
       s.pending += 1;
     }
     apply(x, in, l, off, mbar::arrive(s, 1, false, false));
-    if (x.race != nullptr) x.race->mbar_arrive(x.warp_index, l, off, true);  // racecheck
+    if (x.race != nullptr) x.race->mbar_arrive(x.warp_index, l, off, true, x.pc_of(in));  // racecheck
   });
 }
 

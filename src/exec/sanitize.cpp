@@ -3,12 +3,23 @@
 #include <algorithm>
 #include <bit>
 
+#include "exec/memory.hpp"
 #include "ptx/ptx.hpp"
 
 namespace warpscope::exec {
 
+namespace {
+
+void merge_into(std::vector<std::uint32_t>& acc, const std::uint32_t* c, std::uint32_t n) {
+  if (acc.size() < n) acc.resize(n, 0);
+  for (std::uint32_t i = 0; i < n; ++i) acc[i] = std::max(acc[i], c[i]);
+}
+
+}  // namespace
+
 void SanitizerLog::note(const SanitizerFinding& f, std::uint32_t cta, std::uint64_t n) {
-  auto [it, fresh] = items_.try_emplace(Key{f.tool, f.kind, f.first.pc, f.second.pc});
+  // Hazards of one pair of instructions inside a CTA and across the cluster are told apart.
+  auto [it, fresh] = items_.try_emplace(Key{f.space == "cluster" ? f.tool + ":cluster" : f.tool, f.kind, f.first.pc, f.second.pc});
   Item& item = it->second;
   if (fresh) {
     item.finding = f;
@@ -98,20 +109,32 @@ SanitizerSite sanitizer_site(const KernelImage& k, std::uint32_t pc, std::uint32
   return s;
 }
 
-void RaceChecker::begin_cta(std::uint32_t threads, std::uint64_t shared_bytes) {
+void RaceChecker::enter(std::uint32_t rank, std::uint32_t ranks) {
+  next_ranks_ = std::clamp<std::uint32_t>(ranks, 1, kMaxRanks);
+  rank_ = std::min(rank, kMaxRanks - 1);
+  base_ = rank_ * wpc_;
+}
+
+void RaceChecker::begin_cta(std::uint32_t threads, std::uint64_t shared_bytes, Dim3 block) {
+  blocks_[rank_] = block;
+  if (rank_ != 0) return;  // a peer of the cluster rank 0 began: its state is there already
+  ranks_ = next_ranks_;
   limit_ = std::max(limit_, shared_bytes);
-  if (cells_.size() < (limit_ + 3) / 4 * 4) cells_.resize((limit_ + 3) / 4 * 4);
+  stride_ = std::max<std::uint64_t>(4, (limit_ + 3) / 4 * 4);
+  if (cells_.size() < stride_ * ranks_) cells_.resize(stride_ * ranks_);
   if (++gen_ == 0) {  // the generation wrapped: clear for real
     for (Cell& c : cells_) c.gen = 0;
     gen_ = 1;
   }
-  nwarps_ = std::min<std::uint32_t>((threads + kLanes - 1) / kLanes, kMaxWarps);
-  clocks_.assign(nwarps_, Clock{});
+  wpc_ = std::min<std::uint32_t>((threads + kLanes - 1) / kLanes, kMaxWarps);
+  nwarps_ = wpc_ * ranks_;
+  base_ = 0;
   // Each warp starts at tick 1: an access at tick t is seen by a clock holding t or more, and
   // a fresh clock (0) has seen nothing of another warp.
-  for (std::uint32_t w = 0; w < nwarps_; ++w) clocks_[w][w] = 1;
+  clocks_.assign(std::size_t(nwarps_) * nwarps_, 0);
+  for (std::uint32_t w = 0; w < nwarps_; ++w) clock(w)[w] = 1;
   lanes_.assign(nwarps_, std::array<std::uint32_t, kLanes>{});
-  barrier_.fill(Clock{});
+  barrier_.assign(std::size_t(ranks_) * 16 * nwarps_, 0);
   committed_.assign(nwarps_, std::array<std::uint32_t, kLanes>{});
   records_ = 0;  // stamps are per CTA: a cell of an older generation is reset before it is read
   clean_.fill(Seen{});  // and so are the seen tables' tags
@@ -120,6 +143,11 @@ void RaceChecker::begin_cta(std::uint32_t threads, std::uint64_t shared_bytes) {
   for (auto& w : pending_)
     for (auto& l : w) l.clear();
   mbars_.clear();
+  flags_.clear();
+  for (unsigned i = 0; i < 2; ++i) {
+    cluster_[i].assign(nwarps_, 0);
+    cluster_lanes_[i].assign(nwarps_, 0);
+  }
 }
 
 RaceChecker::Cell& RaceChecker::byte_cell(std::uint64_t off) {
@@ -143,12 +171,23 @@ void RaceChecker::hazard(const char* kind, const Access& earlier, bool earlier_w
   f.kind = kind;
   f.warning = !earlier.async && earlier.tid / kLanes == later.tid / kLanes && earlier.dyn != later.dyn;
   f.kernel = k_.name;
-  f.block = x_.ctaid;
-  f.address = offset;
-  f.first = sanitizer_site(k_, earlier.pc, earlier.tid, x_.ntid);
+  // `offset` is a cell: the shared memory of rank offset / stride_; each side's thread is
+  // (rank * wpc_ + warp) * 32 + lane.
+  const auto owner = static_cast<std::uint32_t>(offset / stride_);
+  const std::uint32_t per_cta = wpc_ * kLanes;
+  const std::uint32_t first_rank = earlier.tid / per_cta, second_rank = later.tid / per_cta;
+  f.block = blocks_[owner];
+  f.address = offset % stride_;
+  f.first = sanitizer_site(k_, earlier.pc, earlier.tid % per_cta, x_.ntid);
   f.first.access = earlier_write ? "Write" : "Read";
-  f.second = sanitizer_site(k_, later.pc, later.tid, x_.ntid);
+  f.second = sanitizer_site(k_, later.pc, later.tid % per_cta, x_.ntid);
   f.second.access = later_write ? "Write" : "Read";
+  if (first_rank != owner || second_rank != owner) {
+    // Distributed shared memory: a thread of another CTA of the cluster on one side or both.
+    f.space = "cluster";
+    f.first_block = blocks_[first_rank];
+    f.second_block = blocks_[second_rank];
+  }
   log_.note(f, x_.cta_linear);
 }
 
@@ -179,13 +218,46 @@ void RaceChecker::visit_write(Cell& c, const Access& me, std::uint64_t off, std:
 void RaceChecker::on_access(const WarpAccess& a) {
   if (inner_ != nullptr) inner_->on_access(a);
   const bool async = a.op == Op::kLdgsts;  // cp.async's shared side (part 1)
-  if (a.space != Space::kShared || (a.op != Op::kLoad && a.op != Op::kStore && !async)) return;
-  const std::uint32_t warp = a.warp;
-  if (warp >= nwarps_) return;
+  // The CTA's own shared memory (offsets), or a peer's of the cluster (kDsmem: .shared::cluster
+  // addresses, (rank + 1) << kClusterRankShift | offset).
+  const bool dsmem = a.space == Space::kDsmem;
+  if ((a.space != Space::kShared && !dsmem) || a.warp >= wpc_) return;
+  if (a.op == Op::kAtomic || a.op == Op::kReduction) {
+    flag_sync(a, true, true);
+    return;
+  }
+  if (a.op != Op::kLoad && a.op != Op::kStore && !async) return;
+  if (!async && a.pc < k_.code.size()) {
+    // A load or store of the memory model's orders (.relaxed, .acquire, .release) is no data race
+    // with another such access (morally strong), and publishes or receives an order (flag_sync).
+    // .volatile accesses stay plain ones here, as before the memory model had them.
+    const ptx::MemOrder o = k_.ir_instruction(a.pc).order;
+    if (o == ptx::MemOrder::kRelaxed || o == ptx::MemOrder::kAcquire || o == ptx::MemOrder::kRelease) {
+      flag_sync(a, a.op == Op::kStore, a.op == Op::kLoad);
+      return;
+    }
+  }
+  const std::uint32_t warp = base_ + a.warp;  // in the cluster
   const bool write = a.op == Op::kStore || async;
   const auto dyn = static_cast<std::uint32_t>(x_.clock != nullptr ? *x_.clock : 0);
-  const std::uint32_t bits = static_cast<std::uint32_t>(a.active.bits());
-  const std::uint64_t size = limit_;
+  std::uint32_t bits = static_cast<std::uint32_t>(a.active.bits());
+  // Each lane's first cell and the end of its CTA's cells; lanes outside every CTA are skipped.
+  std::array<std::uint64_t, kLanes> first{}, end{};
+  constexpr std::uint64_t kOffsetMask = (std::uint64_t{1} << kClusterRankShift) - 1;
+  for (std::uint32_t b = bits; b != 0; b &= b - 1) {
+    const unsigned lane = static_cast<unsigned>(std::countr_zero(b));
+    std::uint64_t rank = rank_, off = a.addr[lane];
+    if (dsmem) {
+      rank = (off >> kClusterRankShift) - 1;
+      off &= kOffsetMask;
+    }
+    if (rank >= ranks_ || off >= limit_) {
+      bits &= ~(1u << lane);
+      continue;
+    }
+    first[lane] = rank * stride_ + off;
+    end[lane] = rank * stride_ + limit_;
+  }
   // A plain st's values (its source registers are unchanged by it): byte i of lane l's store.
   const Inst* st = nullptr;
   unsigned elem = 0;
@@ -232,12 +304,12 @@ void RaceChecker::on_access(const WarpAccess& a) {
     Access me;
     me.dyn = dyn;
     me.pc = a.pc;
-    me.wclock = clocks_[warp][warp];
+    me.wclock = clock(warp)[warp];
     me.lclock = lanes_[warp][lane];
     me.tid = static_cast<std::uint16_t>(warp * kLanes + lane);
     me.valid = true;
     me.async = async;
-    const std::uint64_t base = a.addr[lane];
+    const std::uint64_t base = first[lane], size = end[lane];
     if (async) pending_[warp][lane].push_back(Pending{base, dyn, committed_[warp][lane], a.width});
     // One byte's cell (n = 1) or a whole word's, its bytes alike (n = 4): the checks and the
     // hazards of each byte in byte order, the state updated once.
@@ -292,11 +364,11 @@ void RaceChecker::on_access(const WarpAccess& a) {
     Access me;
     me.dyn = dyn;
     me.pc = a.pc;
-    me.wclock = clocks_[warp][warp];
+    me.wclock = clock(warp)[warp];
     me.lclock = lanes_[warp][lane];
     me.tid = static_cast<std::uint16_t>(warp * kLanes + lane);
     me.valid = true;
-    const std::uint64_t base = a.addr[lane];
+    const std::uint64_t base = first[lane], size = end[lane];
     for (std::uint64_t i = 0, n = 1; i < a.width; i += n) {
       const std::uint64_t off = base + i;
       if (off >= size) break;
@@ -324,37 +396,71 @@ void RaceChecker::on_access(const WarpAccess& a) {
   }
 }
 
+void RaceChecker::flag_sync(const WarpAccess& a, bool release, bool acquire) {
+  const std::uint32_t g = base_ + a.warp;
+  constexpr std::uint64_t kOffsetMask = (std::uint64_t{1} << kClusterRankShift) - 1;
+  bool released = false;
+  for (std::uint32_t b = static_cast<std::uint32_t>(a.active.bits()); b != 0; b &= b - 1) {
+    const unsigned lane = static_cast<unsigned>(std::countr_zero(b));
+    std::uint64_t rank = rank_, off = a.addr[lane];
+    if (a.space == Space::kDsmem) {
+      rank = (off >> kClusterRankShift) - 1;
+      off &= kOffsetMask;
+    }
+    if (rank >= ranks_) continue;
+    const std::uint64_t word = rank * stride_ + (off & ~std::uint64_t{3});
+    // The word's clock: the acquirer takes what releases published to it before, then (an atom:
+    // both) publishes its own.
+    std::vector<std::uint32_t>& f = flags_[word];
+    if (acquire && !f.empty()) {
+      std::uint32_t* c = clock(g);
+      for (std::uint32_t i = 0; i < nwarps_ && i < f.size(); ++i) c[i] = std::max(c[i], f[i]);
+    }
+    if (release) {
+      merge_into(f, clock(g), nwarps_);
+      released = true;
+    }
+  }
+  if (released) ++clock(g)[g];  // later accesses are not covered by this release
+}
+
 void RaceChecker::arrive(std::uint32_t warp, std::uint32_t id) {
-  if (warp >= nwarps_ || id >= barrier_.size()) return;
-  Clock& acc = barrier_[id];
-  const Clock& mine = clocks_[warp];
+  if (warp >= wpc_ || id >= 16) return;
+  const std::uint32_t g = base_ + warp;
+  std::uint32_t* acc = barrier(id);
+  const std::uint32_t* mine = clock(g);
   for (std::uint32_t i = 0; i < nwarps_; ++i) acc[i] = std::max(acc[i], mine[i]);
-  ++clocks_[warp][warp];  // what the warp does from now on is not covered by this arrival
+  ++clock(g)[g];  // what the warp does from now on is not covered by this arrival
 }
 
 void RaceChecker::release(std::uint32_t id, std::uint32_t waiting) {
-  if (id >= barrier_.size()) return;
-  const Clock acc = barrier_[id];
-  barrier_[id] = Clock{};
+  if (id >= 16 || nwarps_ == 0) return;
+  std::uint32_t* bar = barrier(id);
+  std::vector<std::uint32_t>& acc = scratch_;
+  acc.assign(bar, bar + nwarps_);
+  std::fill(bar, bar + nwarps_, 0u);
   for (std::uint32_t b = waiting; b != 0; b &= b - 1) {
     const auto w = static_cast<std::uint32_t>(std::countr_zero(b));
-    if (w >= nwarps_) continue;
-    for (std::uint32_t i = 0; i < nwarps_; ++i) clocks_[w][i] = std::max(clocks_[w][i], acc[i]);
+    if (w >= wpc_) continue;
+    std::uint32_t* c = clock(base_ + w);
+    for (std::uint32_t i = 0; i < nwarps_; ++i) c[i] = std::max(c[i], acc[i]);
     sync_warp(w, kFullMask);
   }
 }
 
 void RaceChecker::sync_warp(std::uint32_t warp, std::uint32_t mask) {
-  if (warp >= nwarps_) return;
-  auto& lanes = lanes_[warp];
+  if (warp >= wpc_) return;
+  auto& lanes = lanes_[base_ + warp];
   std::uint32_t top = 0;
   for (std::uint32_t b = mask; b != 0; b &= b - 1) top = std::max(top, lanes[std::countr_zero(b)]);
   for (std::uint32_t b = mask; b != 0; b &= b - 1) lanes[std::countr_zero(b)] = top + 1;
 }
 
 void RaceChecker::complete(std::uint32_t warp, unsigned lane, std::uint32_t below) {
+  // `warp` is the cluster's; the copies' cells are the CTA's own (cp.async writes its CTA's memory).
   auto& list = pending_[warp][lane];
   const auto tid = static_cast<std::uint16_t>(warp * kLanes + lane);
+  const std::uint64_t end = std::uint64_t(warp / std::max(wpc_, 1u)) * stride_ + limit_;
   std::size_t kept = 0;
   for (const Pending& p : list) {
     if (p.group >= below) {
@@ -362,7 +468,7 @@ void RaceChecker::complete(std::uint32_t warp, unsigned lane, std::uint32_t belo
       continue;
     }
     // The write counts as made now: later accesses are ordered after it as after any write here.
-    for (std::uint64_t i = 0, n = 1; i < p.width && p.off + i < limit_; i += n) {
+    for (std::uint64_t i = 0, n = 1; i < p.width && p.off + i < end; i += n) {
       const std::uint64_t off = p.off + i;
       Cell& w = cells_[off & ~std::uint64_t{3}];
       if (w.gen != gen_) {
@@ -373,7 +479,7 @@ void RaceChecker::complete(std::uint32_t warp, unsigned lane, std::uint32_t belo
       Cell& c = n == 4 ? w : byte_cell(off);
       if (!c.write.valid || !c.write.async || c.write.tid != tid || c.write.dyn != p.dyn) continue;
       c.write.async = false;
-      c.write.wclock = clocks_[warp][warp];
+      c.write.wclock = clock(warp)[warp];
       c.write.lclock = lanes_[warp][lane];
       c.write.dyn = ~std::uint32_t{0};
     }
@@ -382,36 +488,106 @@ void RaceChecker::complete(std::uint32_t warp, unsigned lane, std::uint32_t belo
 }
 
 void RaceChecker::async_commit(std::uint32_t warp, std::uint32_t mask) {
-  if (warp >= nwarps_) return;
-  for (std::uint32_t b = mask; b != 0; b &= b - 1) ++committed_[warp][std::countr_zero(b)];
+  if (warp >= wpc_) return;
+  for (std::uint32_t b = mask; b != 0; b &= b - 1) ++committed_[base_ + warp][std::countr_zero(b)];
 }
 
 void RaceChecker::async_wait(std::uint32_t warp, std::uint32_t mask, std::uint32_t n) {
-  if (warp >= nwarps_) return;
+  if (warp >= wpc_) return;
+  const std::uint32_t g = base_ + warp;
   for (std::uint32_t b = mask; b != 0; b &= b - 1) {
     const auto lane = static_cast<unsigned>(std::countr_zero(b));
-    const std::uint32_t c = committed_[warp][lane];
-    complete(warp, lane, c >= n ? c - n : 0);  // groups below c - n are complete
+    const std::uint32_t c = committed_[g][lane];
+    complete(g, lane, c >= n ? c - n : 0);  // groups below c - n are complete
   }
 }
 
-void RaceChecker::mbar_arrive(std::uint32_t warp, unsigned lane, std::uint64_t bar, bool copies) {
-  if (warp >= nwarps_) return;
-  if (copies) complete(warp, lane, ~std::uint32_t{0});
-  MbarClock& m = mbars_[bar];
-  for (std::uint32_t i = 0; i < nwarps_; ++i) m.warps[i] = std::max(m.warps[i], clocks_[warp][i]);
-  m.lanes[warp] = std::max(m.lanes[warp], lanes_[warp][lane]);
-  ++clocks_[warp][warp];  // later accesses are not covered by this arrival
-  ++lanes_[warp][lane];
+namespace {
+
+/// An mbarrier operand as the cluster names it: (rank + 1) << kClusterRankShift | offset.
+std::uint64_t cluster_key(std::uint64_t bar, std::uint32_t rank) {
+  return (bar >> kClusterRankShift) != 0 ? bar : ((std::uint64_t{rank} + 1) << kClusterRankShift) | bar;
 }
 
-void RaceChecker::mbar_wait(std::uint32_t warp, unsigned lane, std::uint64_t bar) {
-  if (warp >= nwarps_) return;
-  const auto it = mbars_.find(bar);
+}  // namespace
+
+void RaceChecker::mbar_arrive(std::uint32_t warp, unsigned lane, std::uint64_t bar, bool copies, std::uint32_t pc) {
+  if (warp >= wpc_) return;
+  const std::uint32_t g = base_ + warp;
+  if (copies) complete(g, lane, ~std::uint32_t{0});
+  const std::uint64_t key = cluster_key(bar, rank_);
+  const std::uint64_t owner = (key >> kClusterRankShift) - 1;
+  // The PTX ISA's memory model: an arrive-on with .relaxed releases nothing; a waiting thread of
+  // the mbarrier's CTA is ordered after another CTA's arrive-on only when both are strong at a
+  // scope that holds the other thread (morally strong): .release.cluster here, .acquire.cluster
+  // at the wait (mbar_wait). cp.async.mbarrier.arrive releases the thread's copies.
+  bool relaxed = false, cluster_scope = false;
+  if (!copies && pc < k_.code.size()) {
+    const ptx::Instruction& in = k_.ir_instruction(pc);
+    relaxed = in.order == ptx::MemOrder::kRelaxed;
+    cluster_scope = in.scope >= ptx::Scope::kCluster;
+  }
+  if (!relaxed && (owner == rank_ || cluster_scope)) {
+    MbarClock& m = mbars_[key];
+    merge_into(owner == rank_ ? m.near : m.far, clock(g), nwarps_);
+    if (m.lanes.size() < nwarps_) m.lanes.resize(nwarps_, 0);
+    m.lanes[g] = std::max(m.lanes[g], lanes_[g][lane]);
+  }
+  ++clock(g)[g];  // later accesses are not covered by this arrival
+  ++lanes_[g][lane];
+}
+
+void RaceChecker::mbar_wait(std::uint32_t warp, unsigned lane, std::uint64_t bar, std::uint32_t pc) {
+  if (warp >= wpc_) return;
+  const std::uint32_t g = base_ + warp;
+  const auto it = mbars_.find(cluster_key(bar, rank_));
   if (it == mbars_.end()) return;
+  bool relaxed = false, cluster_scope = false;
+  if (pc < k_.code.size()) {
+    const ptx::Instruction& in = k_.ir_instruction(pc);
+    relaxed = in.order == ptx::MemOrder::kRelaxed;  // test_wait/try_wait .relaxed: no acquire
+    cluster_scope = in.scope >= ptx::Scope::kCluster;
+  }
+  if (relaxed) return;
   const MbarClock& m = it->second;
-  for (std::uint32_t i = 0; i < nwarps_; ++i) clocks_[warp][i] = std::max(clocks_[warp][i], m.warps[i]);
-  lanes_[warp][lane] = std::max(lanes_[warp][lane], m.lanes[warp] + 1);
+  std::uint32_t* c = clock(g);
+  for (std::uint32_t i = 0; i < nwarps_ && i < m.near.size(); ++i) c[i] = std::max(c[i], m.near[i]);
+  if (cluster_scope)
+    for (std::uint32_t i = 0; i < nwarps_ && i < m.far.size(); ++i) c[i] = std::max(c[i], m.far[i]);
+  if (g < m.lanes.size()) lanes_[g][lane] = std::max(lanes_[g][lane], m.lanes[g] + 1);
+}
+
+void RaceChecker::cluster_arrive(std::uint32_t warp, std::uint32_t mask, std::uint64_t phase, bool relaxed) {
+  if (warp >= wpc_ || nwarps_ == 0) return;
+  const std::uint32_t g = base_ + warp;
+  if (!relaxed) {
+    merge_into(cluster_[phase & 1], clock(g), nwarps_);
+    std::uint32_t top = 0;
+    for (std::uint32_t b = mask; b != 0; b &= b - 1) top = std::max(top, lanes_[g][std::countr_zero(b)]);
+    cluster_lanes_[phase & 1][g] = std::max(cluster_lanes_[phase & 1][g], top);
+  }
+  ++clock(g)[g];
+  for (std::uint32_t b = mask; b != 0; b &= b - 1) ++lanes_[g][std::countr_zero(b)];
+}
+
+void RaceChecker::cluster_wait(std::uint32_t warp, std::uint32_t mask, std::uint64_t phase) {
+  if (warp >= wpc_ || nwarps_ == 0) return;
+  const std::uint32_t g = base_ + warp;
+  const std::vector<std::uint32_t>& acc = cluster_[phase & 1];
+  std::uint32_t* c = clock(g);
+  for (std::uint32_t i = 0; i < nwarps_ && i < acc.size(); ++i) c[i] = std::max(c[i], acc[i]);
+  const std::uint32_t top = cluster_lanes_[phase & 1][g] + 1;
+  for (std::uint32_t b = mask; b != 0; b &= b - 1) {
+    std::uint32_t& l = lanes_[g][std::countr_zero(b)];
+    l = std::max(l, top);
+  }
+}
+
+void RaceChecker::cluster_phase(std::uint64_t phase) {
+  // Phase `phase` collects its own arrivals; those of phase - 2, which shared the slot, were all
+  // waited for (a thread waits before it arrives again).
+  std::fill(cluster_[phase & 1].begin(), cluster_[phase & 1].end(), 0u);
+  std::fill(cluster_lanes_[phase & 1].begin(), cluster_lanes_[phase & 1].end(), 0u);
 }
 
 }  // namespace warpscope::exec

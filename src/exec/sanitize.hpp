@@ -1,5 +1,5 @@
 // `warpscope sanitize`'s checks inside the interpreter (docs/sanitize.md): racecheck (hazards on
-// shared memory between threads of a CTA that nothing orders) and synccheck (barriers reached in
+// shared memory between threads of a CTA, or of a cluster's CTAs, that nothing orders) and synccheck (barriers reached in
 // divergent code, invalid warp-synchronous membermasks).
 //
 // Racecheck sees the interpreter's shared-memory records (a RaceChecker is the CTA runner's
@@ -21,7 +21,17 @@
 // issuer's own too, is a hazard (an error); at the wait the write counts as made there.
 // mbarrier arrive-ons carry the arriving warp's clocks to the mbarrier, and a successful
 // test_wait/try_wait takes them, as a barrier does (over all phases: it may hide a hazard, never
-// invent one).
+// invent one); an arrive-on .relaxed or a wait .relaxed carries nothing.
+// Clusters (distributed shared memory): the CTAs of a cluster take turns on one runner, and one
+// checker follows them all: warps, clocks and cells are the cluster's (rank r's warps after rank
+// r - 1's, its bytes at r * stride_), so a thread's access to a peer's shared memory (mapa,
+// ld/st.shared::cluster: kDsmem records) is checked against the peer's own threads and every
+// other CTA's. What orders accesses of two CTAs: the cluster barrier (barrier.cluster.arrive,
+// not .relaxed, collects the arriving warps' clocks per phase; a wait takes its phase's), and an
+// mbarrier arrive-on of another CTA with .release.cluster taken by a wait with .acquire.cluster
+// (the PTX ISA's morally-strong rule: each side's scope must hold the other thread; a wait of the
+// default .cta scope takes only its own CTA's arrivals). The clocks make both cumulative (what a
+// CTA barrier ordered before the arrive is ordered before the wait).
 // Shadow state per byte of the CTA's shared memory: the last write and up to kReads reads since
 // (one per warp, the latest), in the CTA's generation (a new CTA invalidates everything at once);
 // a word's 4 bytes share one cell while every access covers all of them (the usual case), and get
@@ -45,6 +55,7 @@
 #include <map>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include "common/access.hpp"
@@ -91,14 +102,18 @@ SanitizerSite sanitizer_site(const KernelImage& k, std::uint32_t pc, std::uint32
 class RaceChecker : public AccessSink {
  public:
   static constexpr unsigned kMaxWarps = 32;  // 1024 threads
+  static constexpr unsigned kMaxRanks = 16;  // CTAs of a cluster (machine.hpp, kMaxClusterCtas)
   static constexpr unsigned kReads = 4;      // reads kept per byte since its last write
 
   RaceChecker(const KernelImage& k, const Ctx& x, SanitizerLog& log) : k_(k), x_(x), log_(log) {}
 
   /// The sink the records go on to (null: none).
   void set_inner(AccessSink* inner) { inner_ = inner; }
-  /// A new CTA of `threads` threads with `shared_bytes` of shared memory.
-  void begin_cta(std::uint32_t threads, std::uint64_t shared_bytes);
+  /// The CTA of cluster rank `rank` (of `ranks`) runs now (a launch without clusters: 0 of 1).
+  void enter(std::uint32_t rank, std::uint32_t ranks);
+  /// A new CTA (the entered rank) of `threads` threads with `shared_bytes` of shared memory, block
+  /// `block`. Rank 0 starts a new cluster: the state of every rank is reset.
+  void begin_cta(std::uint32_t threads, std::uint64_t shared_bytes, Dim3 block);
   void on_access(const WarpAccess& a) override;
   /// Warp `warp` counts as arrived at barrier `id` (all its non-exited lanes are there).
   void arrive(std::uint32_t warp, std::uint32_t id);
@@ -109,20 +124,27 @@ class RaceChecker : public AccessSink {
   /// cp.async.commit_group by `mask`'s lanes; cp.async.wait_group `n` (wait_all: commit, then 0).
   void async_commit(std::uint32_t warp, std::uint32_t mask);
   void async_wait(std::uint32_t warp, std::uint32_t mask, std::uint32_t n);
-  /// mbarrier arrive-on by lane `lane` on the mbarrier at shared offset `bar` (cp.async.mbarrier
-  /// .arrive: `copies`, the lane's cp.async copies complete first); a wait on it that succeeded.
-  void mbar_arrive(std::uint32_t warp, unsigned lane, std::uint64_t bar, bool copies);
-  void mbar_wait(std::uint32_t warp, unsigned lane, std::uint64_t bar);
+  /// mbarrier arrive-on by lane `lane` (instruction `pc`) on the mbarrier at `bar` (a shared
+  /// offset of the CTA, or a .shared::cluster address of any CTA of the cluster; cp.async.mbarrier
+  /// .arrive: `copies`, the lane's cp.async copies complete first); a wait on it that succeeded
+  /// (always on the CTA's own mbarrier).
+  void mbar_arrive(std::uint32_t warp, unsigned lane, std::uint64_t bar, bool copies, std::uint32_t pc);
+  void mbar_wait(std::uint32_t warp, unsigned lane, std::uint64_t bar, std::uint32_t pc);
+  /// barrier.cluster.arrive by `mask`'s lanes in cluster-barrier phase `phase` (`relaxed`:
+  /// .relaxed, no release); barrier.cluster.wait by `mask`'s lanes that arrived in `phase`, which
+  /// has completed; `phase` has begun (its arrivals start from nothing).
+  void cluster_arrive(std::uint32_t warp, std::uint32_t mask, std::uint64_t phase, bool relaxed);
+  void cluster_wait(std::uint32_t warp, std::uint32_t mask, std::uint64_t phase);
+  void cluster_phase(std::uint64_t phase);
 
  private:
-  using Clock = std::array<std::uint32_t, kMaxWarps>;
   struct Access {
     std::uint32_t dyn = 0;     // the warp's instruction count (its low 32 bits): one execution of
                                // one instruction
     std::uint32_t pc = 0;
     std::uint32_t wclock = 0;  // the warp's own tick
     std::uint32_t lclock = 0;  // the lane's clock
-    std::uint16_t tid = 0;
+    std::uint16_t tid = 0;     // in the cluster: (rank * warps per CTA + warp) * 32 + lane
     bool valid = false;
     bool async = false;        // a cp.async write its thread has not waited for
   };
@@ -136,9 +158,13 @@ class RaceChecker : public AccessSink {
     Access write;
     std::array<Access, kReads> reads;
   };
+  // Warps are the cluster's (rank * wpc_ + warp: `g` below), and so are the vector clocks (one
+  // entry per warp of the cluster) and the cells (rank * stride_ + offset).
+  std::uint32_t* clock(std::uint32_t g) { return clocks_.data() + std::size_t(g) * nwarps_; }
+  const std::uint32_t* clock(std::uint32_t g) const { return clocks_.data() + std::size_t(g) * nwarps_; }
   bool ordered(const Access& e, std::uint32_t warp, unsigned lane, std::uint32_t dyn) const {
     const std::uint32_t ew = e.tid / kLanes;
-    if (ew != warp) return ew < nwarps_ && clocks_[warp][ew] >= e.wclock;
+    if (ew != warp) return ew < nwarps_ && clock(warp)[ew] >= e.wclock;
     if (e.dyn == dyn) return false;  // two lanes of one instruction
     return lanes_[warp][lane] > e.lclock;
   }
@@ -152,11 +178,12 @@ class RaceChecker : public AccessSink {
   const Ctx& x_;
   SanitizerLog& log_;
   AccessSink* inner_ = nullptr;
-  // One cell per byte, and 4 bytes' state in their word's first cell (the others keep only their
+  // One cell per byte of every CTA of the cluster (rank r's at r * stride_), and 4 bytes' state in their word's first cell (the others keep only their
   // `value`) until an access covers part of the word: then it splits into a cell per byte for
   // the rest of the CTA. word() is the word's first cell (reset in a new CTA, whole again).
   std::vector<Cell> cells_;
-  std::uint64_t limit_ = 0;  // the bytes of shared memory checked (the largest CTA's)
+  std::uint64_t limit_ = 0;  // the bytes of shared memory checked per CTA (the largest CTA's)
+  std::uint64_t stride_ = 0; // limit_ rounded up to a word: rank r's cells start at r * stride_
   Cell& word(std::uint64_t off) {
     Cell& c = cells_[off & ~std::uint64_t{3}];
     if (c.gen != gen_) {
@@ -171,12 +198,17 @@ class RaceChecker : public AccessSink {
     return c;
   }
   Cell& byte_cell(std::uint64_t off);  // byte `off`'s own cell (its word split)
-  // Byte i of an access of `width` at byte `off` starts a whole word of it (inside limit_).
+  // Byte i of an access of `width` at cell `off` starts a whole word of it (inside limit_).
   bool whole(std::uint64_t off, std::uint64_t i, std::uint64_t width) const {
-    return (off & 3) == 0 && i + 4 <= width && off + 4 <= limit_;
+    return (off & 3) == 0 && i + 4 <= width && off % stride_ + 4 <= limit_;
   }
   std::uint32_t gen_ = 0;
-  std::uint32_t nwarps_ = 0;
+  std::uint32_t nwarps_ = 0;  // of the cluster: ranks_ * wpc_
+  std::uint32_t wpc_ = 0;     // warps per CTA
+  std::uint32_t ranks_ = 1, next_ranks_ = 1;
+  std::uint32_t rank_ = 0;    // the CTA running now
+  std::uint32_t base_ = 0;    // its first warp in the cluster
+  std::array<Dim3, kMaxRanks> blocks_{};
   std::uint32_t records_ = 0;  // read records of this CTA (Cell::stamp)
   // Addresses one read record has handled, direct-mapped by address, each tagged with the
   // record's stamp (an entry of another record, or overwritten by a collision, means not seen).
@@ -196,9 +228,11 @@ class RaceChecker : public AccessSink {
   static void mark(SeenTable& t, std::uint64_t addr, std::uint32_t stamp) { t[seen_slot(addr)] = Seen{addr, stamp}; }
   SeenTable clean_{};  // a read record's addresses, those found clean (no hazard for lanes reading them)
   SeenTable done_{};   // addresses whose read slots were updated (when clean_ collided)
-  std::vector<Clock> clocks_;                        // per warp
+  std::vector<std::uint32_t> clocks_;                // per warp, nwarps_ entries each
   std::vector<std::array<std::uint32_t, kLanes>> lanes_;  // per warp, per lane
-  std::array<Clock, 16> barrier_{};                  // clocks collected per barrier id
+  std::vector<std::uint32_t> barrier_;               // clocks collected per rank and barrier id (16)
+  std::vector<std::uint32_t> scratch_;               // release(): a barrier's clocks
+  std::uint32_t* barrier(std::uint32_t id) { return barrier_.data() + (std::size_t(rank_) * 16 + id) * nwarps_; }
   // cp.async: per warp and lane, the groups committed and the copies not yet waited for.
   struct Pending {
     std::uint64_t off = 0;
@@ -207,12 +241,23 @@ class RaceChecker : public AccessSink {
   std::vector<std::array<std::uint32_t, kLanes>> committed_;
   std::vector<std::array<std::vector<Pending>, kLanes>> pending_;
   void complete(std::uint32_t warp, unsigned lane, std::uint32_t below);
-  // mbarriers by shared offset: the clocks their arrivals carried.
+  // mbarriers by .shared::cluster address ((rank + 1) << kClusterRankShift | offset): the clocks
+  // their arrivals carried, those of its own CTA's threads (`near`) and those of other CTAs'
+  // threads that arrived with .release.cluster (`far`: only a wait with .acquire.cluster takes them,
+  // the PTX ISA's morally-strong rule).
   struct MbarClock {
-    Clock warps{};
-    std::array<std::uint32_t, kMaxWarps> lanes{};  // per warp: the highest lane clock arrived
+    std::vector<std::uint32_t> near, far;
+    std::vector<std::uint32_t> lanes;  // per warp: the highest lane clock arrived
   };
   std::map<std::uint64_t, MbarClock> mbars_;
+  // Flags: per shared word (cell of its first byte), the clocks strong stores and atomics
+  // published to it (release); strong loads and atomics take them (acquire). Lenient: scopes and
+  // fences are not required, as for global memory (global_race.hpp).
+  std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> flags_;
+  void flag_sync(const WarpAccess& a, bool release, bool acquire);
+  // The cluster barrier: the clocks of each phase's arrivals (by the phase's parity), and per warp
+  // the highest lane clock arrived.
+  std::array<std::vector<std::uint32_t>, 2> cluster_{}, cluster_lanes_{};
 };
 
 }  // namespace warpscope::exec

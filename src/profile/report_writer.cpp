@@ -187,6 +187,13 @@ void stamp_launch_end(LaunchRecord& rec) {
 
 void ReportWriter::stream_launch(const std::function<nlohmann::json()>& header, const LaunchRecord& rec,
                                  std::size_t index, double gpu_ns, std::uint64_t unpredicted_launches) {
+  if (stream_path_.empty() || stream_failed_) return;
+  stream_line(header, {{"launch", launch_json(rec, index)},
+                       {"predicted_gpu_ns", gpu_ns},
+                       {"unpredicted_launches", unpredicted_launches}});
+}
+
+void ReportWriter::stream_line(const std::function<nlohmann::json()>& header, const nlohmann::json& line) {
   if (!stream_path_.empty() && !stream_failed_) {
     if (stream_fd_ < 0) {
       stream_fd_ = open(stream_path_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
@@ -197,9 +204,6 @@ void ReportWriter::stream_launch(const std::function<nlohmann::json()>& header, 
       }
     }
     if (!stream_failed_) {
-      const nlohmann::json line = {{"launch", launch_json(rec, index)},
-                                   {"predicted_gpu_ns", gpu_ns},
-                                   {"unpredicted_launches", unpredicted_launches}};
       if (!write_all(stream_fd_, line.dump() + "\n")) {
         std::fprintf(stderr, "warpscope: cannot write the launch stream %s: %s\n", stream_path_.c_str(),
                      std::strerror(errno));

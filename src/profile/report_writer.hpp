@@ -83,6 +83,9 @@ class ReportWriter {
   /// stream's first line is `header()`. A stream that cannot be written is said once and left.
   void stream_launch(const std::function<nlohmann::json()>& header, const LaunchRecord& rec, std::size_t index,
                      double gpu_ns, std::uint64_t unpredicted_launches);
+  /// Appends a line `line` (an object: {"api_error": ..., "tool": ...} for warpscope sanitize's
+  /// API errors, written as they happen so that a process that aborts keeps them) to the stream.
+  void stream_line(const std::function<nlohmann::json()>& header, const nlohmann::json& line);
   /// Writes the document to path() (nothing when there is none); in warpscope run's folder
   /// through a temporary file renamed in place.
   void write(const nlohmann::json& document) const;

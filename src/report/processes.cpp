@@ -47,6 +47,8 @@ nlohmann::json process_entry(const nlohmann::json& doc) {
 nlohmann::json report_from_stream(std::istream& in) {
   nlohmann::json doc;
   nlohmann::json launches = nlohmann::json::array();
+  nlohmann::json api_errors = nlohmann::json::array();
+  std::string tool;
   nlohmann::json totals = {{"predicted_gpu_ns", 0.0}, {"unpredicted_launches", 0}};
   std::string line;
   while (std::getline(in, line)) {
@@ -55,6 +57,10 @@ nlohmann::json report_from_stream(std::istream& in) {
     if (j.is_discarded() || !j.is_object()) continue;  // a line a crash cut short
     if (j.contains("header") && j["header"].is_object()) {
       if (doc.is_null()) doc = j["header"];
+    } else if (j.contains("api_error") && j["api_error"].is_object()) {
+      // warpscope sanitize's API errors, streamed as they happened (the document has them too).
+      api_errors.push_back(j["api_error"]);
+      if (tool.empty()) tool = j.value("tool", std::string());
     } else if (j.contains("launch") && j["launch"].is_object()) {
       launches.push_back(j["launch"]);
       totals["predicted_gpu_ns"] = j.value("predicted_gpu_ns", 0.0);
@@ -65,6 +71,7 @@ nlohmann::json report_from_stream(std::istream& in) {
   doc["launches"] = std::move(launches);
   doc.update(totals);
   doc["report_source"] = "stream";
+  if (!tool.empty()) doc["sanitizer"] = {{"tool", tool}, {"api_errors", std::move(api_errors)}};
   return doc;
 }
 
@@ -102,13 +109,24 @@ std::vector<nlohmann::json> read_process_reports(const std::string& dir, std::ve
       } else {
         // Launches that ended after the document was written (the process died before writing
         // it again). The lines the document already holds (the header, then one per launch)
-        // are skipped unparsed: a report of many launches is tens of MB.
+        // are skipped unparsed: a report of many launches is tens of MB. API error lines
+        // (warpscope sanitize) come between them; the document holds those of its time too.
         auto& have = doc["launches"];
-        const std::size_t known = have.size() + 1;
-        std::size_t seen = 0;
+        const std::size_t known = have.size();
+        const bool errors = doc.contains("sanitizer") && doc["sanitizer"].is_object() &&
+                            doc["sanitizer"].contains("api_errors") && doc["sanitizer"]["api_errors"].is_array();
+        const std::size_t known_errors = errors ? doc["sanitizer"]["api_errors"].size() : 0;
+        std::size_t seen = 0, seen_errors = 0;
         std::string line;
         while (std::getline(in, line)) {
-          if (line.empty() || seen++ < known) continue;
+          // nlohmann::json writes an object's keys in order: a line's first key tells its kind.
+          if (line.rfind("{\"api_error\":", 0) == 0) {
+            if (seen_errors++ < known_errors || !errors) continue;
+            nlohmann::json j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+            if (!j.is_discarded() && j.is_object()) doc["sanitizer"]["api_errors"].push_back(std::move(j["api_error"]));
+            continue;
+          }
+          if (line.rfind("{\"launch\":", 0) != 0 || seen++ < known) continue;
           nlohmann::json j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
           if (j.is_discarded() || !j.is_object() || !j.contains("launch") || !j["launch"].is_object()) continue;
           have.push_back(std::move(j["launch"]));

@@ -232,6 +232,23 @@ TEST_F(SanitizePrograms, EveryFailingThreadOfTheWarpIsAWarpAssert) {
   EXPECT_EQ(masked(r.out), want) << r.err;
 }
 
+// `leak abort`: the same API error, then std::abort(). The process writes no report document
+// (it never exits normally); the error was streamed when it happened and is still reported, as
+// compute-sanitizer prints it before the program dies (the corpus's
+// Cluster.ReadingTheSharedMemoryOfAnExitedBlockIsReported, memcheck, on the H200).
+TEST_F(SanitizePrograms, ApiErrorsSurviveAProgramThatAborts) {
+  const auto r = sanitize("", "leak abort");
+  EXPECT_EQ(r.exit_code, 128 + 6) << r.out << r.err;  // SIGABRT
+  EXPECT_EQ(r.out,
+            "========= COMPUTE-SANITIZER\n"
+            "cudaFree(&host): cudaErrorInvalidValue\n"
+            "========= Program hit cudaErrorInvalidValue (error 1) due to \"invalid argument\" on CUDA API call to "
+            "cudaFree.\n"
+            "========= \n"
+            "========= ERROR SUMMARY: 1 error\n")
+      << r.err;
+}
+
 TEST_F(SanitizePrograms, WithoutLeakCheckOnlyTheApiError) {
   const auto r = sanitize("", "leak");
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;

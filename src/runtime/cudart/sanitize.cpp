@@ -34,7 +34,8 @@ nlohmann::json sanitizer_findings_json(const LaunchStats& stats) {
     if (f.tool == "racecheck" && f.kind != "incomplete") {
       j["address"] = f.address;
       j["space"] = f.space;
-      if (f.space == "global") j["first_block"] = {f.first_block.x, f.first_block.y, f.first_block.z};
+      if (f.space == "global" || f.space == "cluster") j["first_block"] = {f.first_block.x, f.first_block.y, f.first_block.z};
+      if (f.space == "cluster") j["second_block"] = {f.second_block.x, f.second_block.y, f.second_block.z};
       j["second"] = site_json(f.second);
     } else if (f.tool == "initcheck") {
       j["address"] = f.address;
@@ -111,6 +112,9 @@ void Runtime::note_api_error(const char* api, cudaError_t e) {
                         {"string", error_string(e)},
                         {"after_launch", launches.size()},
                         {"host_stack", host_stack()}});
+  // Into the launch stream at once: a program that then aborts (std::terminate, abort(), a fatal
+  // signal) writes no document, and warpscope sanitize reads the stream (docs/sanitize.md).
+  if (!forked_child()) report_.stream_line([this] { return header_json(); }, {{"api_error", api_errors.back()}, {"tool", sanitize_tool}});
 }
 
 void Runtime::note_unused(std::uint64_t base, std::uint64_t bytes) {
