@@ -69,14 +69,24 @@ TEST(NcuRepProto, OurFieldsAreNsightComputesFields) {
     for (int i = 0; i < mine->field_count(); ++i) {
       const gp::FieldDescriptor* a = mine->field(i);
       const gp::FieldDescriptor* b = theirs_msg->FindFieldByNumber(a->number());
+      // Fields of a newer format than the installed one: ProfilerSection.SourceMetrics (13) is in
+      // 2025.3's files, not in 2022.3's (which reads the source columns from Metrics, 6).
+      if (b == nullptr && mine->name() == "ProfilerSection" && a->name() == "SourceMetrics") {
+        std::fprintf(stderr, "note: %s.%s (%d) is not in %s (an older format)\n", mine->name().c_str(),
+                     a->name().c_str(), a->number(), NCU_FILEFORMAT_FOUND);
+        continue;
+      }
       ASSERT_NE(b, nullptr) << mine->name() << "." << a->name() << " (" << a->number() << ") is not a field of "
                             << theirs_msg->full_name();
       EXPECT_EQ(wire_type(*a), wire_type(*b)) << mine->name() << "." << a->name() << " vs " << b->full_name();
       EXPECT_EQ(a->is_repeated(), b->is_repeated()) << mine->name() << "." << a->name();
       // A field NVIDIA requires, we require too (Nsight Compute refuses a message without it).
-      if (b->is_required()) EXPECT_TRUE(a->is_required()) << mine->name() << "." << a->name();
-      if (a->type() == gp::FieldDescriptor::TYPE_MESSAGE && b->type() == gp::FieldDescriptor::TYPE_MESSAGE)
+      if (b->is_required()) {
+        EXPECT_TRUE(a->is_required()) << mine->name() << "." << a->name();
+      }
+      if (a->type() == gp::FieldDescriptor::TYPE_MESSAGE && b->type() == gp::FieldDescriptor::TYPE_MESSAGE) {
         EXPECT_EQ(a->message_type()->name(), b->message_type()->name()) << mine->name() << "." << a->name();
+      }
       if (a->name() != b->name())
         std::fprintf(stderr, "note: %s field %d is %s here, %s in %s\n", mine->name().c_str(), a->number(),
                      a->name().c_str(), b->name().c_str(), NCU_FILEFORMAT_FOUND);
