@@ -44,6 +44,16 @@ std::set<std::string> files_of(const nlohmann::json& launch) {
 
 }  // namespace
 
+std::optional<std::string> readable_source(const std::string& path) {
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec) || fs::file_size(path, ec) > (1u << 20) || ec) return std::nullopt;
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (!in) return std::nullopt;
+  return text.str();
+}
+
 std::optional<std::vector<std::uint8_t>> decode_base64(const std::string& text) {
   auto value = [](char c) -> int {
     if (c >= 'A' && c <= 'Z') return c - 'A';
@@ -157,13 +167,7 @@ std::vector<std::string> MachineCode::sources(const std::vector<const nlohmann::
     for (const auto& f : files) {
       auto* file = src.mutable_sourcefiles()->add_files();
       file->set_filename(f);
-      std::error_code ec;
-      if (fs::is_regular_file(f, ec) && fs::file_size(f, ec) <= (1u << 20)) {
-        std::ifstream in(f, std::ios::binary);
-        std::ostringstream text;
-        text << in.rdbuf();
-        if (in) file->set_content(text.str());
-      }
+      if (auto text = readable_source(f)) file->set_content(std::move(*text));
     }
     for (const auto& [name, where] : c.functions) {
       auto* e = src.mutable_relocationdata()->add_functions();

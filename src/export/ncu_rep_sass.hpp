@@ -59,6 +59,10 @@ class MachineCode {
 /// The launch's source counters keyed by address (`function_address` + offset).
 std::map<std::string, AddressValues> sass_counters(const nlohmann::json& launch, std::uint64_t function_address);
 
+/// A CUDA file's text for the report (SourceFile.Content, what ncu's --import-source keeps): a
+/// regular file of at most 1 MiB that can be read whole; nullopt otherwise.
+std::optional<std::string> readable_source(const std::string& path);
+
 /// Decodes RFC 4648 base64 (padding optional); nullopt for anything else.
 std::optional<std::vector<std::uint8_t>> decode_base64(const std::string& text);
 

@@ -212,13 +212,7 @@ void add_source_files(pb::SourceData& src, const nlohmann::json& l) {
   for (const auto& f : files) {
     auto* file = src.mutable_sourcefiles()->add_files();
     file->set_filename(f);
-    std::error_code ec;
-    if (fs::is_regular_file(f, ec) && fs::file_size(f, ec) <= (1u << 20)) {
-      std::ifstream in(f, std::ios::binary);
-      std::ostringstream text;
-      text << in.rdbuf();
-      if (in) file->set_content(text.str());
-    }
+    if (auto text = detail::readable_source(f)) file->set_content(std::move(*text));
   }
 }
 

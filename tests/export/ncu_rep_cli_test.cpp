@@ -12,26 +12,14 @@
 #include <vector>
 
 #include "export/ncu_rep.hpp"
+#include "shell.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Shell {
-  int code = -1;
-  std::string out;  // stdout and stderr
-};
-
-Shell shell(const std::string& cmd) {
-  Shell r;
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  if (p == nullptr) return r;
-  char buf[4096];
-  for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) r.out.append(buf, n);
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using export_tests::Shell;
+using export_tests::shell;
 
 class NcuRepCli : public ::testing::Test {
  protected:

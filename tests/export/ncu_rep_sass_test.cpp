@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "export/ncu_rep.hpp"
+#include "shell.hpp"
 #include "export/ncu_rep_sass.hpp"
 
 namespace {
@@ -25,21 +26,8 @@ namespace fs = std::filesystem;
 using warpscope::ncurep::Report;
 using warpscope::ncurep::Result;
 
-struct Shell {
-  int code = -1;
-  std::string out;
-};
-
-Shell shell(const std::string& cmd) {
-  Shell r;
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  if (p == nullptr) return r;
-  char buf[4096];
-  for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) r.out.append(buf, n);
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using export_tests::Shell;
+using export_tests::shell;
 
 const std::string kData = std::string(WARPSCOPE_SOURCE_DIR) + "/tests/hw/data/h200/ncurep_source/";
 
