@@ -373,8 +373,11 @@ pb::ProfileResult make_result(const nlohmann::json& l, const ExportProfile& p, s
       instanced.insert(name);
       auto* m = r.add_metricresults();
       m->set_nameid(strings.id(name));
+      // The aggregate, as the H200's reports have it: the sum over the instructions; 0 for the
+      // codes (address space, operation, size), which do not add up.
       double sum = 0;
-      for (const auto& [a, v] : values) sum += v;
+      const bool is_code = name == "memory_type" || name == "memory_access_type" || name == "memory_access_size_type";
+      for (const auto& [a, v] : values) sum += is_code ? 0 : v;
       set_number(*m->mutable_metricvalue(), sum);
       for (const auto& [a, v] : values) {
         auto* e = m->add_metricvaluelist();
