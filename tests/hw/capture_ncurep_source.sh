@@ -3,7 +3,7 @@
 # section's per-instruction metrics (their correlation ids), the cubin and relocation data its
 # source page reads, and what `ncu --import --page source` prints for them.
 #   bash tests/hw/capture_ncurep_source.sh OUTDIR [WARPSCOPE_REPORTS_DIR]
-# OUTDIR/: versions.txt; per program P (source_counters, saxpy, tag_requests): P.ncu-rep (--section
+# OUTDIR/: versions.txt; per program P (source_counters, saxpy, tag_requests, tag_requests_more): P.ncu-rep (--section
 # SourceCounters --section LaunchStats --import-source yes), P_sass.csv / P_cuda.csv / P_ptx.csv /
 # P_cuda_sass.csv (--page source --csv --print-source X), P_instances.csv (--page raw --csv
 # --print-metric-instances details), P_details.txt, P.sass (cuobjdump -sass of the program).
@@ -28,6 +28,8 @@ read_back() {  # REPORT PREFIX
 nvcc -arch=sm_90 -lineinfo -o "$b/source_counters" "$root/tests/export/data/source_counters.cu"
 nvcc -arch=sm_90 -lineinfo -o "$b/saxpy" "$root/examples/saxpy.cu"
 nvcc -arch=sm_90 -lineinfo -o "$b/tag_requests" "$here/ncurep/tag_requests.cu"
+nvcc -arch=sm_90 -lineinfo -o "$b/tag_requests_more" "$here/ncurep/tag_requests_more.cu"
+cuobjdump -sass "$b/tag_requests_more" > "$out/tag_requests_more.sass" 2>&1
 cuobjdump -sass "$b/tag_requests" > "$out/tag_requests.sass" 2>&1
 cuobjdump -sass "$b/source_counters" > "$out/source_counters.sass" 2>&1
 cuobjdump -sass "$b/saxpy" > "$out/saxpy.sass" 2>&1
@@ -39,7 +41,10 @@ ncu -f -o "$out/saxpy" -c 2 --section SourceCounters --section LaunchStats --imp
 ncu -f -o "$out/tag_requests" --section SourceCounters --section LaunchStats --import-source yes \
   "$b/tag_requests" > "$out/tag_requests_run.txt" 2>&1
 read_back "$out/source_counters.ncu-rep" "$out/source_counters"
+ncu -f -o "$out/tag_requests_more" --section SourceCounters --section LaunchStats --import-source yes \
+  "$b/tag_requests_more" > "$out/tag_requests_more_run.txt" 2>&1
 read_back "$out/tag_requests.ncu-rep" "$out/tag_requests"
+read_back "$out/tag_requests_more.ncu-rep" "$out/tag_requests_more"
 read_back "$out/saxpy.ncu-rep" "$out/saxpy"
 if [[ -n "$ws" ]]; then
   mkdir -p "$out/ws"
