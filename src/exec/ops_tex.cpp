@@ -95,10 +95,12 @@ const std::uint8_t* image_host(const Ctx& x, const Inst& in, unsigned lane, cons
 std::int32_t coord_i(const Ctx& x, std::uint32_t slot, unsigned lane) { return static_cast<std::int32_t>(x.reg(slot)[lane]); }
 float coord_f(const Ctx& x, std::uint32_t slot, unsigned lane) { return get<float>(x.reg(slot)[lane]); }
 
-/// Records: one per footprint texel position k over the lanes that have it.
+/// Records: one per footprint texel position k over the lanes that have it (up to 16: the 8 texels
+/// of a 3-D footprint on each of two mipmap levels).
 struct TexRecords {
-  std::uint32_t mask[8] = {};
-  std::uint64_t addr[8][kLanes] = {};
+  static constexpr unsigned kParts = 16;
+  std::uint32_t mask[kParts] = {};
+  std::uint64_t addr[kParts][kLanes] = {};
   std::uint8_t width = 4;
   bool texel_fetch = false;
   void emit(Ctx& x, const Inst& in, Space space, Op op) const {
@@ -111,7 +113,7 @@ struct TexRecords {
     rec.width = width;
     rec.texel_fetch = texel_fetch;
     std::uint8_t part = 0;
-    for (unsigned k = 0; k < 8; ++k) {
+    for (unsigned k = 0; k < kParts; ++k) {
       if (mask[k] == 0) continue;
       rec.part = part++;
       rec.active = LaneMask(mask[k]);
@@ -152,14 +154,16 @@ void check_mip(const Ctx& x, const Inst& in, unsigned l, const TexBits& b, const
   const bool linear = s.filter == FilterMode::kLinear || s.mip_filter == FilterMode::kLinear;
   if (gather) why = "tld4 (gather)";
   else if (b.mode == ptx::TexMode::kGrad)
-    why = "tex.grad (the H200's level of detail from gradients is not modelled: docs/ptx.md)";
+    why = "tex.grad (no rule found reproduces the H200's level of detail from gradients: "
+          "tests/hw/data/h200/texture_mip/README.md)";
   else if (b.mode != ptx::TexMode::kLevel) why = fmt::format("tex.{} without .level", to_string(b.geom));
-  else if (b.geom != TexGeom::k1d && b.geom != TexGeom::k2d && b.geom != TexGeom::kA1d && b.geom != TexGeom::kA2d)
-    why = fmt::format("tex.level.{}", to_string(b.geom));
+  else if (b.geom == TexGeom::kACube) why = "tex.level.acube (layered cubemap levels are not measured)";
   else if (b.int_coords) why = "tex.level with integer coordinates";
   else if (!s.normalized_coords) why = "tex.level with unnormalized coordinates";
   else if (linear && !(im.format.kind == ChannelKind::kFloat && im.format.bits == 32 && s.read == ReadMode::kElementType))
     why = "linear filtering of texels other than 32-bit floats";
+  else if (s.filter == FilterMode::kLinear && cube(b.geom))
+    why = "linear filtering of a cubemap (the H200's filtering across cube edges is not measured)";
   else if (s.filter == FilterMode::kLinear)
     for (unsigned d = 0; d < geom_dims(b.geom); ++d)
       if (s.address[d] != AddressMode::kClamp) why = "linear filtering with an address mode other than clamp";
@@ -186,21 +190,37 @@ void mip_fetch(Ctx& x, const Inst& in, unsigned l, const TexBits& b, const TexOb
     share[0] = 256;
     share[1] = 0;
   }
-  const unsigned dims = geom_dims(b.geom);
+  const unsigned dims = cube(b.geom) ? 2 : geom_dims(b.geom);
   const unsigned first = layered(b.geom) ? 1 : 0;
   const std::uint32_t coord[4] = {in.a, in.b, in.c, in.e};
   std::uint32_t slice = 0;
   if (layered(b.geom))  // clamped as an unsigned number, as for one level
     slice = static_cast<std::uint32_t>(std::min<std::uint64_t>(static_cast<std::uint32_t>(coord_i(x, coord[0], l)), t.image.layers - 1));
+  // Normalized coordinates, scaled by each level's size below; a cubemap direction becomes its
+  // face (the slice) and the face's normalized coordinates (texture.cpp's cube_face)
+  double u[3] = {0, 0, 0};
+  for (unsigned d = 0; d < dims; ++d) u[d] = coord_f(x, coord[first + d], l);
+  if (cube(b.geom)) {
+    unsigned face = 0;
+    float fs = 0, ft = 0;
+    try {
+      cube_face(coord_f(x, coord[0], l), coord_f(x, coord[1], l), coord_f(x, coord[2], l), face, fs, ft);
+    } catch (const Error& e) {
+      refuse(x, in, l, e.kind(), fmt::format("tex: unsupported: {}", e.what()));
+    }
+    u[0] = fs;
+    u[1] = ft;
+    slice = face;
+  }
   double acc[4] = {0, 0, 0, 0};
   bool is_float = returns_float(t);
   const bool point = s.filter == FilterMode::kPoint && s.mip_filter == FilterMode::kPoint;
   for (unsigned k = 0; k < 2; ++k) {
     if (share[k] == 0) continue;
     const Image& im = t.mip[level[k]];
-    const double cx = static_cast<double>(coord_f(x, coord[first], l)) * im.width;
-    const double cy = dims == 2 ? static_cast<double>(coord_f(x, coord[first + 1], l)) * im.height : 0.0;
-    const Footprint f = mip_footprint(t, im, dims, cx, cy, slice, s.filter == FilterMode::kLinear, share[k]);
+    const double depth = im.depth != 0 ? im.depth : 1;
+    const Footprint f = mip_footprint(t, im, dims, u[0] * im.width, u[1] * im.height, u[2] * depth, slice,
+                                      s.filter == FilterMode::kLinear, share[k]);
     const std::uint8_t* host = image_host(x, in, l, im);
     const ImageAddressing addressing(im);
     for (std::uint32_t n = 0; n < f.count; ++n) {
@@ -209,10 +229,11 @@ void mip_fetch(Ctx& x, const Inst& in, unsigned l, const TexBits& b, const TexOb
         v = border_texel(t);
       } else {
         const std::uint64_t off = addressing.offset(static_cast<std::uint32_t>(f.texel[n][0]),
-                                                    static_cast<std::uint32_t>(f.texel[n][1]), slice);
+                                                    static_cast<std::uint32_t>(f.texel[n][1]),
+                                                    static_cast<std::uint32_t>(f.texel[n][2]));
         if (x.sink != nullptr) {
-          rec.mask[4 * k + n] |= 1u << l;
-          rec.addr[4 * k + n][l] = im.base + off;
+          rec.mask[8 * k + n] |= 1u << l;
+          rec.addr[8 * k + n][l] = im.base + off;
         }
         v = fetch_texel(t, host + off, is_float);
       }

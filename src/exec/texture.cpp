@@ -151,10 +151,10 @@ Footprint footprint(const TexObject& t, unsigned dims, double x, double y, doubl
   return f;
 }
 
-Footprint mip_footprint(const TexObject& t, const Image& level, unsigned dims, double x, double y, std::uint32_t slice,
-                        bool linear, std::uint32_t share) {
-  const std::int64_t size[2] = {level.width, level.height};
-  const double c[2] = {x, y};
+Footprint mip_footprint(const TexObject& t, const Image& level, unsigned dims, double x, double y, double z,
+                        std::uint32_t slice, bool linear, std::uint32_t share) {
+  const std::int64_t size[3] = {level.width, level.height, level.depth != 0 ? std::int64_t{level.depth} : 1};
+  const double c[3] = {x, y, z};
   Footprint f;
   if (!linear) {
     f.count = 1;
@@ -168,31 +168,39 @@ Footprint mip_footprint(const TexObject& t, const Image& level, unsigned dims, d
     return f;
   }
   // Clamp addressing only: the coordinate is clamped to the centres of the edge texels first.
-  std::int64_t lo[2] = {0, 0};
-  std::uint32_t w[2] = {0, 0};
+  std::int64_t lo[3] = {0, 0, 0};
+  std::uint32_t w[3] = {0, 0, 0};
   for (unsigned d = 0; d < dims; ++d) {
     const double v = std::clamp(c[d], 0.5, static_cast<double>(size[d]) - 0.5) - 0.5;
     lo[d] = floor_index(v);
     w[d] = static_cast<std::uint32_t>(weight8(v) * 256.0f);
   }
-  // The level's share in 1/256, split along x (the upper column rounded, ties up), then each
-  // column along y: the lower texel of column 0 and the upper texel of column 1 rounded, ties up.
   auto rnd = [](std::uint32_t n) { return (n + 128) / 256; };
-  const std::uint32_t c1 = rnd(share * w[0]), c0 = share - c1;
-  std::uint32_t split[2][2] = {{c0, 0}, {c1, 0}};  // [x][y]
-  if (dims == 2) {
-    split[0][0] = rnd(c0 * (256 - w[1]));
-    split[0][1] = c0 - split[0][0];
-    split[1][1] = rnd(c1 * w[1]);
-    split[1][0] = c1 - split[1][1];
-  }
-  for (unsigned k = 0; k < (dims == 2 ? 4u : 2u); ++k) {
-    const unsigned ux = k & 1u, uy = (k >> 1) & 1u;
-    const std::int64_t i = std::clamp<std::int64_t>(lo[0] + ux, 0, size[0] - 1);
-    const std::int64_t j = dims == 2 ? std::clamp<std::int64_t>(lo[1] + uy, 0, size[1] - 1) : 0;
-    f.texel[f.count] = {i, j, slice};
-    f.weight[f.count] = static_cast<float>(split[ux][uy]) / 256.0f;
-    ++f.count;
+  // 3-D: the share is split between the two slices first, the lower slice rounded (ties up) and
+  // the upper one the rest; then each slice's part as one level of a 2-D texture.
+  const std::uint32_t slice_share[2] = {dims == 3 ? rnd(share * (256 - w[2])) : share,
+                                        dims == 3 ? share - rnd(share * (256 - w[2])) : 0};
+  for (unsigned uz = 0; uz < (dims == 3 ? 2u : 1u); ++uz) {
+    // The part L of a slice split along x (the upper column rounded, ties up), then each column
+    // along y: the lower texel of column 0 and the upper texel of column 1 rounded, ties up.
+    const std::uint32_t part = slice_share[uz];
+    const std::uint32_t c1 = rnd(part * w[0]), c0 = part - c1;
+    std::uint32_t split[2][2] = {{c0, 0}, {c1, 0}};  // [x][y]
+    if (dims >= 2) {
+      split[0][0] = rnd(c0 * (256 - w[1]));
+      split[0][1] = c0 - split[0][0];
+      split[1][1] = rnd(c1 * w[1]);
+      split[1][0] = c1 - split[1][1];
+    }
+    const std::int64_t k = dims == 3 ? std::clamp<std::int64_t>(lo[2] + uz, 0, size[2] - 1) : slice;
+    for (unsigned n = 0; n < (dims >= 2 ? 4u : 2u); ++n) {
+      const unsigned ux = n & 1u, uy = (n >> 1) & 1u;
+      const std::int64_t i = std::clamp<std::int64_t>(lo[0] + ux, 0, size[0] - 1);
+      const std::int64_t j = dims >= 2 ? std::clamp<std::int64_t>(lo[1] + uy, 0, size[1] - 1) : 0;
+      f.texel[f.count] = {i, j, k};
+      f.weight[f.count] = static_cast<float>(split[ux][uy]) / 256.0f;
+      ++f.count;
+    }
   }
   return f;
 }

@@ -28,7 +28,7 @@
 //  - The border colour of an unsigned normalized-integer texture is quantized to the format (ties
 //    down: 0.5 -> 127/255 for 8 bits, as the H100's u8x4_normf_point_border shows).
 // Everything the rules above leave open (linear filtering of integer texels, border colours of
-// integer textures, tex.grad and 3-D or cubemap levels of mipmapped textures, multisampling) is
+// integer textures, tex.grad on mipmapped textures, layered-cubemap levels, multisampling) is
 // refused with Error(kUnsupported).
 #pragma once
 
@@ -90,11 +90,12 @@ struct Footprint {
 /// (message without context: the caller adds the kernel and line) for undefined combinations.
 Footprint footprint(const TexObject& t, unsigned dims, double x, double y, double z, std::uint32_t slice, bool linear);
 
-/// The footprint on one level of a mipmapped 1-D or 2-D texture at texel-space coordinates of that
-/// level, for a level whose share of the fetch is `share`/256 (the weights are in 1/256, H200:
-/// tests/hw/data/h200/texture_mip). Linear filtering needs clamp addressing.
-Footprint mip_footprint(const TexObject& t, const Image& level, unsigned dims, double x, double y, std::uint32_t slice,
-                        bool linear, std::uint32_t share);
+/// The footprint on one level of a mipmapped 1-D, 2-D or 3-D texture at texel-space coordinates of
+/// that level, for a level whose share of the fetch is `share`/256 (the weights are in 1/256, H200:
+/// tests/hw/data/h200/texture_mip). Texels are (x, y, slice): the layer or face `slice`, or for
+/// 3-D textures the z index. Linear filtering needs clamp addressing.
+Footprint mip_footprint(const TexObject& t, const Image& level, unsigned dims, double x, double y, double z,
+                        std::uint32_t slice, bool linear, std::uint32_t share);
 
 /// The four texels of tld4 (the 2x2 footprint of linear filtering) in PTX order: (i, j+1),
 /// (i+1, j+1), (i+1, j), (i, j).

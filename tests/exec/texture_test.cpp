@@ -402,6 +402,83 @@ TEST(Texture, CubemapFacesAndLayers) {
   }
 }
 
+// Mipmapped cubemaps: each level's faces are sampled at the face coordinates of the guide's table
+// (as in CubemapFacesAndLayers) scaled by that level's face size; the level of detail as for 2-D
+// textures (H200: tests/hw/data/h200/texture_mip, cube_*). Level l's faces are 4 >> l texels wide;
+// texel (i, j) of face f on level l holds 1000 l + 100 f + 10 j + i.
+TEST(Texture, MipmappedCubemapLevels) {
+  WS_LOAD_PTX(ptx, "textures");
+  Fixture fx(ptx);
+  auto cube_levels = [&](std::uint32_t cubes) {
+    std::vector<Image> levels;
+    for (std::uint32_t l = 0; l < 2; ++l) {
+      Image im;
+      im.width = im.height = 4u >> l;
+      im.layers = 6 * cubes;
+      im.cubemap = true;
+      make_block_linear(im);
+      im.base = fx.dev.malloc(image_bytes(im));
+      std::vector<float> v;
+      for (std::uint32_t f = 0; f < im.layers; ++f)
+        for (std::uint32_t j = 0; j < im.height; ++j)
+          for (std::uint32_t i = 0; i < im.width; ++i) v.push_back(static_cast<float>(1000 * l + 100 * (f % 6) + 10 * j + i));
+      Device::ImageBox box;
+      box.width_bytes = im.width * 4;
+      box.height = im.height;
+      box.slices = im.layers;
+      fx.dev.copy_image_to_device(im, box, v.data(), box.width_bytes, box.width_bytes * im.height);
+      levels.push_back(im);
+    }
+    return levels;
+  };
+  const std::vector<float> x = {1, -1, .5f, .5f, -.5f, .5f}, y = {.5f, .5f, 1, -1, -.5f, .5f},
+                           z = {-.5f, -.5f, .5f, .5f, 2, -2};
+  // Face coordinates (s, t): (.75, .25), (.25, .25), (.75, .75), (.75, .25), (.375, .625), (.375, .375)
+  // -> level 0 (4x4): texels (3, 1), (1, 1), (3, 3), (3, 1), (1, 2), (1, 1); level 1 (2x2): (1, 0),
+  // (0, 0), (1, 1), (1, 0), (0, 1), (0, 0).
+  const std::vector<float> level0 = {13, 111, 233, 313, 421, 511}, level1 = {1001, 1100, 1211, 1301, 1410, 1500};
+  const int n = 6;
+  const DevicePtr dx = upload(fx.dev, x), dy = upload(fx.dev, y), dz = upload(fx.dev, z), out = fx.dev.malloc(n * 4);
+  Sampler s;
+  s.address = {AddressMode::kClamp, AddressMode::kClamp, AddressMode::kClamp};
+  s.normalized_coords = true;
+  s.max_lod = 16;  // maxMipmapLevelClamp (0, as in a zeroed cudaTextureDesc, would keep level 0)
+  auto fetch = [&](std::uint64_t t, float lod, const char* kernel) {
+    const KernelArg args[] = {arg(t), arg(dx), arg(dy), arg(dz), arg(lod), arg(out), arg(n)};
+    fx.dev.launch(fx.mod, kernel, {1, 1, 1}, {6, 1, 1}, args);
+    return download<float>(fx.dev, out, n);
+  };
+  const char* kCube = "_Z12tex_cube_lodyPKfS0_S0_fPfi";
+  const std::vector<Image> one = cube_levels(1);
+  s.mip_filter = FilterMode::kPoint;  // the nearest level: a fraction of 1/2 goes up
+  const std::uint64_t tp = fx.dev.create_texture(one, s);
+  EXPECT_EQ(fetch(tp, 0.0f, kCube), level0);
+  EXPECT_EQ(fetch(tp, 0.49f, kCube), level0);
+  EXPECT_EQ(fetch(tp, 0.5f, kCube), level1);
+  EXPECT_EQ(fetch(tp, 7.0f, kCube), level1);  // clamped to the last level
+  s.mip_filter = FilterMode::kLinear;  // LOD 1/4: level 0 with 192/256, level 1 with 64/256
+  const std::uint64_t tl = fx.dev.create_texture(one, s);
+  std::vector<float> mixed;
+  for (int i = 0; i < n; ++i) mixed.push_back(0.75f * level0[i] + 0.25f * level1[i]);
+  EXPECT_EQ(fetch(tl, 0.25f, kCube), mixed);
+  // Not measured on the H200, refused naming the form: linear filtering of the faces, and levels
+  // of a layered cubemap.
+  auto expect_refused = [&](std::uint64_t t, const char* kernel, const std::string& text) {
+    try {
+      fetch(t, 0.0f, kernel);
+      ADD_FAILURE() << "no error for " << text;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::kUnsupported);
+      EXPECT_NE(std::string(e.what()).find("unsupported on a mipmapped texture (2 levels): " + text), std::string::npos)
+          << e.what();
+    }
+  };
+  s.filter = FilterMode::kLinear;
+  expect_refused(fx.dev.create_texture(one, s), kCube, "linear filtering of a cubemap");
+  s.filter = FilterMode::kPoint;
+  expect_refused(fx.dev.create_texture(cube_levels(2), s), "_Z20tex_cube_layered_lodyPKfS0_S0_fPfi", "tex.level.acube");
+}
+
 TEST(Texture, QueriesAnswerTheImageSize) {
   WS_LOAD_PTX(ptx, "textures");
   Fixture fx(ptx);

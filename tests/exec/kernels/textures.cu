@@ -102,3 +102,15 @@ __global__ void surf_store_p(cudaSurfaceObject_t s) {
   asm volatile("sust.p.1d.v4.b32.trap [%0, {%1}], {%2, %3, %4, %5};" ::"l"(s), "r"(x), "r"(x), "r"(x + 1), "r"(x + 2),
                "r"(x + 3));
 }
+
+__global__ void tex_cube_lod(cudaTextureObject_t t, const float* x, const float* y, const float* z, float lod, float* out,
+                             int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = texCubemapLod<float>(t, x[i], y[i], z[i], lod);
+}
+
+__global__ void tex_cube_layered_lod(cudaTextureObject_t t, const float* x, const float* y, const float* z, float lod,
+                                     float* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = texCubemapLayeredLod<float>(t, x[i], y[i], z[i], 0, lod);
+}
