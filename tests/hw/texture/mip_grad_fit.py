@@ -9,7 +9,8 @@ dPdy.x, dPdy.y, then the four returned f32 components in hex) and
      1/256, and the LODs whose result equals the H200's bits are kept (the g_w_even/g_w_odd pairs:
      one-hot parity textures, so each sample's eight weights are read back);
   2. lists, per gradient direction of the g_w cases, the H200's LOD minus 256 log2 of the
-     OpenGL/Vulkan rho (in 1/256; samples clamped to 0 or 4 left out);
+     OpenGL/Vulkan rho (in 1/256; samples clamped to 0 or 4 left out), and the offset c for which
+     LOD = floor(256 log2(rho) + c) would hold for all of them (an empty interval: no such c);
   3. scores candidate rules lambda = log2(rho(dPdx, dPdy)), truncated to 8 fractional bits and
      clamped to [0, levels - 1] as for tex.level, by how many samples they reproduce bit for bit.
 Run: python3 tests/hw/texture/mip_grad_fit.py [--samples]   (--samples prints every sample's LOD)
@@ -174,7 +175,9 @@ def main():
         key = tuple(round(v / scale, 3) for v in inp[2:])
         per_dir.setdefault(key, []).append(common[0] - 256 * math.log2(euclid(a, b)))
     for key, diffs in per_dir.items():
-        print("    dPdx, dPdy ~ %-34s %2d samples: %+.5f ... %+.5f" % (key, len(diffs), min(diffs), max(diffs)))
+        # LOD = floor(256 log2(rho) + c) for every sample puts c in [max, min + 1)
+        print("    dPdx, dPdy ~ %-34s %2d samples: %+.5f ... %+.5f, c in [%+.5f, %+.5f)"
+              % (key, len(diffs), min(diffs), max(diffs), max(diffs), min(diffs) + 1))
     print("3. candidate rules (samples reproduced bit for bit)")
     for label, rho in CANDIDATES:
         total = hits = 0
