@@ -116,6 +116,36 @@ void note_device_error(const Ctx& x, std::uint32_t pc, unsigned lane, const char
   x.faults->note(f, x.cta_linear);
 }
 
+void device_free(Ctx& x, std::uint32_t pc, std::uint32_t m, const std::uint64_t* ptrs) {
+  unsigned bad_lane = kLanes;
+  for_lanes(m, [&](unsigned l) {
+    const std::uint64_t p = ptrs[l];
+    if (p == 0) return;  // free(NULL) does nothing
+    if (x.heap != nullptr && x.heap->release(p)) return;
+    if (x.faults != nullptr) {
+      // memcheck: a report per thread whose pointer is bad, then the launch ends, as the H200's
+      // memcheck does (cudaErrorLaunchFailure; tests/hw/data/h200/sanitize/heap).
+      note_device_error(x, pc, l, x.heap != nullptr && x.heap->freed_start(p) ? "double_free" : "invalid_free", p);
+      if (bad_lane == kLanes) bad_lane = l;
+      return;
+    }
+    const bool in_heap = x.heap != nullptr && p - x.heap->base() < x.heap->size();
+    lane_fault(x, pc, in_heap ? ErrorKind::kTrap : ErrorKind::kOutOfBounds, l,
+               fmt::format("free of 0x{:x}, which is not the start of a block allocated by device-side malloc/new{}", p,
+                           in_heap ? " (freed already, or inside a block)" : " (outside the device heap)"));
+  });
+  // The freed blocks are no allocations any more: forget the lookup caches that may name them.
+  x.gcache = nullptr;
+  x.gcache2 = nullptr;
+  if (bad_lane == kLanes) return;
+  const std::uint64_t p = ptrs[bad_lane];
+  lane_fault(x, pc, ErrorKind::kTrap, bad_lane,
+             fmt::format("device-side free of 0x{:x}: {}; memcheck stops the launch there", p,
+                         x.heap != nullptr && x.heap->freed_start(p)
+                             ? "double free (the block was freed already)"
+                             : "invalid pointer (not the start of a block allocated by device-side malloc/new)"));
+}
+
 std::uint8_t* unallocated_global(Ctx& x, const Inst& in, unsigned lane, std::uint64_t addr, unsigned width,
                                  Space space, Op op, bool generic) {
   if (x.faults != nullptr && x.heap != nullptr && addr - x.heap->base() < x.heap->size()) {

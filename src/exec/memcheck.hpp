@@ -46,6 +46,13 @@ class MemcheckLog {
 void note_device_error(const Ctx& x, std::uint32_t pc, unsigned lane, const char* kind, std::uint64_t address,
                        unsigned size = 0, std::string_view access = {});
 
+/// Device-side free() of ptrs[l] for each lane l of `m` at instruction `pc`, in lane order; NULL
+/// does nothing. A pointer that starts no live block: under SanitizeChecks::memcheck a finding for
+/// every such lane ("double_free" for a freed block's start, else "invalid_free"), then a trap;
+/// otherwise the first such lane faults (kTrap inside the heap, kOutOfBounds outside it, as the H100
+/// does: tests/hw/data/h100/runtime_gt/checks/coop_heap_probe.out).
+void device_free(Ctx& x, std::uint32_t pc, std::uint32_t m, const std::uint64_t* ptrs);
+
 /// The host bytes of lane `lane`'s global access at `addr`, which no allocation holds: in
 /// MemcheckMode::kReport (x.memcheck set) when the GPU maps the address, noted in x.memcheck;
 /// otherwise memory_fault (kOutOfBounds). Under SanitizeChecks::memcheck an address in the device

@@ -246,43 +246,9 @@ void CtaRunner::builtin_call(WarpState& w, const Inst& in, std::uint32_t pc, std
     return;
   }
   if (ci.builtin == CallInfo::Builtin::kFree) {
-    unsigned bad_lane = kLanes;
-    std::uint64_t bad_ptr = 0;
-    for_lanes(m, [&](unsigned l) {
-      const std::uint64_t p = arg(l, 0);
-      if (p == 0) return;  // free(NULL) does nothing
-      if (x_.heap != nullptr && x_.heap->release(p)) return;
-      if (x_.faults != nullptr) {
-        // memcheck: a report per thread whose pointer is bad, then the launch ends, as the H200's
-        // memcheck does (a "double free" for a freed block's start, else an "invalid pointer";
-        // cudaErrorLaunchFailure; tests/hw/data/h200/sanitize/heap).
-        const bool twice = x_.heap != nullptr && x_.heap->freed_start(p);
-        note_device_error(x_, pc, l, twice ? "double_free" : "invalid_free", p);
-        if (bad_lane == kLanes) {
-          bad_lane = l;
-          bad_ptr = p;
-        }
-        return;
-      }
-      // As the H100 does (tests/hw/data/h100/runtime_gt/checks/coop_heap_probe.out): a pointer
-      // outside the heap is an illegal address; one inside it that starts no live block (freed
-      // already) ends the launch as a trap.
-      const bool in_heap = x_.heap != nullptr && p - x_.heap->base() < x_.heap->size();
-      lane_fault(x_, pc, in_heap ? ErrorKind::kTrap : ErrorKind::kOutOfBounds, l,
-                 fmt::format("free of 0x{:x}, which is not the start of a block allocated by device-side "
-                             "malloc/new{}",
-                             p, in_heap ? " (freed already, or inside a block)" : " (outside the device heap)"));
-    });
-    // The freed blocks are no allocations any more: forget the lookup caches that may name them.
-    x_.gcache = nullptr;
-    x_.gcache2 = nullptr;
-    if (bad_lane != kLanes) {
-      const bool twice = x_.heap != nullptr && x_.heap->freed_start(bad_ptr);
-      lane_fault(x_, pc, ErrorKind::kTrap, bad_lane,
-                 fmt::format("device-side free of 0x{:x}: {}; memcheck stops the launch there", bad_ptr,
-                             twice ? "double free (the block was freed already)"
-                                   : "invalid pointer (not the start of a block allocated by device-side malloc/new)"));
-    }
+    std::uint64_t ptrs[kLanes] = {};
+    for_lanes(m, [&](unsigned l) { ptrs[l] = arg(l, 0); });
+    device_free(x_, pc, m, ptrs);
     return;
   }
   if (ci.builtin == CallInfo::Builtin::kSetConditional) {
