@@ -420,8 +420,8 @@ SanitizeText sanitize_text(const json& report, const SanitizeOptions& o) {
       for (const json& e : m.value("first", json::array())) {
         const std::string space = e.value("space", "global") == "const" ? "__constant__" : "__global__";
         const std::string head = fmt::format("Invalid {} {} of size {} bytes", space, e.value("access", ""), e.value("size", 0u));
-        // The H200's record of an access past the device heap's end (tests/hw/data/h200/sanitize/
-        // heap/xml_write_elem.xml has one inside the heap, with this layout).
+        // The H200's layout of an invalid __global__ access (tests/hw/data/h200/sanitize/heap/
+        // xml_write_elem.xml, one in the device heap).
         ojson r = xml_record("Precise", "Error");
         r["who"] = who(e["thread"], e["block"]);
         r["what"] = {{"text", head + " is out of bounds"},
