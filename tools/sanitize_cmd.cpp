@@ -298,6 +298,66 @@ void racecheck_analysis(const json& launch, const json& findings, Out& out, Race
   }
 }
 
+/// memcheck's device-side errors (findings of tool "memcheck", src/exec/memcheck.hpp): one report
+/// per thread, in the H200's words and layout (tests/hw/data/h200/sanitize/heap). Only the first
+/// CTA's: the launch ends there (other CTAs that ran on other host threads meanwhile are left out,
+/// so the output is the same for any --threads). Returns the errors counted.
+std::uint64_t memcheck_device_errors(const json& launch, Out& out) {
+  const std::string kernel = sanitizer_kernel_name(launch);
+  std::uint64_t errors = 0;
+  json block;
+  for (const json& f : launch.value("sanitizer", json::array())) {
+    if (f.value("tool", "") != "memcheck") continue;
+    if (block.is_null()) block = f["block"];
+    if (f["block"] != block) continue;
+    ++errors;
+    const std::string kind = f.value("kind", "");
+    const json& s = f["first"];
+    const std::uint64_t address = f.value("address", std::uint64_t{0});
+    std::string head;
+    ojson r;
+    if (kind == "double_free" || kind == "invalid_free") {
+      // The XML's record: tests/hw/data/h200/sanitize/heap/xml_double_free.xml.
+      const std::string error = kind == "double_free" ? "Device-side double free" : "Invalid pointer to device-side free";
+      head = "Malloc/Free Error encountered : " + error;
+      r = xml_record("Syscall", "Error");
+      r["who"] = who(s["thread"], block);
+      r["what"] = {{"text", "Malloc/Free Error encountered: " + error},
+                   {"error", error},
+                   {"pc", hex(s.value("pc", std::uint64_t{0}))},
+                   {"address", hex(address)}};
+    } else if (kind == "heap_out_of_bounds") {
+      head = fmt::format("Invalid __global__ {} of size {} bytes", f.value("access", ""), f.value("size", 0u));
+      r = xml_record("Precise", "Error");  // tests/hw/data/h200/sanitize/heap/xml_write_elem.xml
+      r["who"] = who(s["thread"], block);
+      r["what"] = {{"text", head + " is out of bounds"},
+                   {"space", "__global__"},
+                   {"size", f.value("size", 0u)},
+                   {"direction", f.value("access", "")},
+                   {"error", "out of bounds"},
+                   {"address", hex(address)}};
+    } else {
+      head = "Trace/breakpoint trap";  // no XML sample: warpscope's record
+      r = xml_record("Trap", "Error");
+      r["who"] = who(s["thread"], block);
+      r["what"] = {{"text", head}};
+    }
+    r["where"] = where(kernel, s);
+    if (!out.report(std::move(r))) continue;
+    out.line(head);
+    out.line(fmt::format("    at {}", location(kernel, s)));
+    out.line(fmt::format("    by thread {} in block {}", dim3(s["thread"]), dim3(block)));
+    if (kind == "double_free" || kind == "invalid_free") out.line(fmt::format("    Address 0x{:x}", address));
+    if (kind == "heap_out_of_bounds") {
+      out.line(fmt::format("    Access to 0x{:x} is out of bounds", address));
+      out.line("    and is located in the device heap");
+    }
+    out.stack(launch.value("host_stack", json()), "kernel launch time");
+    out.end();
+  }
+  return errors;
+}
+
 }  // namespace
 
 SanitizeText sanitize_text(const json& report, const SanitizeOptions& o) {
@@ -353,27 +413,38 @@ SanitizeText sanitize_text(const json& report, const SanitizeOptions& o) {
     api_before(i);
     const json& l = launches[i];
     const std::string kernel = sanitizer_kernel_name(l);
+    std::uint64_t device_errors = 0;  // memcheck's reports of the fault that ended the launch
     if (o.tool == "memcheck") {
       const json m = l.value("memcheck", json::object());
       errors += m.value("errors", std::uint64_t{0});
       for (const json& e : m.value("first", json::array())) {
         const std::string space = e.value("space", "global") == "const" ? "__constant__" : "__global__";
         const std::string head = fmt::format("Invalid {} {} of size {} bytes", space, e.value("access", ""), e.value("size", 0u));
-        // Not in the H200's samples (its oob_global run reported nothing): Initcheck's layout.
-        ojson r = xml_record("Precise");
+        // The H200's layout of an invalid __global__ access (tests/hw/data/h200/sanitize/heap/
+        // xml_write_elem.xml, one in the device heap).
+        ojson r = xml_record("Precise", "Error");
         r["who"] = who(e["thread"], e["block"]);
-        r["what"] = {{"text", head}, {"address", hex(e.value("address", std::uint64_t{0}))}, {"size", e.value("size", 0u)}};
+        r["what"] = {{"text", head + " is out of bounds"},
+                     {"space", space},
+                     {"size", e.value("size", 0u)},
+                     {"direction", e.value("access", "")},
+                     {"error", "out of bounds"},
+                     {"address", hex(e.value("address", std::uint64_t{0}))}};
         r["where"] = where(kernel, e);
         if (!out.report(std::move(r))) continue;
         out.line(head);
         out.line(fmt::format("    at {}", location(kernel, e)));
         out.line(fmt::format("    by thread {} in block {}", dim3(e["thread"]), dim3(e["block"])));
-        out.line(fmt::format("    Address 0x{:x} is out of bounds", e.value("address", std::uint64_t{0})));
+        out.line(fmt::format("    Access to 0x{:x} is out of bounds", e.value("address", std::uint64_t{0})));
         const json& a = e["allocation"];
         if (a.value("size", std::uint64_t{0}) != 0) {
+          // The H200 counts "after" from the allocation's last byte: an access 2180 bytes past its
+          // end is "2,181 bytes after" (tests/hw/data/h200/sanitize/heap, write_far).
+          const bool before = e.value("before", false);
           out.line(fmt::format("    and is {} bytes {} the nearest allocation at 0x{:x} of size {} bytes",
-                               grouped(e.value("distance", std::uint64_t{0})), e.value("before", false) ? "before" : "after",
-                               a.value("base", std::uint64_t{0}), grouped(a.value("size", std::uint64_t{0}))));
+                               grouped(e.value("distance", std::uint64_t{0}) + (before ? 0 : 1)),
+                               before ? "before" : "after", a.value("base", std::uint64_t{0}),
+                               grouped(a.value("size", std::uint64_t{0}))));
         }
         if (const std::uint64_t n = e.value("count", std::uint64_t{0}); n > 1) {
           out.line(fmt::format("    (warpscope: {} such thread accesses by this instruction in this launch; the "
@@ -382,6 +453,8 @@ SanitizeText sanitize_text(const json& report, const SanitizeOptions& o) {
         out.stack(l.value("host_stack", json()), "kernel launch time");
         out.end();
       }
+      device_errors = memcheck_device_errors(l, out);
+      errors += device_errors;
     } else if (o.tool == "racecheck") {
       const json f = l.value("sanitizer", json::array());
       for (const json& g : f) {
@@ -453,7 +526,7 @@ SanitizeText sanitize_text(const json& report, const SanitizeOptions& o) {
       out.stack(l.value("host_stack", json()), "kernel launch time");
       out.end();
     }
-    if (l.contains("error") && o.tool == "memcheck" && asserted.threads.empty()) {
+    if (l.contains("error") && o.tool == "memcheck" && asserted.threads.empty() && device_errors == 0) {
       ++errors;
       const std::string head =
           fmt::format("Error: kernel {} (launch #{}) failed: {}", kernel, i, l["error"].get<std::string>());
@@ -473,14 +546,17 @@ SanitizeText sanitize_text(const json& report, const SanitizeOptions& o) {
       ++count;
       ++errors;
       // "Leaked 1,000 bytes" (grouped), while the summary line is not (tests/hw/data/h200/sanitize).
-      const std::string head = fmt::format("Leaked {} bytes at 0x{:x}", grouped(k.value("size", std::uint64_t{0})),
-                                           k.value("address", std::uint64_t{0}));
+      // A device-side malloc's block: "on the device heap", type deviceheap, no host stack
+      // (tests/hw/data/h200/sanitize/heap: heap_sanitize.txt, xml_leak.xml).
+      const bool heap = k.value("device_heap", false);
+      const std::string head = fmt::format("Leaked {} bytes at 0x{:x}{}", grouped(k.value("size", std::uint64_t{0})),
+                                           k.value("address", std::uint64_t{0}), heap ? " on the device heap" : "");
       // The XML's text is not grouped and has no address (tests/hw/data/h200/sanitize/xml/xml_leak.xml).
       ojson r = xml_record("Leak");
       r["what"] = {{"text", fmt::format("Leaked {} bytes", k.value("size", std::uint64_t{0}))},
                    {"address", hex(k.value("address", std::uint64_t{0}))},
                    {"size", k.value("size", std::uint64_t{0})},
-                   {"type", "generic"}};
+                   {"type", heap ? "deviceheap" : "generic"}};
       if (!out.report(std::move(r))) continue;
       out.line(head);
       out.stack(k.value("host_stack", json()), "allocation time");

@@ -150,15 +150,18 @@ struct SanitizerSite {
 /// and pair of instructions, the first in CTA order (then execution order), with the count of
 /// all of them. The same for any host thread count.
 struct SanitizerFinding {
-  std::string tool;        // "racecheck", "synccheck" or "initcheck"
+  std::string tool;        // "racecheck", "synccheck", "initcheck" or "memcheck"
   // racecheck: "RAW", "WAR" or "WAW"; synccheck: "divergent_block", "divergent_warp" or
-  // "invalid_arguments"; initcheck: "uninitialized_read" (one per thread access)
+  // "invalid_arguments"; initcheck: "uninitialized_read" (one per thread access); memcheck
+  // (one per thread, SanitizeChecks::memcheck): "double_free", "invalid_free" (a device-side free
+  // of a pointer malloc did not return), "heap_out_of_bounds" (an access of the device heap
+  // outside its live blocks), "trap"
   std::string kind;
   bool warning = false;    // racecheck: between threads of one warp in different instructions
   std::string kernel;      // mangled
   Dim3 block;
   std::uint64_t address = 0;  // racecheck: the shared-memory offset (global: address) of the first byte found;
-                              // initcheck: the global address read
+                              // initcheck: the global address read; memcheck: the address freed or accessed
   // racecheck: "shared" (between threads of `block`), "global" (--racecheck-memory all:
   // between threads of two CTAs, the earlier side's in `first_block`), or "cluster" (distributed
   // shared memory: `block`'s shared memory, a thread of another CTA of its cluster on one side or
@@ -166,10 +169,10 @@ struct SanitizerFinding {
   std::string space = "shared";
   Dim3 first_block;
   Dim3 second_block;
-  std::uint32_t size = 0;     // initcheck: bytes of the access
+  std::uint32_t size = 0;     // initcheck, memcheck: bytes of the access
   SanitizerSite first;     // racecheck: the earlier access; synccheck: where it was detected
-  SanitizerSite second;    // racecheck: the later access
-  std::string detail;      // synccheck: the masks or lanes involved
+  SanitizerSite second;    // racecheck: the later access; memcheck: its pc is the lane (one finding per thread)
+  std::string detail;      // synccheck: the masks or lanes involved; memcheck heap_out_of_bounds: "read", "write", ...
   std::uint64_t count = 0; // racecheck: hazards (bytes x thread pairs found); synccheck: warps;
                            // initcheck: 1
 };
@@ -182,6 +185,10 @@ struct SanitizeChecks {
   // the launch's CTAs run on one host thread
   bool racecheck_global = false;
   bool initcheck = false;  // reads of global memory nothing wrote (src/exec/initcheck.hpp)
+  // memcheck's device-side errors: a bad device-side free, an access of the device heap outside
+  // its live blocks, a trap; each becomes a finding (tool "memcheck") and ends the launch as on
+  // the H200 under compute-sanitizer (src/exec/memcheck.hpp). Not part of any(): no other check runs.
+  bool memcheck = false;
   bool any() const { return racecheck || synccheck || racecheck_global || initcheck; }
 };
 
@@ -424,6 +431,9 @@ class Device {
   void set_malloc_heap_size(std::size_t bytes);
   std::size_t malloc_heap_size() const;
   bool heap_created() const;
+  /// The device heap's live blocks, (address, bytes malloc was asked for) in address order;
+  /// empty before the heap is created (memcheck --leak-check full, docs/sanitize.md).
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> heap_blocks() const;
   /// The printf FIFO (cudaLimitPrintfFifoSize): output of one launch beyond it is dropped
   /// (LaunchStats::printf_dropped). Cannot change once a kernel that calls printf has been
   /// launched (Error(kUsage)), as CUDA refuses it.

@@ -340,6 +340,9 @@ void Device::set_malloc_heap_size(std::size_t bytes) {
 }
 std::size_t Device::malloc_heap_size() const { return impl_->options.malloc_heap_bytes; }
 bool Device::heap_created() const { return impl_->heap != nullptr; }
+std::vector<std::pair<std::uint64_t, std::uint64_t>> Device::heap_blocks() const {
+  return impl_->heap ? impl_->heap->blocks() : std::vector<std::pair<std::uint64_t, std::uint64_t>>{};
+}
 
 void Device::set_printf_fifo_size(std::size_t bytes) {
   if (impl_->printf_launched) {

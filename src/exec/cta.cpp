@@ -40,6 +40,7 @@ CtaRunner::CtaRunner(const LaunchConfig& cfg) : cfg_(cfg), k_(*cfg.kernel) {
   x_.nctaid = cfg.grid;
   x_.memcheck = cfg.memcheck_strict ? nullptr : &memcheck_;
   x_.heap = cfg.heap;
+  x_.faults = cfg.sanitize.memcheck ? &sanlog_ : nullptr;
   sanitizing_ = cfg.sanitize.any() || cfg.init != nullptr;
   // Polls are watched in cooperative launches and cluster launches (CTAs that take turns).
   coop_ = cfg.cooperative || std::uint64_t(cfg.cluster.x) * cfg.cluster.y * cfg.cluster.z > 1;

@@ -31,6 +31,8 @@ std::uint64_t DeviceHeap::allocate(std::uint64_t bytes, std::uint64_t align) {
     const std::uint64_t addr = base_ + start;
     std::memset(host_ + start, 0, want);  // freshly zeroed, so that results do not depend on reuse
     live_.emplace(addr, want);
+    asked_.emplace(addr, bytes);
+    freed_.erase(addr);
     memory_.add_block(addr, bytes == 0 ? kMinAlign : bytes, host_ + start, "device malloc");
     used_ += want;
     return addr;
@@ -43,6 +45,8 @@ bool DeviceHeap::release(std::uint64_t addr) {
   if (it == live_.end()) return false;
   std::uint64_t off = addr - base_, len = it->second;
   live_.erase(it);
+  asked_.erase(addr);
+  freed_.insert(addr);
   memory_.remove_block(addr);
   used_ -= len;
   // Coalesce with the free neighbours.
@@ -61,6 +65,10 @@ bool DeviceHeap::release(std::uint64_t addr) {
   }
   free_.emplace(off, len);
   return true;
+}
+
+std::vector<std::pair<std::uint64_t, std::uint64_t>> DeviceHeap::blocks() const {
+  return {asked_.begin(), asked_.end()};
 }
 
 }  // namespace warpscope::exec

@@ -10,6 +10,11 @@
 //  - Every live block is an allocation of GlobalMemory (Region::heap_block), so the interpreter's
 //    bounds checks apply to it: an access past the end of a block or to a freed block faults.
 //  - release(p) frees the block that starts at p; false when p starts no live block.
+//  - freed_start(p): p started a block that was freed and no live block starts there now (a
+//    second free of it is compute-sanitizer's "double free"; any other bad pointer is an
+//    "invalid pointer", tests/hw/data/h200/sanitize/heap).
+//  - blocks(): the live blocks in address order, each with the bytes malloc was asked for
+//    (memcheck's device-heap leaks).
 //  - The bookkeeping is on the host, not in device memory: the memory model sees no allocator
 //    traffic (a GPU's allocator makes some, and its addresses are not reproducible anyway).
 //  - Not thread-safe: launches of kernels that use the heap run their CTAs on one host thread
@@ -19,6 +24,9 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
+#include <utility>
+#include <vector>
 
 #include "exec/memory.hpp"
 
@@ -36,6 +44,9 @@ class DeviceHeap {
 
   std::uint64_t allocate(std::uint64_t bytes, std::uint64_t align = kMinAlign);
   bool release(std::uint64_t addr);
+  bool freed_start(std::uint64_t addr) const { return freed_.count(addr) != 0 && live_.count(addr) == 0; }
+  /// (address, requested bytes) of each live block, in address order.
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> blocks() const;
 
   std::uint64_t base() const { return base_; }
   std::uint64_t size() const { return size_; }
@@ -48,6 +59,8 @@ class DeviceHeap {
   std::uint8_t* host_ = nullptr;
   std::map<std::uint64_t, std::uint64_t> free_;  // offset -> bytes, coalesced
   std::map<std::uint64_t, std::uint64_t> live_;  // address -> bytes taken (whole 16-byte units)
+  std::map<std::uint64_t, std::uint64_t> asked_;  // address -> bytes malloc was asked for (live blocks)
+  std::set<std::uint64_t> freed_;                 // starts of freed blocks
 };
 
 }  // namespace warpscope::exec

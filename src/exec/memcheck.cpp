@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 
 #include "exec/fault.hpp"
+#include "exec/heap.hpp"
+#include "exec/sanitize.hpp"
 #include "ptx/ptx.hpp"
 
 namespace warpscope::exec {
@@ -97,8 +99,66 @@ void MemcheckLog::finish(LaunchStats& stats) const {
   }
 }
 
+void note_device_error(const Ctx& x, std::uint32_t pc, unsigned lane, const char* kind, std::uint64_t address,
+                       unsigned size, std::string_view access) {
+  if (x.faults == nullptr) return;
+  SanitizerFinding f;
+  f.tool = "memcheck";
+  f.kind = kind;
+  f.kernel = x.kernel->name;
+  f.block = x.ctaid;
+  f.address = address;
+  f.size = size;
+  f.detail = std::string(access);
+  f.first = sanitizer_site(*x.kernel, pc, 0, x.ntid);
+  f.first.thread = x.thread_of(lane);
+  f.second.pc = lane;  // one finding per thread: the lane is part of the log's key
+  x.faults->note(f, x.cta_linear);
+}
+
+void device_free(Ctx& x, std::uint32_t pc, std::uint32_t m, const std::uint64_t* ptrs) {
+  unsigned bad_lane = kLanes;
+  for_lanes(m, [&](unsigned l) {
+    const std::uint64_t p = ptrs[l];
+    if (p == 0) return;  // free(NULL) does nothing
+    if (x.heap != nullptr && x.heap->release(p)) return;
+    if (x.faults != nullptr) {
+      // memcheck: a report per thread whose pointer is bad, then the launch ends, as the H200's
+      // memcheck does (cudaErrorLaunchFailure; tests/hw/data/h200/sanitize/heap).
+      note_device_error(x, pc, l, x.heap != nullptr && x.heap->freed_start(p) ? "double_free" : "invalid_free", p);
+      if (bad_lane == kLanes) bad_lane = l;
+      return;
+    }
+    const bool in_heap = x.heap != nullptr && p - x.heap->base() < x.heap->size();
+    lane_fault(x, pc, in_heap ? ErrorKind::kTrap : ErrorKind::kOutOfBounds, l,
+               fmt::format("free of 0x{:x}, which is not the start of a block allocated by device-side malloc/new{}", p,
+                           in_heap ? " (freed already, or inside a block)" : " (outside the device heap)"));
+  });
+  // The freed blocks are no allocations any more: forget the lookup caches that may name them.
+  x.gcache = nullptr;
+  x.gcache2 = nullptr;
+  if (bad_lane == kLanes) return;
+  const std::uint64_t p = ptrs[bad_lane];
+  lane_fault(x, pc, ErrorKind::kTrap, bad_lane,
+             fmt::format("device-side free of 0x{:x}: {}; memcheck stops the launch there", p,
+                         x.heap != nullptr && x.heap->freed_start(p)
+                             ? "double free (the block was freed already)"
+                             : "invalid pointer (not the start of a block allocated by device-side malloc/new)"));
+}
+
 std::uint8_t* unallocated_global(Ctx& x, const Inst& in, unsigned lane, std::uint64_t addr, unsigned width,
                                  Space space, Op op, bool generic) {
+  if (x.faults != nullptr && x.heap != nullptr && addr - x.heap->base() < x.heap->size()) {
+    // The device heap outside its live blocks (past a block's end, a freed block): the H200's
+    // memcheck reports the thread's access "located in the device heap" and stops the kernel
+    // (cudaErrorLaunchFailure; tests/hw/data/h200/sanitize/heap). A plain run goes on below.
+    const std::uint32_t pc = x.pc_of(in);
+    note_device_error(x, pc, lane, "heap_out_of_bounds", addr, width, access_word(op));
+    lane_fault(x, pc, ErrorKind::kTrap, lane,
+               fmt::format("invalid {} of {} bytes at 0x{:x}{}: in the device heap, outside every live block "
+                           "(past the end of a malloc'd block, or a freed one); memcheck stops the launch there",
+                           access_word(op), width, addr, generic ? " (generic)" : ""));
+  }
   if (x.memcheck == nullptr) memory_fault(x, in, ErrorKind::kOutOfBounds, lane, addr, width, space, op, generic);
   std::uint8_t* p = x.global->mapped(addr, width);
   if (p == nullptr) {

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <map>
+#include <string_view>
 
 #include "exec/program.hpp"
 #include "warpscope/warpscope.hpp"
@@ -37,9 +38,25 @@ class MemcheckLog {
   std::uint64_t seq_ = 0;
 };
 
+/// memcheck's device-side errors (SanitizeChecks::memcheck, x.faults set): lane `lane`'s finding
+/// of `kind` ("double_free", "invalid_free", "heap_out_of_bounds", "trap"; SanitizerFinding) at
+/// instruction `pc`, one per thread. The caller then ends the launch (ErrorKind::kTrap:
+/// cudaErrorLaunchFailure), as compute-sanitizer's memcheck stops a kernel at such an error on the
+/// H200 (tests/hw/data/h200/sanitize/heap).
+void note_device_error(const Ctx& x, std::uint32_t pc, unsigned lane, const char* kind, std::uint64_t address,
+                       unsigned size = 0, std::string_view access = {});
+
+/// Device-side free() of ptrs[l] for each lane l of `m` at instruction `pc`, in lane order; NULL
+/// does nothing. A pointer that starts no live block: under SanitizeChecks::memcheck a finding for
+/// every such lane ("double_free" for a freed block's start, else "invalid_free"), then a trap;
+/// otherwise the first such lane faults (kTrap inside the heap, kOutOfBounds outside it, as the H100
+/// does: tests/hw/data/h100/runtime_gt/checks/coop_heap_probe.out).
+void device_free(Ctx& x, std::uint32_t pc, std::uint32_t m, const std::uint64_t* ptrs);
+
 /// The host bytes of lane `lane`'s global access at `addr`, which no allocation holds: in
 /// MemcheckMode::kReport (x.memcheck set) when the GPU maps the address, noted in x.memcheck;
-/// otherwise memory_fault (kOutOfBounds).
+/// otherwise memory_fault (kOutOfBounds). Under SanitizeChecks::memcheck an address in the device
+/// heap (past a block's end, a freed block) is a "heap_out_of_bounds" finding and ends the launch.
 [[gnu::cold, gnu::noinline]] std::uint8_t* unallocated_global(Ctx& x, const Inst& in, unsigned lane,
                                                               std::uint64_t addr, unsigned width, Space space,
                                                               Op op, bool generic);

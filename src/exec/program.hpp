@@ -40,6 +40,7 @@ struct Inst;
 struct Ctx;
 class MemcheckLog;
 class RaceChecker;
+class SanitizerLog;
 class ObjectTable;
 struct JitSlot;  // exec/segments.hpp
 /// A semantic function: executes `in` for the lanes set in `mask` (never 0).
@@ -328,6 +329,7 @@ struct Ctx {
   std::uint32_t groups[kLanes] = {};
   RaceChecker* race = nullptr;     // racecheck (sanitize.hpp): told of bar.warp.sync
   MemcheckLog* memcheck = nullptr; // MemcheckMode::kReport: unallocated mapped accesses go on (memcheck.hpp)
+  SanitizerLog* faults = nullptr;  // SanitizeChecks::memcheck: device-side errors as findings (memcheck.hpp)
   // Thread-block clusters (cluster.cpp): the shared memory of each CTA of the cluster by rank
   // (each shared_size bytes), this CTA's rank, and how many CTAs the cluster has (1: none).
   std::uint8_t* const* cluster_shared = nullptr;

@@ -246,23 +246,9 @@ void CtaRunner::builtin_call(WarpState& w, const Inst& in, std::uint32_t pc, std
     return;
   }
   if (ci.builtin == CallInfo::Builtin::kFree) {
-    for_lanes(m, [&](unsigned l) {
-      const std::uint64_t p = arg(l, 0);
-      if (p == 0) return;  // free(NULL) does nothing
-      if (x_.heap == nullptr || !x_.heap->release(p)) {
-        // As the H100 does (tests/hw/data/h100/runtime_gt/checks/coop_heap_probe.out): a pointer
-        // outside the heap is an illegal address; one inside it that starts no live block (freed
-        // already) ends the launch as a trap.
-        const bool in_heap = x_.heap != nullptr && p - x_.heap->base() < x_.heap->size();
-        lane_fault(x_, pc, in_heap ? ErrorKind::kTrap : ErrorKind::kOutOfBounds, l,
-                   fmt::format("free of 0x{:x}, which is not the start of a block allocated by device-side "
-                               "malloc/new{}",
-                               p, in_heap ? " (freed already, or inside a block)" : " (outside the device heap)"));
-      }
-    });
-    // The freed blocks are no allocations any more: forget the lookup caches that may name them.
-    x_.gcache = nullptr;
-    x_.gcache2 = nullptr;
+    std::uint64_t ptrs[kLanes] = {};
+    for_lanes(m, [&](unsigned l) { ptrs[l] = arg(l, 0); });
+    device_free(x_, pc, m, ptrs);
     return;
   }
   if (ci.builtin == CallInfo::Builtin::kSetConditional) {
@@ -554,6 +540,8 @@ CtaRunner::RunResult CtaRunner::run_split(WarpState& w, Split& s) {
           break;
         }
         save_counts();
+        // memcheck: a "Trace/breakpoint trap" per thread that traps (tests/hw/data/h200/sanitize/heap).
+        for_lanes(m, [&](unsigned l) { note_device_error(x_, pc, l, "trap", 0); });
         lane_fault(x_, pc, ErrorKind::kTrap, static_cast<unsigned>(std::countr_zero(m)),
                    k_.reads_workspace && cfg_.grid_workspace == 0
                        ? "trap (the kernel uses cooperative_groups::this_grid(), whose grid.sync() traps unless "

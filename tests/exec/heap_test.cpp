@@ -180,6 +180,65 @@ TEST_F(Heap, FreeOfAPointerNotFromMallocFaults) {
   }
 }
 
+// The live blocks for memcheck's leak report: each with the bytes malloc was asked for (not the
+// 32 bytes a 24-byte request takes), in address order; none once freed.
+TEST_F(Heap, LiveBlocksListTheBytesAsked) {
+  Device dev;
+  Module m = dev.load_ptx(ptx_, "heap.ptx");
+  EXPECT_TRUE(dev.heap_blocks().empty());
+  const DevicePtr ptrs = dev.malloc(4 * 8);
+  const std::uint64_t bytes = 24;
+  const KernelArg keep[] = {arg(bytes), arg(ptrs)};
+  dev.launch(m, "alloc_keep", {1}, {4}, keep);
+  const auto p = download<std::uint64_t>(dev, ptrs, 4);
+  const std::vector<std::pair<std::uint64_t, std::uint64_t>> want = {{p[0], 24}, {p[1], 24}, {p[2], 24}, {p[3], 24}};
+  EXPECT_EQ(dev.heap_blocks(), want);
+  const KernelArg rel[] = {arg(ptrs)};
+  dev.launch(m, "release", {1}, {4}, rel);
+  EXPECT_TRUE(dev.heap_blocks().empty());
+}
+
+// Under sanitize's memcheck (SanitizeChecks::memcheck) a bad free is a finding per thread and ends
+// the launch as a trap (cudaErrorLaunchFailure), as the H200's compute-sanitizer does
+// (tests/hw/data/h200/sanitize/heap): the second free of 2 threads' blocks is a "double_free" of
+// each block's start; a free of a cudaMalloc pointer + 4 an "invalid_free".
+TEST_F(Heap, UnderMemcheckBadFreesAreFindingsAndATrap) {
+  DeviceOptions o;
+  o.sanitize.memcheck = true;
+  Device dev(o);
+  Module m = dev.load_ptx(ptx_, "heap.ptx");
+  const DevicePtr ptrs = dev.malloc(2 * 8), buf = dev.malloc(64);
+  const std::uint64_t bytes = 100;
+  const KernelArg keep[] = {arg(bytes), arg(ptrs)}, rel[] = {arg(ptrs)}, bad[] = {arg(buf)};
+  dev.launch(m, "alloc_keep", {1}, {2}, keep);
+  const auto p = download<std::uint64_t>(dev, ptrs, 2);
+  std::vector<SanitizerFinding> found;
+  LaunchOptions lo;
+  lo.sanitizer_findings = &found;
+  dev.launch(m, "release", {1}, {2}, rel, lo);
+  EXPECT_TRUE(found.empty());
+  try {
+    dev.launch(m, "release", {1}, {2}, rel, lo);
+    FAIL() << "no fault";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kTrap);
+    EXPECT_THAT(e.what(), HasSubstr("double free"));
+  }
+  ASSERT_EQ(found.size(), 2u);
+  for (unsigned t = 0; t < 2; ++t) {
+    EXPECT_EQ(found[t].tool, "memcheck");
+    EXPECT_EQ(found[t].kind, "double_free");
+    EXPECT_EQ(found[t].address, p[t]);
+    EXPECT_EQ(found[t].first.thread.x, t);
+    EXPECT_THAT(found[t].first.file, HasSubstr("heap.cu"));
+  }
+  found.clear();
+  EXPECT_THROW(dev.launch(m, "bad_free", {1}, {1}, bad, lo), Error);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].kind, "invalid_free");
+  EXPECT_EQ(found[0].address, buf + 4);
+}
+
 TEST_F(Heap, SameAddressesForAnyThreadCount) {
   std::vector<std::uint64_t> got[2];
   for (unsigned threads : {1u, 2u}) {

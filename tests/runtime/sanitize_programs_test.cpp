@@ -267,7 +267,7 @@ TEST_F(SanitizePrograms, OutOfBoundsReadInMemchecksLayout) {
             std::string::npos)
       << r.out;
   EXPECT_NE(std::regex_replace(r.out, std::regex("0x[0-9a-f]+"), "0x?")
-                .find("=========     Address 0x? is out of bounds\n"
+                .find("=========     Access to 0x? is out of bounds\n"
                       "=========     and is 4,096 bytes before the nearest allocation at 0x? of size 1,048,576 "
                       "bytes\n========= \n========= ERROR SUMMARY: 1 error\n"),
             std::string::npos)

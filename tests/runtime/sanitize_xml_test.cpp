@@ -105,15 +105,30 @@ TEST_F(SanitizeXml, NoReportsIsAnEmptyRoot) {
   EXPECT_EQ(xml("--tool memcheck", "sanitize_probe clean"), sample("xml_oob_global.xml"));
 }
 
-// memcheck's invalid access: no H200 sample; Initcheck's layout (docs/sanitize.md). oob.cu: thread
-// 3 of block 0 reads 4 bytes at 4096 bytes before an allocation, line 9, in read_before.
-TEST_F(SanitizeXml, InvalidAccessHasInitchecksLayout) {
+// The device heap (tests/hw/sanitize/heap_probe.cu; tests/hw/data/h200/sanitize/heap): a double
+// free (a Syscall record, then the 4 API errors of the sticky cudaErrorLaunchFailure), an int
+// written past a 100-byte block (Precise), the 4 leaked blocks (Leak, type deviceheap, no host
+// stack), and synccheck on grid.sync() outside a cooperative launch (no record).
+TEST_F(SanitizeXml, DeviceHeapAsTheH200Writes) {
+  auto heap = [](const std::string& name) {
+    return rt_test::slurp(std::string(WARPSCOPE_HW_DATA_DIR) + "/h200/sanitize/heap/" + name);
+  };
+  EXPECT_EQ(normalized(xml("--tool memcheck", "heap_probe double_free")), normalized(heap("xml_double_free.xml")));
+  EXPECT_EQ(normalized(xml("--tool memcheck", "heap_probe write_elem")), normalized(heap("xml_write_elem.xml")));
+  EXPECT_EQ(normalized(xml("--tool memcheck --leak-check full", "heap_probe leak_reset")), normalized(heap("xml_leak.xml")));
+  EXPECT_EQ(xml("--tool synccheck", "heap_probe grid_sync"), heap("xml_grid_sync.xml"));
+}
+
+// memcheck's invalid access outside the heap: the H200's Precise layout (heap/xml_write_elem.xml).
+// oob.cu: thread 3 of block 0 reads 4 bytes at 4096 bytes before an allocation, line 9, in read_before.
+TEST_F(SanitizeXml, InvalidAccessHasTheH200sPreciseLayout) {
   const std::string x = normalized(xml("--tool memcheck", "oob"));
   EXPECT_EQ(x.substr(0, x.find("    <hostStack>")),
             "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
             "<ComputeSanitizerOutput>\n"
             "  <record>\n"
             "    <kind>Precise</kind>\n"
+            "    <level>Error</level>\n"
             "    <who>\n"
             "      <threadIdx>\n"
             "        <x>3</x>\n"
@@ -127,9 +142,12 @@ TEST_F(SanitizeXml, InvalidAccessHasInitchecksLayout) {
             "      </blockIdx>\n"
             "    </who>\n"
             "    <what>\n"
-            "      <text>Invalid __global__ read of size 4 bytes</text>\n"
-            "      <address>0x?</address>\n"
+            "      <text>Invalid __global__ read of size 4 bytes is out of bounds</text>\n"
+            "      <space>__global__</space>\n"
             "      <size>4</size>\n"
+            "      <direction>read</direction>\n"
+            "      <error>out of bounds</error>\n"
+            "      <address>0x?</address>\n"
             "    </what>\n"
             "    <where>\n"
             "      <func>read_before</func>\n"
