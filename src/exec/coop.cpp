@@ -37,6 +37,12 @@ namespace warpscope::exec {
 
 void CtaRunner::swap_state(CtaState& c) {
   cluster_ = c.cluster != nullptr ? c.cluster : &own_cluster_;
+  if (cfg_.sanitize.racecheck && cfg_.cooperative) {
+    // The checker of the CTA's cluster (shared memory is per CTA, and per cluster for its peers).
+    if (cluster_->race == nullptr && !c.finished) cluster_->race = std::make_unique<RaceChecker>(k_, x_, sanlog_);
+    race_ = cluster_->race.get();
+    x_.race = race_;
+  }
   if (race_) race_->enter(c.rank, static_cast<std::uint32_t>(std::max<std::size_t>(1, cluster_->by_rank.size())));
   std::swap(warps_, c.warps);
   std::swap(shared_, c.shared);
@@ -75,6 +81,15 @@ CtaRunner::Turn CtaRunner::turn(CtaState& c, AccessSink* sink, bool patient) {
     if (all_done()) {
       end_cta();
       c.finished = true;
+      // The cluster's checker goes when its last CTA has finished (its state is per byte of their
+      // shared memory).
+      if (cfg_.cooperative && std::all_of(cluster_->by_rank.begin(), cluster_->by_rank.end(),
+                                          [](const CtaState* p) { return p->finished; })) {
+        cluster_->race.reset();
+        race_ = nullptr;
+        x_.race = nullptr;
+        x_.sink = nullptr;
+      }
       return Turn::kFinished;
     }
     if (!ran) deadlock();  // every warp waits at a barrier of this CTA: no other CTA can help

@@ -189,6 +189,9 @@ struct ClusterCtx {
   std::uint32_t phase = 0;
   std::uint64_t remaining = 0;
   std::uint64_t live = 0;
+  // racecheck of a cooperative launch: its CTAs (clusters) take turns, each cluster has its own
+  // checker while one of its CTAs runs (created at its first turn, dropped when all have finished).
+  std::unique_ptr<RaceChecker> race;
 };
 
 /// Launch-wide, read-only while CTAs run.
@@ -389,7 +392,8 @@ class CtaRunner {
   // sanitize.hpp: findings, the race checker (racecheck of launches whose CTAs run one at a time)
   // and synccheck's notes.
   SanitizerLog sanlog_;
-  std::unique_ptr<RaceChecker> race_;
+  std::unique_ptr<RaceChecker> own_race_;  // CTAs one at a time, or one cluster's
+  RaceChecker* race_ = nullptr;            // the one of the CTA running now (coop.cpp: its cluster's)
   std::unique_ptr<GlobalRaceSink> global_race_;
   std::unique_ptr<InitChecker> init_;  // initcheck.hpp
   void note_sync(const char* kind, std::uint32_t pc, std::uint32_t tid, std::string detail);
