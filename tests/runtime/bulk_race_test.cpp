@@ -35,13 +35,15 @@ namespace {
 using rt_test::prog;
 
 const std::string kSource = std::string(WARPSCOPE_SOURCE_DIR) + "/tests/hw/sanitize/bulk_race_probe.cu";
+const std::string kMore = std::string(WARPSCOPE_SOURCE_DIR) + "/tests/runtime/programs/bulk_race_more.cu";
 
-std::string line_of(const std::string& text) {
-  std::ifstream in(kSource);
+/// "file.cu:N", N the 1-based line of `file` that contains `text`.
+std::string line_of(const std::string& text, const std::string& file = kSource) {
+  std::ifstream in(file);
   std::string line;
   for (unsigned n = 1; std::getline(in, line); ++n)
-    if (line.find(text) != std::string::npos) return "bulk_race_probe.cu:" + std::to_string(n);
-  ADD_FAILURE() << text << " not in " << kSource;
+    if (line.find(text) != std::string::npos) return std::filesystem::path(file).filename().string() + ":" + std::to_string(n);
+  ADD_FAILURE() << text << " not in " << file;
   return "";
 }
 
@@ -52,9 +54,10 @@ class BulkRace : public ::testing::Test {
   void SetUp() override {
     if (!std::filesystem::exists(exe_)) GTEST_SKIP() << exe_ << " not built";
   }
-  rt_test::Result sanitize(const std::string& options, const std::string& mode, unsigned threads = 1) {
+  rt_test::Result sanitize(const std::string& options, const std::string& mode, unsigned threads = 1,
+                           const std::string& program = "bulk_race_probe") {
     return rt_test::run_shell(exe_ + " sanitize --show-backtrace no --threads " + std::to_string(threads) +
-                              " --tool racecheck " + options + " -- " + prog("bulk_race_probe") + " " + mode);
+                              " --tool racecheck " + options + " -- " + prog(program) + " " + mode);
   }
   std::string exe_ = std::string(WARPSCOPE_BINARY_DIR) + "/bin/warpscope";
 };
@@ -143,6 +146,58 @@ TEST_F(BulkRace, ACooperativeLaunchIsCheckedPerBlock) {
   // The CTAs take turns on one host thread whatever --threads says.
   const auto three = sanitize("--racecheck-report all", "coop_race", 3);
   EXPECT_EQ(three.out, r.out);
+}
+
+// tests/runtime/programs/bulk_race_more.cu (warpscope's own cases, from the same rules):
+//  - one_waits: only thread 0 waits, then __syncthreads orders every thread after its wait: clean;
+//  - two_reductions: two bulk reductions into one buffer are no hazard with each other: clean
+//    (and 1000 + 2000 in its first word);
+//  - stale_phase: threads that waited for phase 0 read what the copy of phase 1 writes before
+//    waiting for it: RAW, 128 threads x 4 bytes; the sample the first error (thread 32);
+//  - unsynced_store: warp 0's lanes fill buf[0..31] and thread 0 issues the bulk store: its read
+//    races with lanes 1-31's writes (RAW, 31 x 4 = 124, warnings: one warp, two instructions);
+//    warps 1-3 fill buf[32..127] after it (WAR with the copy's read, 96 x 4 = 384, errors; its
+//    wait_group.read made the read thread 0's at that point, which nothing orders them after).
+TEST_F(BulkRace, WarpscopesOwnCases) {
+  for (const char* mode : {"one_waits", "two_reductions"}) {
+    const auto r = sanitize("--racecheck-report all", mode, 1, "bulk_race_more");
+    EXPECT_EQ(r.out, "========= COMPUTE-SANITIZER\n" + std::string(mode) + ": cudaSuccess\n" +
+                         (std::string(mode) == "two_reductions" ? "buf[0] = 3000\n" : "") +
+                         "========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)\n")
+        << mode << r.err;
+  }
+  const std::string stale = "stale_phase(const int *, int *)+0x? in ", copy = stale + line_of("// more: second copy", kMore),
+                    read = stale + line_of("// more: stale read", kMore);
+  const auto s = sanitize("--racecheck-report all", "stale_phase", 1, "bulk_race_more");
+  EXPECT_EQ(masked(s.out),
+            "========= COMPUTE-SANITIZER\n"
+            "stale_phase: cudaSuccess\n"
+            "========= Error: Potential RAW hazard detected at __shared__ 0x80 in block (0,0,0) :\n"
+            "=========     Write Thread (0,0,0) at " + copy + "\n"
+            "=========     Read Thread (32,0,0) at " + read + "\n"
+            "========= \n"
+            "========= Error: Race reported between Write access at " + copy + "\n"
+            "=========     and Read access at " + read + " [512 hazards]\n"
+            "========= \n"
+            "========= RACECHECK SUMMARY: 2 hazards displayed (2 errors, 0 warnings)\n");
+  const std::string us = "unsynced_store(int *)+0x? in ", fill = us + line_of("// more: fill", kMore),
+                    store = us + line_of("// more: store", kMore);
+  const auto u = sanitize("--racecheck-report all", "unsynced_store", 1, "bulk_race_more");
+  EXPECT_EQ(masked(u.out),
+            "========= COMPUTE-SANITIZER\n"
+            "unsynced_store: cudaSuccess\n"
+            "========= Warning: Potential RAW hazard detected at __shared__ 0x4 in block (0,0,0) :\n"
+            "=========     Write Thread (1,0,0) at " + fill + "\n"
+            "=========     Read Thread (0,0,0) at " + store + "\n"
+            "========= \n"
+            "========= Error: Potential WAR hazard detected at __shared__ 0x80 in block (0,0,0) :\n"
+            "=========     Read Thread (0,0,0) at " + store + "\n"
+            "=========     Write Thread (32,0,0) at " + fill + "\n"
+            "========= \n"
+            "========= Error: Race reported between Write access at " + fill + "\n"
+            "=========     and Read access at " + store + " [508 hazards]\n"
+            "========= \n"
+            "========= RACECHECK SUMMARY: 3 hazards displayed (2 errors, 1 warning)\n");
 }
 
 // compute-sanitizer's analysis reports (tests/hw/data/h200/sanitize/bulk_race/bulk_race.txt,
