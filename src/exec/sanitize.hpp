@@ -124,6 +124,10 @@ class RaceChecker : public AccessSink {
   static constexpr unsigned kBulkSlots = 16; // mbarriers whose bulk copies are followed, per cluster
 
   RaceChecker(const KernelImage& k, const Ctx& x, SanitizerLog& log) : k_(k), x_(x), log_(log) {}
+  /// The shadow state of a cluster of `ranks` CTAs of `shared_bytes` each (its cells).
+  static std::uint64_t shadow_bytes(std::uint64_t shared_bytes, std::uint32_t ranks) {
+    return (shared_bytes + 3) / 4 * 4 * ranks * sizeof(Cell);
+  }
 
   /// The sink the records go on to (null: none).
   void set_inner(AccessSink* inner) { inner_ = inner; }
