@@ -92,9 +92,9 @@ void dsmem_bulk(const Inst& in, Ctx& x, std::uint32_t m) {
         std::memmove(to[0].shared + off, x.shared + s, n);
       if (x.sink != nullptr) emit_dsmem(x, in, reduce ? Op::kBulkRed : Op::kBulkCopy, off, n);
       if (x.race != nullptr) {
-        // racecheck: the source is read at issue (no wait of this thread covers it), the
-        // destination written until the peer's mbarrier phase completes (sanitize.hpp).
-        x.race->bulk_read(x.warp_index, l, x.pc_of(in), s, n, false);
+        // racecheck: the source is read and the destination written until the peer's mbarrier
+        // phase completes (sanitize.hpp).
+        x.race->bulk_read(x.warp_index, l, x.pc_of(in), s, n, to[0].bar);
         x.race->bulk_write(x.warp_index, l, x.pc_of(in), to[0].bar, off, n, reduce);
       }
     }

@@ -261,7 +261,7 @@ void im2col_store_rows(Ctx& x, const Inst& in, unsigned l, const tma::EncodedMap
     const std::uint64_t base = sh + p * pitch;
     for (std::uint64_t k = 0; k < buf.size(); k += 16) std::memcpy(buf.data() + k, x.shared + tma::swizzle(base + k, sw), 16);
     if (x.race != nullptr)
-      for (std::uint64_t k = 0; k < buf.size(); k += 16) x.race->bulk_read(x.warp_index, l, x.pc_of(in), tma::swizzle(base + k, sw), 16, true);
+      for (std::uint64_t k = 0; k < buf.size(); k += 16) x.race->bulk_read(x.warp_index, l, x.pc_of(in), tma::swizzle(base + k, sw), 16);
     for (std::int64_t j = 0; j < j1; ++j) {
       Space sp;
       std::uint64_t sa;
@@ -386,7 +386,7 @@ void tensor_copy(const Inst& in, Ctx& x, std::uint32_t mask) {
       } else {
         for (std::uint64_t k = 0; k < row_bytes; k += 16) std::memcpy(buf.data() + k, x.shared + tma::swizzle(base + k, sw), 16);
         if (x.race != nullptr)
-          for (std::uint64_t k = 0; k < row_bytes; k += 16) x.race->bulk_read(x.warp_index, l, x.pc_of(in), tma::swizzle(base + k, sw), 16, true);
+          for (std::uint64_t k = 0; k < row_bytes; k += 16) x.race->bulk_read(x.warp_index, l, x.pc_of(in), tma::swizzle(base + k, sw), 16);
         const Op op = reduce ? Op::kBulkRed : Op::kBulkStore;
         for (std::int64_t j = j0; j < j1; ++j) {
           Space sp;
@@ -432,7 +432,7 @@ BulkOperands bulk_operands(const Inst& in, Ctx& x, unsigned l, Op global_op, con
 void bulk_store(const Inst& in, Ctx& x, std::uint32_t mask) {
   for_lanes(mask, [&](unsigned l) {
     const auto [g, s, n] = bulk_operands(in, x, l, Op::kStore, "cp.async.bulk");
-    if (x.race != nullptr) x.race->bulk_read(x.warp_index, l, x.pc_of(in), s, n, true);  // racecheck: the source
+    if (x.race != nullptr) x.race->bulk_read(x.warp_index, l, x.pc_of(in), s, n);  // racecheck: the source
     for (std::uint64_t k = 0; k < n; k += 16) {
       Space sp;
       std::uint64_t sa;
@@ -452,7 +452,7 @@ void bulk_reduce(const Inst& in, Ctx& x, std::uint32_t mask) {
   const auto elem = static_cast<bulkred::Elem>(in.aux2 >> 8);
   for_lanes(mask, [&](unsigned l) {
     const auto [g, s, n] = bulk_operands(in, x, l, Op::kBulkRed, "cp.reduce.async.bulk");
-    if (x.race != nullptr) x.race->bulk_read(x.warp_index, l, x.pc_of(in), s, n, true);  // racecheck: the source
+    if (x.race != nullptr) x.race->bulk_read(x.warp_index, l, x.pc_of(in), s, n);  // racecheck: the source
     for (std::uint64_t k = 0; k < n; k += 16) {
       Space sp;
       std::uint64_t sa;

@@ -182,8 +182,8 @@ void RaceChecker::hazard(const char* kind, const Access& earlier, bool earlier_w
   f.kind = kind;
   // A pending copy races with every later access (an error); a bulk copy's write counts as its
   // issuing thread's (the H200 reports the reads of the issuing warp's other lanes as warnings).
-  f.warning = earlier.kind != kCpAsync && earlier.kind != kBulkRead && earlier.tid / kLanes == later.tid / kLanes &&
-              earlier.dyn != later.dyn;
+  f.warning = (earlier.kind == kPlain || earlier.kind == kBulkWrite || earlier.kind == kBulkReduce) &&
+              earlier.tid / kLanes == later.tid / kLanes && earlier.dyn != later.dyn;
   f.kernel = k_.name;
   // `offset` is a cell: the shared memory of rank offset / stride_; each side's thread is
   // (rank * wpc_ + warp) * 32 + lane.

@@ -165,10 +165,12 @@ class RaceChecker : public AccessSink {
   void bulk_write(std::uint32_t warp, unsigned lane, std::uint32_t pc, std::uint64_t bar, std::uint64_t off,
                   std::uint64_t n, bool reduce);
   /// A bulk operation's read of `n` bytes of the CTA's shared memory at `off`, issued by lane
-  /// `lane` at `pc`: until the lane's cp.async.bulk.wait_group covers it (`grouped`: a bulk_group
-  /// operation), or made at issue (a copy into a peer's shared memory, which no wait of the
-  /// issuing thread covers: its later writes to the source are not checked against the copy).
-  void bulk_read(std::uint32_t warp, unsigned lane, std::uint32_t pc, std::uint64_t off, std::uint64_t n, bool grouped);
+  /// `lane` at `pc`: until the lane's cp.async.bulk.wait_group covers it (a bulk_group operation:
+  /// `bar` kNoBar), or until the phase of the mbarrier at `bar` that the copy completes on (a copy
+  /// into a peer's shared memory).
+  static constexpr std::uint64_t kNoBar = ~std::uint64_t{0};
+  void bulk_read(std::uint32_t warp, unsigned lane, std::uint32_t pc, std::uint64_t off, std::uint64_t n,
+                 std::uint64_t bar = kNoBar);
   /// cp.async.bulk.commit_group by `mask`'s lanes; cp.async.bulk.wait_group{.read} `n`.
   void bulk_commit(std::uint32_t warp, std::uint32_t mask);
   void bulk_wait(std::uint32_t warp, std::uint32_t mask, std::uint32_t n);
@@ -181,6 +183,7 @@ class RaceChecker : public AccessSink {
     kBulkWrite,    // a bulk copy's write: ordered before what has seen its mbarrier's virtual clock
     kBulkReduce,   // the same of a bulk reduction (two of them are no hazard: element-wise atomic)
     kBulkRead,     // a bulk_group operation's source read its thread has not waited for
+    kBulkSource,   // the source read of a copy into a peer: ordered as kBulkWrite (its mbarrier)
   };
   struct Access {
     std::uint32_t dyn = 0;     // the warp's instruction count (its low 32 bits): one execution of
@@ -220,11 +223,15 @@ class RaceChecker : public AccessSink {
     switch (e.kind) {
       case kPlain: return e.tid == tid || ordered(e, warp, lane, dyn);
       case kBulkWrite:
-      case kBulkReduce: return clock(warp)[nwarps_ + e.lclock] >= e.wclock;
+      case kBulkReduce:
+      case kBulkSource: return clock(warp)[nwarps_ + e.lclock] >= e.wclock;
       default: return false;
     }
   }
   void place_read(Cell& c, const Access& me, std::uint32_t warp);
+  /// The virtual clock of the mbarrier `key` and the tick its next phase completion gives (false:
+  /// no clock left for it, kBulkSlots are taken).
+  bool bulk_clock(std::uint64_t key, std::uint32_t& slot, std::uint32_t& tick);
   // A write's checks and update of one byte's cell (n = 1) or a whole word's (n = 4).
   void visit_write(Cell& c, const Access& me, std::uint64_t off, std::uint64_t i, unsigned n, const Inst* st,
                    unsigned elem, std::uint32_t warp, unsigned lane, std::uint32_t dyn);

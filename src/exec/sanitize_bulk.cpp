@@ -23,6 +23,15 @@ void RaceChecker::mbar_complete(std::uint64_t bar) {
   v = std::max(v, m.completed);
 }
 
+bool RaceChecker::bulk_clock(std::uint64_t key, std::uint32_t& slot, std::uint32_t& tick) {
+  MbarClock& m = mbars_[key];
+  if (m.slot < 0 && slots_ < kBulkSlots) m.slot = static_cast<int>(slots_++);
+  if (m.slot < 0) return false;
+  slot = static_cast<std::uint32_t>(m.slot);
+  tick = m.completed + 1;  // the copy's complete-tx counts towards the current phase
+  return true;
+}
+
 void RaceChecker::bulk_write(std::uint32_t warp, unsigned lane, std::uint32_t pc, std::uint64_t bar, std::uint64_t off,
                              std::uint64_t n, bool reduce) {
   if (warp >= wpc_ || nwarps_ == 0) return;
@@ -30,8 +39,8 @@ void RaceChecker::bulk_write(std::uint32_t warp, unsigned lane, std::uint32_t pc
   const std::uint64_t key = cluster_key(bar, rank_);
   const std::uint64_t owner = (key >> kClusterRankShift) - 1;  // the mbarrier's CTA, the destination's
   if (owner >= ranks_) return;
-  MbarClock& m = mbars_[key];
-  if (m.slot < 0 && slots_ < kBulkSlots) m.slot = static_cast<int>(slots_++);
+  std::uint32_t slot = 0, tick = 0;
+  const bool kept = bulk_clock(key, slot, tick);
   const auto dyn = static_cast<std::uint32_t>(x_.clock != nullptr ? *x_.clock : 0);
   // The copy's write, checked at issue against what the issuing thread is not ordered after (WAR,
   // WAW), then held until its phase completes: the next one (the copy's complete-tx counts
@@ -40,8 +49,8 @@ void RaceChecker::bulk_write(std::uint32_t warp, unsigned lane, std::uint32_t pc
   Access me;
   me.dyn = dyn;
   me.pc = pc;
-  me.wclock = m.completed + 1;
-  me.lclock = m.slot < 0 ? 0 : static_cast<std::uint32_t>(m.slot);
+  me.wclock = tick;
+  me.lclock = slot;
   me.tid = static_cast<std::uint16_t>(g * kLanes + lane);
   me.valid = true;
   me.kind = reduce ? kBulkReduce : kBulkWrite;
@@ -52,12 +61,12 @@ void RaceChecker::bulk_write(std::uint32_t warp, unsigned lane, std::uint32_t pc
     step = !w.split && whole(at, i, n) ? 4 : 1;
     Cell& c = step == 4 ? w : byte_cell(at);
     visit_write(c, me, at, i, static_cast<unsigned>(step), nullptr, 0, g, lane, dyn);
-    if (m.slot < 0) c.write.valid = false;
+    if (!kept) c.write.valid = false;
   }
 }
 
 void RaceChecker::bulk_read(std::uint32_t warp, unsigned lane, std::uint32_t pc, std::uint64_t off, std::uint64_t n,
-                            bool grouped) {
+                            std::uint64_t bar) {
   if (warp >= wpc_ || nwarps_ == 0) return;
   const std::uint32_t g = base_ + warp;
   const auto dyn = static_cast<std::uint32_t>(x_.clock != nullptr ? *x_.clock : 0);
@@ -68,7 +77,21 @@ void RaceChecker::bulk_read(std::uint32_t warp, unsigned lane, std::uint32_t pc,
   me.lclock = lanes_[g][lane];
   me.tid = static_cast<std::uint16_t>(g * kLanes + lane);
   me.valid = true;
-  me.kind = grouped ? kBulkRead : kPlain;
+  me.kind = kBulkRead;
+  const bool grouped = bar == kNoBar;
+  if (!grouped) {
+    // A copy into a peer: its read is done when its mbarrier phase completes (the peer's wait,
+    // and what is ordered after it, sees that). Past kBulkSlots: the issuing thread's read at
+    // issue (a write ordered after the issue is not reported: a miss, never a false report).
+    std::uint32_t slot = 0, tick = 0;
+    if (bulk_clock(cluster_key(bar, rank_), slot, tick)) {
+      me.kind = kBulkSource;
+      me.wclock = tick;
+      me.lclock = slot;
+    } else {
+      me.kind = kPlain;
+    }
+  }
   // The copy reads the bytes after its issue: a write the issuing thread is not ordered after is
   // a RAW with it.
   const std::uint64_t base = std::uint64_t{rank_} * stride_ + off, end = std::uint64_t{rank_} * stride_ + limit_;

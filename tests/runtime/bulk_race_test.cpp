@@ -157,9 +157,14 @@ TEST_F(BulkRace, ACooperativeLaunchIsCheckedPerBlock) {
 //  - unsynced_store: warp 0's lanes fill buf[0..31] and thread 0 issues the bulk store: its read
 //    races with lanes 1-31's writes (RAW, 31 x 4 = 124, warnings: one warp, two instructions);
 //    warps 1-3 fill buf[32..127] after it (WAR with the copy's read, 96 x 4 = 384, errors; its
-//    wait_group.read made the read thread 0's at that point, which nothing orders them after).
+//    wait_group.read made the read thread 0's at that point, which nothing orders them after);
+//  - peer_src_reuse: rank 0 overwrites the source of its copy into rank 1 after a __syncthreads:
+//    WAR with the copy's read (done only when rank 1's mbarrier phase completes), 128 x 4, errors;
+//    the sample thread 0's own write, the first in the schedule;
+//  - peer_src_ack: rank 1 arrives back on rank 0's mbarrier (.release.cluster) after its wait, rank
+//    0's threads wait on it (.acquire.cluster) before writing: clean.
 TEST_F(BulkRace, WarpscopesOwnCases) {
-  for (const char* mode : {"one_waits", "two_reductions"}) {
+  for (const char* mode : {"one_waits", "two_reductions", "peer_src_ack"}) {
     const auto r = sanitize("--racecheck-report all", mode, 1, "bulk_race_more");
     EXPECT_EQ(r.out, "========= COMPUTE-SANITIZER\n" + std::string(mode) + ": cudaSuccess\n" +
                          (std::string(mode) == "two_reductions" ? "buf[0] = 3000\n" : "") +
@@ -198,6 +203,20 @@ TEST_F(BulkRace, WarpscopesOwnCases) {
             "=========     and Read access at " + store + " [508 hazards]\n"
             "========= \n"
             "========= RACECHECK SUMMARY: 3 hazards displayed (2 errors, 1 warning)\n");
+  const std::string ps = "peer_src(int *, int)+0x? in ", pcopy = ps + line_of("// more: peer copy", kMore),
+                    reuse = ps + line_of("// more: reuse src", kMore);
+  const auto p = sanitize("--racecheck-report all", "peer_src_reuse", 1, "bulk_race_more");
+  EXPECT_EQ(masked(p.out),
+            "========= COMPUTE-SANITIZER\n"
+            "peer_src_reuse: cudaSuccess\n"
+            "========= Error: Potential WAR hazard detected at __shared__ 0x0 in block (0,0,0) :\n"
+            "=========     Read Thread (0,0,0) at " + pcopy + "\n"
+            "=========     Write Thread (0,0,0) at " + reuse + "\n"
+            "========= \n"
+            "========= Error: Race reported between Read access at " + pcopy + "\n"
+            "=========     and Write access at " + reuse + " [512 hazards]\n"
+            "========= \n"
+            "========= RACECHECK SUMMARY: 2 hazards displayed (2 errors, 0 warnings)\n");
 }
 
 // compute-sanitizer's analysis reports (tests/hw/data/h200/sanitize/bulk_race/bulk_race.txt,

@@ -7,6 +7,12 @@
 //                   read buf again without waiting for phase 1 (RAW with the second copy)
 //   unsynced_store  the threads fill buf and thread 0 stores it to global memory with no
 //                   __syncthreads between (the copy reads bytes other threads write: RAW and WAR)
+//   peer_src_reuse  a cluster of 2: rank 0's thread 0 copies src into rank 1's buffer, then after a
+//                   __syncthreads rank 0's threads write src again (WAR: the copy reads src until its
+//                   mbarrier phase in rank 1 completes, which nothing in rank 0 waited for)
+//   peer_src_ack    the same, but rank 1's thread 0 arrives (.release.cluster) on rank 0's `ack`
+//                   mbarrier after its wait, and rank 0's threads wait on `ack` (.acquire.cluster)
+//                   before writing src (clean)
 //   two_reductions  a cluster of 3: ranks 0 and 1 each add 512 bytes into rank 2's buffer
 //                   (cp.reduce.async.bulk); rank 2 reads after its wait (clean: the reductions are
 //                   element-wise atomic, the wait orders both)
@@ -119,6 +125,43 @@ __global__ void __cluster_dims__(3, 1, 1) two_reductions(int* out) {
   cg::this_cluster().sync();
 }
 
+__global__ void __cluster_dims__(2, 1, 1) peer_src(int* out, int ack) {
+  __shared__ __align__(128) int src[128];
+  __shared__ __align__(128) int buf[128];
+  __shared__ __align__(8) unsigned long long bar, back;
+  unsigned me;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(me));
+  const unsigned b = smem(&bar), a = smem(&back);
+  src[threadIdx.x] = threadIdx.x;
+  if (threadIdx.x == 0) {
+    bar_init(b);
+    bar_init(a);
+    if (me == 1) bar_expect(b, 512);
+  }
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  cg::this_cluster().sync();
+  if (me == 0) {
+    if (threadIdx.x == 0)
+      asm volatile("cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [%0], [%1], 512, [%2];"
+                   ::"r"(mapa(smem(buf), 1)), "r"(smem(src)), "r"(mapa(b, 1)) : "memory");  // more: peer copy
+    __syncthreads();
+    if (ack) {
+      unsigned done = 0;
+      while (!done)
+        asm volatile("{.reg .pred p; mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, p;}"
+                     : "=r"(done)
+                     : "r"(a)
+                     : "memory");
+    }
+    src[threadIdx.x] = -1;  // more: reuse src
+  } else {
+    bar_wait(b, 0);
+    out[threadIdx.x] = buf[threadIdx.x];
+    if (threadIdx.x == 0) asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::"r"(mapa(a, 0)) : "memory");
+  }
+  cg::this_cluster().sync();
+}
+
 int main(int argc, char** argv) {
   const char* m = argc > 1 ? argv[1] : "one_waits";
   int *src = nullptr, *out = nullptr;
@@ -129,6 +172,8 @@ int main(int argc, char** argv) {
   else if (!strcmp(m, "stale_phase")) stale_phase<<<1, 128>>>(src, out);
   else if (!strcmp(m, "unsynced_store")) unsynced_store<<<1, 128>>>(out);
   else if (!strcmp(m, "two_reductions")) two_reductions<<<3, 128>>>(out);
+  else if (!strcmp(m, "peer_src_reuse")) peer_src<<<2, 128>>>(out, 0);
+  else if (!strcmp(m, "peer_src_ack")) peer_src<<<2, 128>>>(out, 1);
   printf("%s: %s\n", m, cudaGetErrorName(cudaDeviceSynchronize()));
   int h = 0;
   cudaMemcpy(&h, out, sizeof(int), cudaMemcpyDeviceToHost);
