@@ -29,7 +29,9 @@
 // At issue the copy's bytes are checked as the issuing thread's write (WAR, WAW). The source of a
 // shared-to-global bulk operation (cp.async.bulk, .tensor, cp.reduce.async.bulk, bulk_group) is
 // read until the issuing thread's cp.async.bulk.wait_group{.read} covers its bulk async-group: a
-// write to it before that is a WAR with the copy; at the wait the read counts as made there.
+// write to it before that is a WAR with the copy; at the wait the read counts as made there. The
+// source of a copy into a peer is read until the copy's mbarrier phase completes (its clock).
+// Cooperative launches: each CTA (cluster) has a checker of its own while it runs (coop.cpp).
 // mbarrier arrive-ons carry the arriving warp's clocks to the mbarrier, and a successful
 // test_wait/try_wait takes them, as a barrier does (over all phases: it may hide a hazard, never
 // invent one); an arrive-on .relaxed or a wait .relaxed carries nothing.
@@ -189,8 +191,8 @@ class RaceChecker : public AccessSink {
     std::uint32_t dyn = 0;     // the warp's instruction count (its low 32 bits): one execution of
                                // one instruction
     std::uint32_t pc = 0;
-    std::uint32_t wclock = 0;  // the warp's own tick (kBulkWrite/kBulkReduce: the mbarrier's)
-    std::uint32_t lclock = 0;  // the lane's clock (kBulkWrite/kBulkReduce: the virtual clock's slot)
+    std::uint32_t wclock = 0;  // the warp's own tick (kBulkWrite/Reduce/Source: the mbarrier's)
+    std::uint32_t lclock = 0;  // the lane's clock (kBulkWrite/Reduce/Source: the virtual clock's slot)
     std::uint16_t tid = 0;     // in the cluster: (rank * warps per CTA + warp) * 32 + lane
     bool valid = false;
     Kind kind = kPlain;
