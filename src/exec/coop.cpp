@@ -37,6 +37,37 @@ namespace warpscope::exec {
 
 void CtaRunner::swap_state(CtaState& c) {
   cluster_ = c.cluster != nullptr ? c.cluster : &own_cluster_;
+  if (cfg_.sanitize.racecheck && cfg_.cooperative) {
+    // The checker of the CTA's cluster (shared memory is per CTA, and per cluster for its peers),
+    // while the checkers held stay within kCoopRaceBytes; past it the cluster is not checked (a
+    // warning says which blocks; the turns' order is fixed, so they are the same in every run).
+    if (cluster_->race == nullptr && !c.finished && !cluster_->race_skipped) {
+      const std::uint64_t shared_bytes =
+          cfg_.dynamic_shared > 0 ? k_.dynamic_shared_offset + cfg_.dynamic_shared : k_.static_shared;
+      const std::uint64_t bytes = RaceChecker::shadow_bytes(
+          shared_bytes, static_cast<std::uint32_t>(std::max<std::size_t>(1, cluster_->by_rank.size())));
+      if (race_bytes_ + bytes > kCoopRaceBytes) {
+        cluster_->race_skipped = true;
+        SanitizerFinding f;
+        f.tool = "racecheck";
+        f.kind = "incomplete";
+        f.space = "shared";
+        f.warning = true;
+        f.kernel = k_.name;
+        f.detail = fmt::format("racecheck of the cooperative launch stopped adding blocks at {} MiB of shadow state "
+                               "({} bytes per byte of shared memory of each running block): block {} was the first left "
+                               "unchecked",
+                               kCoopRaceBytes >> 20, RaceChecker::shadow_bytes(4, 1) / 4, c.linear);
+        sanlog_.note(f, c.linear);
+      } else {
+        cluster_->race = std::make_unique<RaceChecker>(k_, x_, sanlog_);
+        cluster_->race_bytes = bytes;
+        race_bytes_ += bytes;
+      }
+    }
+    race_ = cluster_->race.get();
+    x_.race = race_;
+  }
   if (race_) race_->enter(c.rank, static_cast<std::uint32_t>(std::max<std::size_t>(1, cluster_->by_rank.size())));
   std::swap(warps_, c.warps);
   std::swap(shared_, c.shared);
@@ -75,6 +106,17 @@ CtaRunner::Turn CtaRunner::turn(CtaState& c, AccessSink* sink, bool patient) {
     if (all_done()) {
       end_cta();
       c.finished = true;
+      // The cluster's checker goes when its last CTA has finished (its state is per byte of their
+      // shared memory).
+      if (cfg_.cooperative && std::all_of(cluster_->by_rank.begin(), cluster_->by_rank.end(),
+                                          [](const CtaState* p) { return p->finished; })) {
+        cluster_->race.reset();
+        race_bytes_ -= cluster_->race_bytes;
+        cluster_->race_bytes = 0;
+        race_ = nullptr;
+        x_.race = nullptr;
+        x_.sink = nullptr;
+      }
       return Turn::kFinished;
     }
     if (!ran) deadlock();  // every warp waits at a barrier of this CTA: no other CTA can help

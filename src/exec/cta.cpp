@@ -46,11 +46,13 @@ CtaRunner::CtaRunner(const LaunchConfig& cfg) : cfg_(cfg), k_(*cfg.kernel) {
   coop_ = cfg.cooperative || std::uint64_t(cfg.cluster.x) * cfg.cluster.y * cfg.cluster.z > 1;
   cluster_ = &own_cluster_;
   // racecheck follows one CTA at a time, or one cluster's CTAs (they take turns, and one checker
-  // keeps every CTA's state: distributed shared memory); not the CTAs of cooperative launches,
-  // which all take turns (docs/sanitize.md).
+  // keeps every CTA's state: distributed shared memory); the CTAs of a cooperative launch all take
+  // turns, and each cluster of them (each CTA, without clusters) has a checker of its own
+  // (ClusterCtx::race, coop.cpp).
   if (cfg.sanitize.racecheck && !cfg.cooperative) {
-    race_ = std::make_unique<RaceChecker>(k_, x_, sanlog_);
-    x_.race = race_.get();
+    own_race_ = std::make_unique<RaceChecker>(k_, x_, sanlog_);
+    race_ = own_race_.get();
+    x_.race = race_;
   }
   if (cfg.shared != nullptr && cfg.shared->global_race != nullptr)
     global_race_ = std::make_unique<GlobalRaceSink>(*cfg.shared->global_race, sanlog_);
@@ -232,7 +234,7 @@ void CtaRunner::enter_cta(std::uint32_t linear, AccessSink* sink, PrintfText* pr
   if (race_) {
     // The race checker sees every record first and passes it on.
     race_->set_inner(x_.sink);
-    x_.sink = race_.get();
+    x_.sink = race_;
   }
   if (global_race_) {
     global_race_->set_inner(x_.sink);

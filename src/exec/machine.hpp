@@ -189,6 +189,11 @@ struct ClusterCtx {
   std::uint32_t phase = 0;
   std::uint64_t remaining = 0;
   std::uint64_t live = 0;
+  // racecheck of a cooperative launch: its CTAs (clusters) take turns, each cluster has its own
+  // checker while one of its CTAs runs (created at its first turn, dropped when all have finished).
+  std::unique_ptr<RaceChecker> race;
+  std::uint64_t race_bytes = 0;  // its shadow state (RaceChecker::shadow_bytes)
+  bool race_skipped = false;     // not checked: the launch's checkers would hold too much
 };
 
 /// Launch-wide, read-only while CTAs run.
@@ -389,7 +394,10 @@ class CtaRunner {
   // sanitize.hpp: findings, the race checker (racecheck of launches whose CTAs run one at a time)
   // and synccheck's notes.
   SanitizerLog sanlog_;
-  std::unique_ptr<RaceChecker> race_;
+  std::unique_ptr<RaceChecker> own_race_;  // CTAs one at a time, or one cluster's
+  RaceChecker* race_ = nullptr;            // the one of the CTA running now (coop.cpp: its cluster's)
+  std::uint64_t race_bytes_ = 0;           // coop.cpp: the shadow state of the checkers held now
+  static constexpr std::uint64_t kCoopRaceBytes = 2ull << 30;  // ... at most
   std::unique_ptr<GlobalRaceSink> global_race_;
   std::unique_ptr<InitChecker> init_;  // initcheck.hpp
   void note_sync(const char* kind, std::uint32_t pc, std::uint32_t tid, std::string detail);

@@ -131,6 +131,7 @@ mbar::State live_state(const Ctx& x, const Inst& in, unsigned lane, std::uint64_
 void apply(Ctx& x, const Inst& in, unsigned lane, std::uint64_t off, const mbar::Result& r) {
   if (!r.error.empty()) mbar_fault(x, in, lane, off, r.error);
   store_word(x, off, mbar::encode(r.state));
+  if (r.completed && x.race != nullptr) x.race->mbar_complete(off);  // racecheck: bulk copies (sanitize.hpp)
 }
 
 // --- mbarrier --------------------------------------------------------------------------------
@@ -325,7 +326,8 @@ void emit_bulk(Ctx& x, const Inst& in, std::uint64_t s, std::uint64_t n, unsigne
 /// shared memory of the destination CTA (its own, a peer's through a mapa address, or every CTA of
 /// the ctaMask at the same offset) and performs complete-tx of `size` on each destination's
 /// mbarrier (bulk_destinations). The Tensor Memory Accelerator reads the bytes from L2 once:
-/// Op::kBulkCopy records with `destinations` (docs/mem.md); the shared side is not modelled.
+/// Op::kBulkCopy records with `destinations` (docs/mem.md); the shared side is not modelled (racecheck
+/// is told of it: RaceChecker::bulk_write).
 void cp_async_bulk(const Inst& in, Ctx& x, std::uint32_t m) {
   const std::uint64_t* dst = x.reg(in.a);
   const std::uint64_t* src = x.reg(in.b);
@@ -355,6 +357,8 @@ void cp_async_bulk(const Inst& in, Ctx& x, std::uint32_t m) {
       const std::uint8_t* p = translate<MemSpace::kGlobal>(x, in, l, s, static_cast<unsigned>(n), Op::kLoad, sp, sa);
       for (unsigned k = 0; k < count; ++k) std::memmove(to[k].shared + off, p, n);
       if (x.sink != nullptr) emit_bulk(x, in, s, n, count);
+      if (x.race != nullptr)
+        for (unsigned k = 0; k < count; ++k) x.race->bulk_write(x.warp_index, l, x.pc_of(in), to[k].bar, off, n, false);
     }
     for (unsigned k = 0; k < count; ++k) bulk_complete_tx(x, in, l, to[k].bar, static_cast<std::uint32_t>(n));
   });

@@ -14,6 +14,7 @@
 #include "exec/dsmem_bulk.hpp"
 #include "exec/memaccess.hpp"
 #include "exec/ops_common.hpp"
+#include "exec/sanitize.hpp"
 
 namespace warpscope::exec {
 namespace {
@@ -90,6 +91,12 @@ void dsmem_bulk(const Inst& in, Ctx& x, std::uint32_t m) {
       else
         std::memmove(to[0].shared + off, x.shared + s, n);
       if (x.sink != nullptr) emit_dsmem(x, in, reduce ? Op::kBulkRed : Op::kBulkCopy, off, n);
+      if (x.race != nullptr) {
+        // racecheck: the source is read and the destination written until the peer's mbarrier
+        // phase completes (sanitize.hpp).
+        x.race->bulk_read(x.warp_index, l, x.pc_of(in), s, n, to[0].bar);
+        x.race->bulk_write(x.warp_index, l, x.pc_of(in), to[0].bar, off, n, reduce);
+      }
     }
     bulk_complete_tx(x, in, l, to[0].bar, static_cast<std::uint32_t>(n));
   });

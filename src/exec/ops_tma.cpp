@@ -16,6 +16,7 @@
 #include "exec/dsmem_bulk.hpp"
 #include "exec/memaccess.hpp"
 #include "exec/ops_common.hpp"
+#include "exec/sanitize.hpp"
 #include "exec/tensormap.hpp"
 
 namespace warpscope::exec {
@@ -131,6 +132,16 @@ void emit_row(Ctx& x, const Inst& in, Op op, std::uint64_t addr, std::uint64_t n
   }
 }
 
+/// racecheck (sanitize.hpp): a box row's 16-byte pieces at their swizzled places in each of the
+/// `count` destinations, written by the copy until its mbarrier phase completes.
+void race_write(Ctx& x, const Inst& in, unsigned l, const BulkDest* to, unsigned count, std::uint64_t base,
+                std::uint64_t row_bytes, tma::Swizzle sw) {
+  if (x.race == nullptr) return;
+  for (unsigned t = 0; t < count; ++t)
+    for (std::uint64_t k = 0; k < row_bytes; k += 16)
+      x.race->bulk_write(x.warp_index, l, x.pc_of(in), to[t].bar, tma::swizzle(base + k, sw), 16, false);
+}
+
 /// The element type a tensor reduction reduces, from its tensor map. Pairs outside the PTX ISA's
 /// list for cp.reduce.async.bulk stop the H100 with cudaErrorIllegalInstruction (measured: UINT8
 /// add, FLOAT32 max; tests/hw/data/h100/tma_more), and so did a box starting at (-8, -2): faults
@@ -198,6 +209,7 @@ void im2col_rows(Ctx& x, const Inst& in, unsigned l, const tma::EncodedMap& m, c
     const std::uint64_t base = sh + p * pitch;
     for (unsigned t = 0; t < count; ++t)
       for (std::uint64_t k = 0; k < row_bytes; k += 16) std::memcpy(to[t].shared + tma::swizzle(base + k, sw), buf.data() + k, 16);
+    race_write(x, in, l, to, count, base, row_bytes, sw);
     if (x.sink != nullptr) {
       emit_row(x, in, Op::kBulkCopy, ga, row_bytes, part, true, base, span, count);
       if (remote) emit_row(x, in, Op::kBulkCopy, ga, 16, part, true, base, span, count);
@@ -248,6 +260,8 @@ void im2col_store_rows(Ctx& x, const Inst& in, unsigned l, const tma::EncodedMap
     if (j1 == 0) continue;
     const std::uint64_t base = sh + p * pitch;
     for (std::uint64_t k = 0; k < buf.size(); k += 16) std::memcpy(buf.data() + k, x.shared + tma::swizzle(base + k, sw), 16);
+    if (x.race != nullptr)
+      for (std::uint64_t k = 0; k < buf.size(); k += 16) x.race->bulk_read(x.warp_index, l, x.pc_of(in), tma::swizzle(base + k, sw), 16);
     for (std::int64_t j = 0; j < j1; ++j) {
       Space sp;
       std::uint64_t sa;
@@ -360,6 +374,7 @@ void tensor_copy(const Inst& in, Ctx& x, std::uint32_t mask) {
         }
         for (unsigned t = 0; t < count; ++t)
           for (std::uint64_t k = 0; k < row_bytes; k += 16) std::memcpy(to[t].shared + tma::swizzle(base + k, sw), buf.data() + k, 16);
+        race_write(x, in, l, to, count, base, row_bytes, sw);
         // The H100 reads the whole box row, out-of-bounds parts too (case 1), from L2 once for all
         // destinations (tma_more, peer_probe case 3), in 128-byte pieces from the row's start, the
         // sectors of each piece once (tests/hw/data/h100/tma/sectors_*: a 256-byte row 16 bytes
@@ -370,6 +385,8 @@ void tensor_copy(const Inst& in, Ctx& x, std::uint32_t mask) {
         }
       } else {
         for (std::uint64_t k = 0; k < row_bytes; k += 16) std::memcpy(buf.data() + k, x.shared + tma::swizzle(base + k, sw), 16);
+        if (x.race != nullptr)
+          for (std::uint64_t k = 0; k < row_bytes; k += 16) x.race->bulk_read(x.warp_index, l, x.pc_of(in), tma::swizzle(base + k, sw), 16);
         const Op op = reduce ? Op::kBulkRed : Op::kBulkStore;
         for (std::int64_t j = j0; j < j1; ++j) {
           Space sp;
@@ -415,6 +432,7 @@ BulkOperands bulk_operands(const Inst& in, Ctx& x, unsigned l, Op global_op, con
 void bulk_store(const Inst& in, Ctx& x, std::uint32_t mask) {
   for_lanes(mask, [&](unsigned l) {
     const auto [g, s, n] = bulk_operands(in, x, l, Op::kStore, "cp.async.bulk");
+    if (x.race != nullptr) x.race->bulk_read(x.warp_index, l, x.pc_of(in), s, n);  // racecheck: the source
     for (std::uint64_t k = 0; k < n; k += 16) {
       Space sp;
       std::uint64_t sa;
@@ -434,6 +452,7 @@ void bulk_reduce(const Inst& in, Ctx& x, std::uint32_t mask) {
   const auto elem = static_cast<bulkred::Elem>(in.aux2 >> 8);
   for_lanes(mask, [&](unsigned l) {
     const auto [g, s, n] = bulk_operands(in, x, l, Op::kBulkRed, "cp.reduce.async.bulk");
+    if (x.race != nullptr) x.race->bulk_read(x.warp_index, l, x.pc_of(in), s, n);  // racecheck: the source
     for (std::uint64_t k = 0; k < n; k += 16) {
       Space sp;
       std::uint64_t sa;
@@ -461,6 +480,15 @@ void decode_tensor_operand(DecodeCtx& dc, const ptx::Operand& map, Inst& out) {
 }
 
 void nop(const Inst&, Ctx&, std::uint32_t) {}
+
+/// cp.async.bulk.commit_group and wait_group{.read} N: the operations are done already (the top
+/// of this file); racecheck follows the bulk async-groups (sanitize.hpp).
+void bulk_commit(const Inst&, Ctx& x, std::uint32_t m) {
+  if (x.race != nullptr) x.race->bulk_commit(x.warp_index, m);
+}
+void bulk_wait(const Inst& in, Ctx& x, std::uint32_t m) {
+  if (x.race != nullptr) x.race->bulk_wait(x.warp_index, m, static_cast<std::uint32_t>(in.imm));
+}
 
 /// cp.reduce.async.bulk(.tensor) from shared::cta to global memory with bulk-group completion.
 bool decode_reduce(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out) {
@@ -569,7 +597,12 @@ bool decode_tma(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out) {
       return true;
     }
     case Opcode::kCpAsyncBulkCommitGroup:
+      out.fn = &bulk_commit;
+      return true;
     case Opcode::kCpAsyncBulkWaitGroup:
+      out.imm = ops.empty() ? 0 : static_cast<std::int64_t>(ops[0].imm);
+      out.fn = &bulk_wait;
+      return true;
     case Opcode::kCpAsyncBulkPrefetch:
       out.fn = &nop;
       return true;

@@ -21,9 +21,13 @@ void SanitizerLog::note(const SanitizerFinding& f, std::uint32_t cta, std::uint6
   // Hazards of one pair of instructions inside a CTA and across the cluster are told apart.
   auto [it, fresh] = items_.try_emplace(Key{f.space == "cluster" ? f.tool + ":cluster" : f.tool, f.kind, f.first.pc, f.second.pc});
   Item& item = it->second;
-  if (fresh) {
+  // The sample kept is the first error, or the first warning while there is none (the hazards of
+  // one pair of instructions may be both: a warp's own lanes and other warps; the H200 calls the
+  // analysis report of such a pair an error).
+  if (fresh || (item.finding.warning && !f.warning)) {
+    const std::uint64_t count = fresh ? 0 : item.finding.count;
     item.finding = f;
-    item.finding.count = 0;
+    item.finding.count = count;
     item.cta = cta;
     item.seq = seq_++;
   }
@@ -72,7 +76,8 @@ void SanitizerLog::merge(const SanitizerLog& other) {
     if (fresh) continue;
     Item& mine = it->second;
     const std::uint64_t count = mine.finding.count + theirs.finding.count;
-    if (theirs.cta < mine.cta) mine = theirs;
+    // As note(): an error before a warning, then the lowest CTA.
+    if (mine.finding.warning != theirs.finding.warning ? mine.finding.warning : theirs.cta < mine.cta) mine = theirs;
     mine.finding.count = count;
   }
 }
@@ -128,24 +133,30 @@ void RaceChecker::begin_cta(std::uint32_t threads, std::uint64_t shared_bytes, D
   }
   wpc_ = std::min<std::uint32_t>((threads + kLanes - 1) / kLanes, kMaxWarps);
   nwarps_ = wpc_ * ranks_;
+  nclk_ = nwarps_ + kBulkSlots;
+  slots_ = 0;
   base_ = 0;
   // Each warp starts at tick 1: an access at tick t is seen by a clock holding t or more, and
   // a fresh clock (0) has seen nothing of another warp.
-  clocks_.assign(std::size_t(nwarps_) * nwarps_, 0);
+  clocks_.assign(std::size_t(nwarps_) * nclk_, 0);
   for (std::uint32_t w = 0; w < nwarps_; ++w) clock(w)[w] = 1;
   lanes_.assign(nwarps_, std::array<std::uint32_t, kLanes>{});
-  barrier_.assign(std::size_t(ranks_) * 16 * nwarps_, 0);
+  barrier_.assign(std::size_t(ranks_) * 16 * nclk_, 0);
   committed_.assign(nwarps_, std::array<std::uint32_t, kLanes>{});
+  bulk_committed_.assign(nwarps_, std::array<std::uint32_t, kLanes>{});
   records_ = 0;  // stamps are per CTA: a cell of an older generation is reset before it is read
   clean_.fill(Seen{});  // and so are the seen tables' tags
   done_.fill(Seen{});
   pending_.resize(nwarps_);
   for (auto& w : pending_)
     for (auto& l : w) l.clear();
+  bulk_pending_.resize(nwarps_);
+  for (auto& w : bulk_pending_)
+    for (auto& l : w) l.clear();
   mbars_.clear();
   flags_.clear();
   for (unsigned i = 0; i < 2; ++i) {
-    cluster_[i].assign(nwarps_, 0);
+    cluster_[i].assign(nclk_, 0);
     cluster_lanes_[i].assign(nwarps_, 0);
   }
 }
@@ -169,7 +180,10 @@ void RaceChecker::hazard(const char* kind, const Access& earlier, bool earlier_w
   SanitizerFinding f;
   f.tool = "racecheck";
   f.kind = kind;
-  f.warning = !earlier.async && earlier.tid / kLanes == later.tid / kLanes && earlier.dyn != later.dyn;
+  // A pending copy races with every later access (an error); a bulk copy's write counts as its
+  // issuing thread's (the H200 reports the reads of the issuing warp's other lanes as warnings).
+  f.warning = (earlier.kind == kPlain || earlier.kind == kBulkWrite || earlier.kind == kBulkReduce) &&
+              earlier.tid / kLanes == later.tid / kLanes && earlier.dyn != later.dyn;
   f.kernel = k_.name;
   // `offset` is a cell: the shared memory of rank offset / stride_; each side's thread is
   // (rank * wpc_ + warp) * 32 + lane.
@@ -193,19 +207,20 @@ void RaceChecker::hazard(const char* kind, const Access& earlier, bool earlier_w
 
 void RaceChecker::visit_write(Cell& c, const Access& me, std::uint64_t off, std::uint64_t i, unsigned n,
                               const Inst* st, unsigned elem, std::uint32_t warp, unsigned lane, std::uint32_t dyn) {
-  const bool unordered =
-      c.write.valid && (c.write.async || (c.write.tid != me.tid && !ordered(c.write, warp, lane, dyn)));
+  // Two bulk reductions are no hazard (element-wise atomic), as atomics are none here.
+  const bool unordered = c.write.valid && !(me.kind == kBulkReduce && c.write.kind == kBulkReduce) &&
+                         !before(c.write, warp, lane, dyn, me.tid);
   std::array<std::uint8_t, 4> values{};
   for (unsigned j = 0; j < n; ++j) {
     const std::uint64_t k = i + j;
     if (st != nullptr) values[j] = static_cast<std::uint8_t>(x_.reg(st->v[k / elem])[lane] >> (8 * (k % elem)));
     if (unordered) {
       // A write of the value the byte holds changes nothing: no WAW hazard.
-      const bool same = st != nullptr && c.value_known && cells_[off + j].value == values[j] && !c.write.async;
+      const bool same = st != nullptr && c.value_known && cells_[off + j].value == values[j] && c.write.kind == kPlain;
       if (!same) hazard("WAW", c.write, true, me, true, off + j);
     }
     for (const Access& r : c.reads) {
-      if (r.valid && r.tid != me.tid && !ordered(r, warp, lane, dyn)) hazard("WAR", r, false, me, true, off + j);
+      if (r.valid && !before(r, warp, lane, dyn, me.tid)) hazard("WAR", r, false, me, true, off + j);
     }
   }
   c.value_known = st != nullptr;
@@ -308,7 +323,7 @@ void RaceChecker::on_access(const WarpAccess& a) {
     me.lclock = lanes_[warp][lane];
     me.tid = static_cast<std::uint16_t>(warp * kLanes + lane);
     me.valid = true;
-    me.async = async;
+    me.kind = async ? kCpAsync : kPlain;
     const std::uint64_t base = first[lane], size = end[lane];
     if (async) pending_[warp][lane].push_back(Pending{base, dyn, committed_[warp][lane], a.width});
     // One byte's cell (n = 1) or a whole word's, its bytes alike (n = 4): the checks and the
@@ -316,13 +331,12 @@ void RaceChecker::on_access(const WarpAccess& a) {
     auto visit = [&](Cell& c, std::uint64_t off, std::uint64_t i, unsigned n) __attribute__((always_inline)) {
       if (!write) {
         if (!c.write.valid) return;
-        const bool in_order = !c.write.async && ordered(c.write, warp, lane, dyn);
-        if (in_order) {
-          if (c.write.tid / kLanes == warp) need = std::max(need, c.write.lclock + 1);
+        if (c.write.kind == kPlain ? ordered(c.write, warp, lane, dyn) : before(c.write, warp, lane, dyn, me.tid)) {
+          if (c.write.kind == kPlain && c.write.tid / kLanes == warp) need = std::max(need, c.write.lclock + 1);
           return;
         }
         clean = false;
-        if (c.write.async || c.write.tid != me.tid)
+        if (c.write.kind != kPlain || c.write.tid != me.tid)
           for (unsigned j = 0; j < n; ++j) hazard("RAW", c.write, true, me, false, off + j);
         return;
       }
@@ -377,23 +391,28 @@ void RaceChecker::on_access(const WarpAccess& a) {
       Cell& c = n == 4 ? w : byte_cell(off);
       if (c.stamp == stamp) continue;
       c.stamp = stamp;
-      Access* slot = nullptr;
-      Access* empty = nullptr;
-      for (Access& r : c.reads) {
-        if (!r.valid) {
-          if (empty == nullptr) empty = &r;
-        } else if (r.tid / kLanes == warp) {
-          slot = &r;
-        }
-      }
-      if (slot == nullptr) slot = empty;
-      if (slot == nullptr) {
-        slot = &c.reads[c.next_read];
-        c.next_read = static_cast<std::uint8_t>((c.next_read + 1) % kReads);
-      }
-      *slot = me;
+      place_read(c, me, warp);
     }
   }
+}
+
+void RaceChecker::place_read(Cell& c, const Access& me, std::uint32_t warp) {
+  // One plain read per warp (the latest); a pending bulk read keeps its own slot.
+  Access* slot = nullptr;
+  Access* empty = nullptr;
+  for (Access& r : c.reads) {
+    if (!r.valid) {
+      if (empty == nullptr) empty = &r;
+    } else if (r.tid / kLanes == warp && r.kind == kPlain && me.kind == kPlain) {
+      slot = &r;
+    }
+  }
+  if (slot == nullptr) slot = empty;
+  if (slot == nullptr) {
+    slot = &c.reads[c.next_read];
+    c.next_read = static_cast<std::uint8_t>((c.next_read + 1) % kReads);
+  }
+  *slot = me;
 }
 
 void RaceChecker::flag_sync(const WarpAccess& a, bool release, bool acquire) {
@@ -414,10 +433,10 @@ void RaceChecker::flag_sync(const WarpAccess& a, bool release, bool acquire) {
     std::vector<std::uint32_t>& f = flags_[word];
     if (acquire && !f.empty()) {
       std::uint32_t* c = clock(g);
-      for (std::uint32_t i = 0; i < nwarps_ && i < f.size(); ++i) c[i] = std::max(c[i], f[i]);
+      for (std::uint32_t i = 0; i < nclk_ && i < f.size(); ++i) c[i] = std::max(c[i], f[i]);
     }
     if (release) {
-      merge_into(f, clock(g), nwarps_);
+      merge_into(f, clock(g), nclk_);
       released = true;
     }
   }
@@ -429,7 +448,7 @@ void RaceChecker::arrive(std::uint32_t warp, std::uint32_t id) {
   const std::uint32_t g = base_ + warp;
   std::uint32_t* acc = barrier(id);
   const std::uint32_t* mine = clock(g);
-  for (std::uint32_t i = 0; i < nwarps_; ++i) acc[i] = std::max(acc[i], mine[i]);
+  for (std::uint32_t i = 0; i < nclk_; ++i) acc[i] = std::max(acc[i], mine[i]);
   ++clock(g)[g];  // what the warp does from now on is not covered by this arrival
 }
 
@@ -437,13 +456,13 @@ void RaceChecker::release(std::uint32_t id, std::uint32_t waiting) {
   if (id >= 16 || nwarps_ == 0) return;
   std::uint32_t* bar = barrier(id);
   std::vector<std::uint32_t>& acc = scratch_;
-  acc.assign(bar, bar + nwarps_);
-  std::fill(bar, bar + nwarps_, 0u);
+  acc.assign(bar, bar + nclk_);
+  std::fill(bar, bar + nclk_, 0u);
   for (std::uint32_t b = waiting; b != 0; b &= b - 1) {
     const auto w = static_cast<std::uint32_t>(std::countr_zero(b));
     if (w >= wpc_) continue;
     std::uint32_t* c = clock(base_ + w);
-    for (std::uint32_t i = 0; i < nwarps_; ++i) c[i] = std::max(c[i], acc[i]);
+    for (std::uint32_t i = 0; i < nclk_; ++i) c[i] = std::max(c[i], acc[i]);
     sync_warp(w, kFullMask);
   }
 }
@@ -477,8 +496,8 @@ void RaceChecker::complete(std::uint32_t warp, unsigned lane, std::uint32_t belo
       }
       n = !w.split && whole(off, i, p.width) ? 4 : 1;
       Cell& c = n == 4 ? w : byte_cell(off);
-      if (!c.write.valid || !c.write.async || c.write.tid != tid || c.write.dyn != p.dyn) continue;
-      c.write.async = false;
+      if (!c.write.valid || c.write.kind != kCpAsync || c.write.tid != tid || c.write.dyn != p.dyn) continue;
+      c.write.kind = kPlain;
       c.write.wclock = clock(warp)[warp];
       c.write.lclock = lanes_[warp][lane];
       c.write.dyn = ~std::uint32_t{0};
@@ -502,15 +521,6 @@ void RaceChecker::async_wait(std::uint32_t warp, std::uint32_t mask, std::uint32
   }
 }
 
-namespace {
-
-/// An mbarrier operand as the cluster names it: (rank + 1) << kClusterRankShift | offset.
-std::uint64_t cluster_key(std::uint64_t bar, std::uint32_t rank) {
-  return (bar >> kClusterRankShift) != 0 ? bar : ((std::uint64_t{rank} + 1) << kClusterRankShift) | bar;
-}
-
-}  // namespace
-
 void RaceChecker::mbar_arrive(std::uint32_t warp, unsigned lane, std::uint64_t bar, bool copies, std::uint32_t pc) {
   if (warp >= wpc_) return;
   const std::uint32_t g = base_ + warp;
@@ -529,7 +539,7 @@ void RaceChecker::mbar_arrive(std::uint32_t warp, unsigned lane, std::uint64_t b
   }
   if (!relaxed && (owner == rank_ || cluster_scope)) {
     MbarClock& m = mbars_[key];
-    merge_into(owner == rank_ ? m.near : m.far, clock(g), nwarps_);
+    merge_into(owner == rank_ ? m.near : m.far, clock(g), nclk_);
     if (m.lanes.size() < nwarps_) m.lanes.resize(nwarps_, 0);
     m.lanes[g] = std::max(m.lanes[g], lanes_[g][lane]);
   }
@@ -551,9 +561,9 @@ void RaceChecker::mbar_wait(std::uint32_t warp, unsigned lane, std::uint64_t bar
   if (relaxed) return;
   const MbarClock& m = it->second;
   std::uint32_t* c = clock(g);
-  for (std::uint32_t i = 0; i < nwarps_ && i < m.near.size(); ++i) c[i] = std::max(c[i], m.near[i]);
+  for (std::uint32_t i = 0; i < nclk_ && i < m.near.size(); ++i) c[i] = std::max(c[i], m.near[i]);
   if (cluster_scope)
-    for (std::uint32_t i = 0; i < nwarps_ && i < m.far.size(); ++i) c[i] = std::max(c[i], m.far[i]);
+    for (std::uint32_t i = 0; i < nclk_ && i < m.far.size(); ++i) c[i] = std::max(c[i], m.far[i]);
   if (g < m.lanes.size()) lanes_[g][lane] = std::max(lanes_[g][lane], m.lanes[g] + 1);
 }
 
@@ -561,7 +571,7 @@ void RaceChecker::cluster_arrive(std::uint32_t warp, std::uint32_t mask, std::ui
   if (warp >= wpc_ || nwarps_ == 0) return;
   const std::uint32_t g = base_ + warp;
   if (!relaxed) {
-    merge_into(cluster_[phase & 1], clock(g), nwarps_);
+    merge_into(cluster_[phase & 1], clock(g), nclk_);
     std::uint32_t top = 0;
     for (std::uint32_t b = mask; b != 0; b &= b - 1) top = std::max(top, lanes_[g][std::countr_zero(b)]);
     cluster_lanes_[phase & 1][g] = std::max(cluster_lanes_[phase & 1][g], top);
@@ -575,7 +585,7 @@ void RaceChecker::cluster_wait(std::uint32_t warp, std::uint32_t mask, std::uint
   const std::uint32_t g = base_ + warp;
   const std::vector<std::uint32_t>& acc = cluster_[phase & 1];
   std::uint32_t* c = clock(g);
-  for (std::uint32_t i = 0; i < nwarps_ && i < acc.size(); ++i) c[i] = std::max(c[i], acc[i]);
+  for (std::uint32_t i = 0; i < nclk_ && i < acc.size(); ++i) c[i] = std::max(c[i], acc[i]);
   const std::uint32_t top = cluster_lanes_[phase & 1][g] + 1;
   for (std::uint32_t b = mask; b != 0; b &= b - 1) {
     std::uint32_t& l = lanes_[g][std::countr_zero(b)];

@@ -19,6 +19,19 @@
 // it visible only after the issuing thread's cp.async.wait_group/wait_all covering its group (or
 // the mbarrier its cp.async.mbarrier.arrive signals): until then any access to those bytes, the
 // issuer's own too, is a hazard (an error); at the wait the write counts as made there.
+// Bulk copies and the TMA (the async proxy): the shared-memory writes of cp.async.bulk and
+// cp.async.bulk.tensor loads, and of bulk copies and reductions into a peer's shared memory, are
+// made when issued here but become visible only at the completion of the mbarrier phase their
+// complete-tx counts towards: the write belongs to a virtual clock of that mbarrier (one of
+// kBulkSlots entries after the warps' in every vector clock), which ticks at each completed phase
+// and which a successful wait takes with the mbarrier's other clocks. A thread that did not wait
+// for that phase (nor is ordered after one that did) races with the copy, the issuing thread too.
+// At issue the copy's bytes are checked as the issuing thread's write (WAR, WAW). The source of a
+// shared-to-global bulk operation (cp.async.bulk, .tensor, cp.reduce.async.bulk, bulk_group) is
+// read until the issuing thread's cp.async.bulk.wait_group{.read} covers its bulk async-group: a
+// write to it before that is a WAR with the copy; at the wait the read counts as made there. The
+// source of a copy into a peer is read until the copy's mbarrier phase completes (its clock).
+// Cooperative launches: each CTA (cluster) has a checker of its own while it runs (coop.cpp).
 // mbarrier arrive-ons carry the arriving warp's clocks to the mbarrier, and a successful
 // test_wait/try_wait takes them, as a barrier does (over all phases: it may hide a hazard, never
 // invent one); an arrive-on .relaxed or a wait .relaxed carries nothing.
@@ -99,13 +112,24 @@ class SanitizerLog {
 /// A SanitizerSite for lane `tid` (linear thread index in the CTA) at `pc`.
 SanitizerSite sanitizer_site(const KernelImage& k, std::uint32_t pc, std::uint32_t tid, Dim3 block);
 
+/// An mbarrier operand as the cluster names it: (rank + 1) << kClusterRankShift | offset (an
+/// offset of the CTA of rank `rank`, or already a .shared::cluster address).
+inline std::uint64_t cluster_key(std::uint64_t bar, std::uint32_t rank) {
+  return (bar >> kClusterRankShift) != 0 ? bar : ((std::uint64_t{rank} + 1) << kClusterRankShift) | bar;
+}
+
 class RaceChecker : public AccessSink {
  public:
   static constexpr unsigned kMaxWarps = 32;  // 1024 threads
   static constexpr unsigned kMaxRanks = 16;  // CTAs of a cluster (machine.hpp, kMaxClusterCtas)
   static constexpr unsigned kReads = 4;      // reads kept per byte since its last write
+  static constexpr unsigned kBulkSlots = 16; // mbarriers whose bulk copies are followed, per cluster
 
   RaceChecker(const KernelImage& k, const Ctx& x, SanitizerLog& log) : k_(k), x_(x), log_(log) {}
+  /// The shadow state of a cluster of `ranks` CTAs of `shared_bytes` each (its cells).
+  static std::uint64_t shadow_bytes(std::uint64_t shared_bytes, std::uint32_t ranks) {
+    return (shared_bytes + 3) / 4 * 4 * ranks * sizeof(Cell);
+  }
 
   /// The sink the records go on to (null: none).
   void set_inner(AccessSink* inner) { inner_ = inner; }
@@ -136,17 +160,42 @@ class RaceChecker : public AccessSink {
   void cluster_arrive(std::uint32_t warp, std::uint32_t mask, std::uint64_t phase, bool relaxed);
   void cluster_wait(std::uint32_t warp, std::uint32_t mask, std::uint64_t phase);
   void cluster_phase(std::uint64_t phase);
+  /// The current phase of the mbarrier at `bar` (as mbar_arrive names it) completed.
+  void mbar_complete(std::uint64_t bar);
+  /// A bulk copy's (reduction's: `reduce`) write of `n` bytes at CTA-relative offset `off` of the
+  /// CTA whose mbarrier `bar` its complete-tx goes to, issued by lane `lane` at `pc`.
+  void bulk_write(std::uint32_t warp, unsigned lane, std::uint32_t pc, std::uint64_t bar, std::uint64_t off,
+                  std::uint64_t n, bool reduce);
+  /// A bulk operation's read of `n` bytes of the CTA's shared memory at `off`, issued by lane
+  /// `lane` at `pc`: until the lane's cp.async.bulk.wait_group covers it (a bulk_group operation:
+  /// `bar` kNoBar), or until the phase of the mbarrier at `bar` that the copy completes on (a copy
+  /// into a peer's shared memory).
+  static constexpr std::uint64_t kNoBar = ~std::uint64_t{0};
+  void bulk_read(std::uint32_t warp, unsigned lane, std::uint32_t pc, std::uint64_t off, std::uint64_t n,
+                 std::uint64_t bar = kNoBar);
+  /// cp.async.bulk.commit_group by `mask`'s lanes; cp.async.bulk.wait_group{.read} `n`.
+  void bulk_commit(std::uint32_t warp, std::uint32_t mask);
+  void bulk_wait(std::uint32_t warp, std::uint32_t mask, std::uint32_t n);
 
  private:
+  // What made an access, and so what orders it before another.
+  enum Kind : std::uint8_t {
+    kPlain = 0,    // a thread's load or store (or a copy made visible by its thread's wait)
+    kCpAsync,      // a cp.async write its thread has not waited for: ordered before nothing
+    kBulkWrite,    // a bulk copy's write: ordered before what has seen its mbarrier's virtual clock
+    kBulkReduce,   // the same of a bulk reduction (two of them are no hazard: element-wise atomic)
+    kBulkRead,     // a bulk_group operation's source read its thread has not waited for
+    kBulkSource,   // the source read of a copy into a peer: ordered as kBulkWrite (its mbarrier)
+  };
   struct Access {
     std::uint32_t dyn = 0;     // the warp's instruction count (its low 32 bits): one execution of
                                // one instruction
     std::uint32_t pc = 0;
-    std::uint32_t wclock = 0;  // the warp's own tick
-    std::uint32_t lclock = 0;  // the lane's clock
+    std::uint32_t wclock = 0;  // the warp's own tick (kBulkWrite/Reduce/Source: the mbarrier's)
+    std::uint32_t lclock = 0;  // the lane's clock (kBulkWrite/Reduce/Source: the virtual clock's slot)
     std::uint16_t tid = 0;     // in the cluster: (rank * warps per CTA + warp) * 32 + lane
     bool valid = false;
-    bool async = false;        // a cp.async write its thread has not waited for
+    Kind kind = kPlain;
   };
   struct Cell {
     std::uint32_t gen = 0;
@@ -159,15 +208,32 @@ class RaceChecker : public AccessSink {
     std::array<Access, kReads> reads;
   };
   // Warps are the cluster's (rank * wpc_ + warp: `g` below), and so are the vector clocks (one
-  // entry per warp of the cluster) and the cells (rank * stride_ + offset).
-  std::uint32_t* clock(std::uint32_t g) { return clocks_.data() + std::size_t(g) * nwarps_; }
-  const std::uint32_t* clock(std::uint32_t g) const { return clocks_.data() + std::size_t(g) * nwarps_; }
+  // entry per warp of the cluster, then kBulkSlots of mbarriers: nclk_) and the cells (rank *
+  // stride_ + offset).
+  std::uint32_t* clock(std::uint32_t g) { return clocks_.data() + std::size_t(g) * nclk_; }
+  const std::uint32_t* clock(std::uint32_t g) const { return clocks_.data() + std::size_t(g) * nclk_; }
   bool ordered(const Access& e, std::uint32_t warp, unsigned lane, std::uint32_t dyn) const {
     const std::uint32_t ew = e.tid / kLanes;
     if (ew != warp) return ew < nwarps_ && clock(warp)[ew] >= e.wclock;
     if (e.dyn == dyn) return false;  // two lanes of one instruction
     return lanes_[warp][lane] > e.lclock;
   }
+  /// Whether `e` is ordered before an access of thread `tid` (lane `lane` of `warp`, in execution
+  /// `dyn`): a thread's own plain accesses are, pending copies are not, a bulk copy's write when
+  /// the warp has seen its mbarrier's phase complete.
+  bool before(const Access& e, std::uint32_t warp, unsigned lane, std::uint32_t dyn, std::uint16_t tid) const {
+    switch (e.kind) {
+      case kPlain: return e.tid == tid || ordered(e, warp, lane, dyn);
+      case kBulkWrite:
+      case kBulkReduce:
+      case kBulkSource: return clock(warp)[nwarps_ + e.lclock] >= e.wclock;
+      default: return false;
+    }
+  }
+  void place_read(Cell& c, const Access& me, std::uint32_t warp);
+  /// The virtual clock of the mbarrier `key` and the tick its next phase completion gives (false:
+  /// no clock left for it, kBulkSlots are taken).
+  bool bulk_clock(std::uint64_t key, std::uint32_t& slot, std::uint32_t& tick);
   // A write's checks and update of one byte's cell (n = 1) or a whole word's (n = 4).
   void visit_write(Cell& c, const Access& me, std::uint64_t off, std::uint64_t i, unsigned n, const Inst* st,
                    unsigned elem, std::uint32_t warp, unsigned lane, std::uint32_t dyn);
@@ -204,6 +270,8 @@ class RaceChecker : public AccessSink {
   }
   std::uint32_t gen_ = 0;
   std::uint32_t nwarps_ = 0;  // of the cluster: ranks_ * wpc_
+  std::uint32_t nclk_ = 0;    // entries of a vector clock: nwarps_ + kBulkSlots
+  std::uint32_t slots_ = 0;   // virtual clocks given to mbarriers
   std::uint32_t wpc_ = 0;     // warps per CTA
   std::uint32_t ranks_ = 1, next_ranks_ = 1;
   std::uint32_t rank_ = 0;    // the CTA running now
@@ -240,6 +308,9 @@ class RaceChecker : public AccessSink {
   };
   std::vector<std::array<std::uint32_t, kLanes>> committed_;
   std::vector<std::array<std::vector<Pending>, kLanes>> pending_;
+  // The same for bulk async-groups (cp.async.bulk.commit_group) and their source reads.
+  std::vector<std::array<std::uint32_t, kLanes>> bulk_committed_;
+  std::vector<std::array<std::vector<Pending>, kLanes>> bulk_pending_;
   void complete(std::uint32_t warp, unsigned lane, std::uint32_t below);
   // mbarriers by .shared::cluster address ((rank + 1) << kClusterRankShift | offset): the clocks
   // their arrivals carried, those of its own CTA's threads (`near`) and those of other CTAs'
@@ -248,6 +319,8 @@ class RaceChecker : public AccessSink {
   struct MbarClock {
     std::vector<std::uint32_t> near, far;
     std::vector<std::uint32_t> lanes;  // per warp: the highest lane clock arrived
+    std::uint32_t completed = 0;       // phases completed (mbar_complete)
+    int slot = -1;                     // its virtual clock (bulk copies), or none yet
   };
   std::map<std::uint64_t, MbarClock> mbars_;
   // Flags: per shared word (cell of its first byte), the clocks strong stores and atomics
