@@ -317,6 +317,9 @@ LaunchSassCounts count_launch(const Function& sass, std::span<const PtxInst> ptx
     ic.thread = c.thread;
     ic.thread_pred_on = c.thread;
     if (in.guarded() && ic.ptx_pc >= 0) ic.thread_pred_on = std::min(c.thread, at(pc_thread, std::size_t(ic.ptx_pc)));
+    // `@!PT`: the constant-true predicate negated, true on no lane (ptxas puts `@!PT LDS RZ, [RZ]`
+    // before an LDGSTS; the H200 counts 0 predicated-on lanes for each).
+    if (in.guard == kNoGuard && in.guard_negated) ic.thread_pred_on = 0;
     r.instructions.push_back(ic);
     if (ic.warp == 0) continue;
     r.warp_instructions += ic.warp;

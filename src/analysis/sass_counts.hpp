@@ -14,7 +14,7 @@
 //    lanes whose guard predicate is false (smsp__thread_inst_executed counts those too);
 //    `thread_pred_on` counts only the lanes whose guard is true, which the machine code's own
 //    predicates decide: it is exact for unguarded instructions and for guarded ones whose PTX
-//    instruction has the same guard, else estimated (the PTX's predicated-on lanes of the block).
+//    instruction has the same guard or `@!PT` (0), else estimated (the PTX's predicated-on lanes).
 #pragma once
 
 #include <cstdint>

@@ -8,7 +8,8 @@
 // that occurs 128 times, as cuobjdump counts its HMMA.16816.F32 / .F16 / .F32.BF16, HMMA.1688.F32.TF32,
 // IMMA.16832.S8.S8 and DMMA.8x8x4 (tests/hw/data/h100/timing/tensor_rate.sass.txt); LDSM and
 // LDGSTS the same way from a kernel of 64 ldmatrix.x4 and one of 64 cp.async (16 bytes): the one
-// opcode each has 64 of. An opcode no listing shows is "OP_0x<hex>", class kOther.
+// opcode each has 64 of. REDG.F32 and ATOMG from an H200 listing (below). An opcode no listing
+// shows is "OP_0x<hex>", class kOther.
 #include <fmt/format.h>
 
 #include <array>
@@ -55,6 +56,10 @@ constexpr Entry kTable[] = {
     {0x189, "SHFL", C::kInterThread},  {0x18c, "ATOMS", C::kAtomicShared}, {0x18e, "REDG", C::kAtomicGlobal},
     {0x199, "SULD", C::kTexture},      {0x1ae, "LDGSTS", C::kAsyncCopy},      {0x19d, "SUST", C::kTexture},       {0x1c3, "S2UR", C::kUniform},
     {0x1c4, "REDUX", C::kInterThread},
+    // From the H200's listing of tests/hw/ncurep/tag_requests_more.cu
+    // (tests/hw/data/h200/ncurep_source/tag_requests_more.sass): the float reduction
+    // REDG.E.ADD.F32.FTZ.RN (0x...79a6; the integer REDG.E.ADD is 0x18e) and ATOMG.E.ADD (0x...79a8).
+    {0x1a6, "REDG", C::kAtomicGlobal}, {0x1a8, "ATOMG", C::kAtomicGlobal},
 };
 
 }  // namespace

@@ -1,6 +1,7 @@
 // The machine code of an .ncu-rep and the source counters keyed by its addresses (ncu_rep_sass.hpp).
 #include "export/ncu_rep_sass.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <filesystem>
 #include <set>
@@ -26,6 +27,17 @@ constexpr std::uint64_t kCubinStride = 0x100000000ull;
 constexpr std::uint32_t kSassLevelSm90 = 9;
 constexpr std::uint32_t kCudaSmVersion90 = 0x90000;
 constexpr std::uint32_t kWarpSize = 32;
+
+// memory_access_type as the H200's reports code it (tests/hw/data/h200/ncurep_source): load 2,
+// store 4, a global atomic 8 (ATOMG), cp.async 6 (load | store); a reduction (REDG) has none.
+// Shared atomics have no measurement: none.
+std::optional<double> access_code(const std::string& space, const std::string& op) {
+  if (op == "load") return 2;
+  if (op == "store") return 4;
+  if (op == "atomic" && space == "global") return 8;
+  if (op == "ldgsts" && space == "global") return 2 | 4;
+  return std::nullopt;
+}
 
 const nlohmann::json* sass_of(const nlohmann::json& launch) {
   const auto it = launch.find("sass");
@@ -206,6 +218,15 @@ std::map<std::string, AddressValues> sass_counters(const nlohmann::json& launch,
   for (const auto& p : s->value("memory", nlohmann::json::array()))
     if (p.is_array() && p.size() == 2) offset_of[p[0].get<std::uint64_t>()] = p[1].get<std::uint64_t>();
   auto num = [](const nlohmann::json& x, const char* k) { return x.value(k, 0.0); };
+  // The shared side's counters of a machine instruction at `offset` (address a).
+  auto shared_counters = [&](std::uint64_t offset, std::uint64_t a, double w, double ideal) {
+    m["memory_l1_wavefronts_shared"].emplace_back(a, w);
+    m["memory_l1_wavefronts_shared_ideal"].emplace_back(a, ideal);
+    m["derived__memory_l1_wavefronts_shared_excessive"].emplace_back(a, std::max(0.0, w - ideal));
+    const auto e = warp_at.find(offset);
+    if (e != warp_at.end() && e->second > 0)
+      m["derived__memory_l1_conflicts_shared_nway"].emplace_back(a, w / static_cast<double>(e->second));
+  };
   for (const auto& line : launch.value("lines", nlohmann::json::array())) {
     for (const auto& ins : line.value("instructions", nlohmann::json::array())) {
       if (!ins.contains("pc") || !ins["pc"].is_number_unsigned()) continue;
@@ -213,29 +234,43 @@ std::map<std::string, AddressValues> sass_counters(const nlohmann::json& launch,
       if (it == offset_of.end()) continue;
       const std::uint64_t a = function_address + it->second;
       const std::string space = ins.value("space", std::string()), op = ins.value("op", std::string());
-      const bool load = op == "load", store = op == "store";
+      // cp.async (LDGSTS) reads global and writes shared: both spaces' codes and counters on the
+      // one instruction (the H200: address space 20 = global 4 | shared 16, operation 6 = load 2 |
+      // store 4).
+      const bool ldgsts = space == "global" && op == "ldgsts";
       if (space == "global" || space == "shared") {
-        m["memory_type"].emplace_back(a, space == "global" ? 4 : 16);
-        if (load || store) m["memory_access_type"].emplace_back(a, load ? 2 : 4);
+        m["memory_type"].emplace_back(a, ldgsts ? 4 | 16 : space == "global" ? 4 : 16);
+        if (const auto code = access_code(space, op)) m["memory_access_type"].emplace_back(a, *code);
         m["memory_access_size_type"].emplace_back(a, 8.0 * num(ins, "width"));
       }
       if (space == "global") {
         if (ins.contains("l1_tag_requests")) m["memory_l1_tag_requests_global"].emplace_back(a, num(ins, "l1_tag_requests"));
-        m["memory_l2_theoretical_sectors_global"].emplace_back(a, num(ins, "sectors"));
-        m["memory_l2_theoretical_sectors_global_ideal"].emplace_back(a, num(ins, "ideal_sectors"));
-        m["derived__memory_l2_theoretical_sectors_global_excessive"].emplace_back(a, num(ins, "excessive_sectors"));
+        // An atomic's or reduction's theoretical sectors are those its lanes touch, once each
+        // (`theoretical_sectors`; its `sectors` count the L1's passes: 32 for one address per warp).
+        const bool theoretical = ins.contains("theoretical_sectors");
+        const double sectors = num(ins, theoretical ? "theoretical_sectors" : "sectors"), ideal = num(ins, "ideal_sectors");
+        m["memory_l2_theoretical_sectors_global"].emplace_back(a, sectors);
+        m["memory_l2_theoretical_sectors_global_ideal"].emplace_back(a, ideal);
+        m["derived__memory_l2_theoretical_sectors_global_excessive"].emplace_back(
+            a, theoretical ? std::max(0.0, sectors - ideal) : num(ins, "excessive_sectors"));
+        if (ldgsts) shared_counters(it->second, a, num(ins, "wavefronts"), num(ins, "ideal_wavefronts"));
       } else if (space == "local") {
         m["memory_l2_theoretical_sectors_local"].emplace_back(a, num(ins, "sectors"));
       } else if (space == "shared") {
-        const double w = num(ins, "wavefronts"), ideal = num(ins, "ideal_wavefronts");
-        m["memory_l1_wavefronts_shared"].emplace_back(a, w);
-        m["memory_l1_wavefronts_shared_ideal"].emplace_back(a, ideal);
-        m["derived__memory_l1_wavefronts_shared_excessive"].emplace_back(a, std::max(0.0, w - ideal));
-        const auto e = warp_at.find(it->second);
-        if (e != warp_at.end() && e->second > 0)
-          m["derived__memory_l1_conflicts_shared_nway"].emplace_back(a, w / static_cast<double>(e->second));
+        shared_counters(it->second, a, num(ins, "wavefronts"), num(ins, "ideal_wavefronts"));
       }
     }
+  }
+  // Shared loads and stores no lane runs (`@!PT`): the H200 gives them address space 0 (no lane
+  // touched one), the operation and size of the opcode, and zero wavefronts.
+  for (const auto& n : s->value("memory_never", nlohmann::json::array())) {
+    if (!n.is_array() || n.size() != 4 || !n[0].is_number_unsigned() || n[1] != "shared") continue;
+    const auto off = n[0].get<std::uint64_t>();
+    const std::uint64_t a = function_address + off;
+    m["memory_type"].emplace_back(a, 0);
+    if (const auto code = access_code("shared", n[2].get<std::string>())) m["memory_access_type"].emplace_back(a, *code);
+    m["memory_access_size_type"].emplace_back(a, 8.0 * n[3].get<double>());
+    shared_counters(off, a, 0, 0);
   }
   return m;
 }

@@ -15,7 +15,10 @@
 //    thread_inst_executed_true and the section's averages; per memory instruction that carries
 //    exactly one PTX memory instruction (`sass.memory`) that instruction's memory counters under
 //    the SourceCounters section's names, and its address space, operation and size codes where the
-//    H200's reports show them (global 4, shared 16; load 2, store 4; size in bits).
+//    H200's reports show them (global 4, shared 16, cp.async 20; load 2, store 4, global atomic 8,
+//    cp.async 6, a reduction none; size in bits); cp.async carries both its global and its shared
+//    counters. Shared loads and stores no lane runs (`sass.memory_never`, `@!PT`): address space 0,
+//    the operation and size codes, zero wavefronts, as the H200 shows them.
 #pragma once
 
 #include <cstdint>

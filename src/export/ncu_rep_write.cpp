@@ -269,9 +269,13 @@ std::vector<std::pair<std::string, Instanced>> source_counters(const nlohmann::j
       if (space == "global") {
         if (ins.contains("l1_tag_requests"))
           m["memory_l1_tag_requests_global"].add_uint(pc, num(ins, "l1_tag_requests"));
-        m["memory_l2_theoretical_sectors_global"].add_uint(pc, num(ins, "sectors"));
-        m["memory_l2_theoretical_sectors_global_ideal"].add_uint(pc, num(ins, "ideal_sectors"));
-        m["derived__memory_l2_theoretical_sectors_global_excessive"].add_uint(pc, num(ins, "excessive_sectors"));
+        // Atomics and reductions: the sectors their lanes touch, once each (ncu_rep_sass.cpp).
+        const bool theoretical = ins.contains("theoretical_sectors");
+        const double sectors = num(ins, theoretical ? "theoretical_sectors" : "sectors"), ideal = num(ins, "ideal_sectors");
+        m["memory_l2_theoretical_sectors_global"].add_uint(pc, sectors);
+        m["memory_l2_theoretical_sectors_global_ideal"].add_uint(pc, ideal);
+        m["derived__memory_l2_theoretical_sectors_global_excessive"].add_uint(
+            pc, theoretical ? std::max(0.0, sectors - ideal) : num(ins, "excessive_sectors"));
       } else if (space == "local") {
         m["memory_l2_theoretical_sectors_local"].add_uint(pc, num(ins, "sectors"));
       } else if (space == "shared") {

@@ -98,13 +98,22 @@ void add_source_correlation(nlohmann::json& sass, const analysis::sass::LaunchSa
                             const analysis::sass::Function& function, const nlohmann::json& lines) {
   sass["function"] = function.name;
   sass["code_bytes"] = function.code.empty() ? 0u : function.code.back().offset + 16u;
-  nlohmann::json inst = nlohmann::json::array();
+  nlohmann::json inst = nlohmann::json::array(), never = nlohmann::json::array();
+  std::map<std::uint32_t, const analysis::sass::Inst*> decoded;  // offset -> machine instruction
+  for (const analysis::sass::Inst& in : function.code) decoded.emplace(in.offset, &in);
   std::map<std::int64_t, std::vector<std::uint32_t>> memory_at;  // PTX pc -> memory machine instructions
   for (const analysis::sass::InstCount& ic : counts.instructions) {
-    if (memory_class(analysis::sass::opcode_info(ic.opcode).cls) && ic.ptx_pc >= 0)
+    const auto d = decoded.find(ic.offset);
+    const analysis::sass::Inst* in = d == decoded.end() ? nullptr : d->second;
+    // `@!PT LDS RZ, [RZ]` (three before each LDGSTS, on the cp.async's line) accesses nothing: the
+    // PTX instruction's counters belong to the one that does.
+    const bool no_lane = in != nullptr && in->guard == analysis::sass::kNoGuard && in->guard_negated;
+    if (memory_class(analysis::sass::opcode_info(ic.opcode).cls) && ic.ptx_pc >= 0 && !no_lane)
       memory_at[ic.ptx_pc].push_back(ic.offset);
     if (ic.warp == 0) continue;
     inst.push_back({ic.offset, ic.ptx_pc, ic.warp, ic.thread, ic.thread_pred_on});
+    if (no_lane && (in->kind == analysis::sass::Kind::kLoadShared || in->kind == analysis::sass::Kind::kStoreShared))
+      never.push_back({ic.offset, "shared", in->kind == analysis::sass::Kind::kLoadShared ? "load" : "store", in->width});
   }
   nlohmann::json memory = nlohmann::json::array(), unplaced = nlohmann::json::array();
   for (const auto& l : lines) {
@@ -123,6 +132,7 @@ void add_source_correlation(nlohmann::json& sass, const analysis::sass::LaunchSa
   sass["instructions"] = std::move(inst);
   sass["memory"] = std::move(memory);
   sass["memory_unplaced"] = std::move(unplaced);
+  sass["memory_never"] = std::move(never);
 }
 
 std::string cubin_key(const std::vector<std::uint8_t>& cubin) {

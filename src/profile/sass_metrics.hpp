@@ -31,8 +31,8 @@ nlohmann::json sass_json(const analysis::sass::LaunchSassCounts& counts);
 /// `sass`: "function" (the cubin's function: its `.text.<function>` section), "code_bytes",
 /// "instructions" ([offset, ptx_pc, warp, thread, thread_pred_on] of each executed machine
 /// instruction), "memory" ([pc, offset]: each PTX memory instruction of `lines` that exactly one
-/// memory instruction of the machine code carries: its line's instruction and of a memory class),
-/// "memory_unplaced" (memory pcs with no such machine instruction, or several). The cubin itself is
+/// memory instruction of the machine code carries, `@!PT` ones aside), "memory_unplaced" (the others),
+/// "memory_never" ([offset, space, op, bytes] of executed `@!PT` shared accesses). The cubin itself is
 /// referred to by "cubin_key" (cubin_key()) and carried once per report (Runtime).
 void add_source_correlation(nlohmann::json& sass, const analysis::sass::LaunchSassCounts& counts,
                             const analysis::sass::Function& function, const nlohmann::json& lines);

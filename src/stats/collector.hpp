@@ -92,10 +92,14 @@ struct InstructionStats {
   bool matrix = false;  // ldmatrix/stmatrix: its records (and sample) are 8x8 matrices (WarpAccess::matrix)
   std::uint64_t executions = 0, active_lanes = 0;
   std::uint64_t requests = 0, sectors = 0, ideal_sectors = 0;
-  // Global accesses: the distinct 128-byte lines of each warp request, summed (Nsight Compute's
-  // per-instruction memory_l1_tag_requests_global: one tag lookup per line a request touches,
-  // tests/hw/data/h200/ncurep_source; docs/report.md "Source counters").
+  // Global loads, stores, atomics, reductions, cp.async: the distinct 128-byte lines of each warp
+  // request, summed (Nsight Compute's per-instruction memory_l1_tag_requests_global: one tag lookup
+  // per line a request touches, tests/hw/data/h200/ncurep_source; docs/report.md "Source counters").
   std::uint64_t l1_tag_requests = 0;
+  // Global atomics and reductions: the distinct sectors of each warp request, summed (Nsight
+  // Compute's per-instruction memory_l2_theoretical_sectors_global: 1 per warp for one address,
+  // where `sectors` counts the L1's passes, 32; tests/hw/data/h200/ncurep_source, atom_same).
+  std::uint64_t theoretical_sectors = 0;
   // Bulk/tensor loads with .multicast::cluster: the sectors delivered to the CTAs of the ctaMask
   // beyond the first (WarpAccess::destinations); the L2 reads them once (`sectors`).
   std::uint64_t multicast_sectors = 0;

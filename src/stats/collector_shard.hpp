@@ -571,7 +571,11 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
       part.ops.push_back(LineOp{a.pc, sm, lines.space, lines.op, lines.cached_in_l1, lines.requests,
                                 static_cast<std::uint32_t>(part.lines.size()), lines.count, reader, a.cta});
       for (std::uint32_t k = 0; k < lines.count; ++k) part.lines.push_back(lines.line[k]);
-      if (a.space == Space::kGlobal && (a.op == Op::kLoad || a.op == Op::kStore)) s.l1_tag_requests += distinct_lines(lines);
+      // Loads, stores, atomics, reductions and cp.async's global side alike: the H200 gives each
+      // the lines of its request (tests/hw/data/h200/ncurep_source, tag_requests_more).
+      if (a.space == Space::kGlobal) s.l1_tag_requests += distinct_lines(lines);
+      if (a.space == Space::kGlobal && (a.op == Op::kAtomic || a.op == Op::kReduction))
+        s.theoretical_sectors += distinct_sectors(lines);
       const std::uint32_t unit = scratch.transaction_bytes;
       // Units are powers of two in every built-in profile: a shift, not a division, when so.
       const std::uint64_t ideal = unit == 0                   ? 0
@@ -603,6 +607,21 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
         bool seen = false;
         for (std::uint32_t j = 0; j < k && !seen; ++j) seen = l.line[j].line == l.line[k].line;
         n += seen ? 0 : 1;
+      }
+      return n;
+    }
+
+    /// The distinct sectors among an access's line entries (an atomic's passes repeat them).
+    static std::uint32_t distinct_sectors(const mem::MemoryHierarchy::Lines& l) {
+      std::uint32_t n = 0;
+      for (std::uint32_t k = 0; k < l.count; ++k) {
+        bool seen = false;
+        for (std::uint32_t j = 0; j < k && !seen; ++j) seen = l.line[j].line == l.line[k].line;
+        if (seen) continue;
+        std::uint32_t mask = 0;
+        for (std::uint32_t j = k; j < l.count; ++j)
+          if (l.line[j].line == l.line[k].line) mask |= l.line[j].mask;
+        n += static_cast<std::uint32_t>(std::popcount(mask));
       }
       return n;
     }

@@ -22,6 +22,7 @@ void merge_row(InstructionStats& into, InstructionStats&& from, std::uint64_t se
   into.sectors += from.sectors;
   into.ideal_sectors += from.ideal_sectors;
   into.l1_tag_requests += from.l1_tag_requests;
+  into.theoretical_sectors += from.theoretical_sectors;
   into.multicast_sectors += from.multicast_sectors;
   into.bytes_requested += from.bytes_requested;
   into.bytes_moved += from.bytes_moved;

@@ -427,7 +427,11 @@ nlohmann::json instruction_json(const InstructionStats& s, std::uint32_t pc, con
   j["requests"] = s.requests;
   j["sectors"] = s.sectors;
   j["ideal_sectors"] = s.ideal_sectors;
-  if (s.space == Space::kGlobal && (s.op == Op::kLoad || s.op == Op::kStore)) j["l1_tag_requests"] = s.l1_tag_requests;
+  if (s.space == Space::kGlobal && (s.op == Op::kLoad || s.op == Op::kStore || s.op == Op::kAtomic ||
+                                    s.op == Op::kReduction || s.op == Op::kLdgsts))
+    j["l1_tag_requests"] = s.l1_tag_requests;
+  if (s.space == Space::kGlobal && (s.op == Op::kAtomic || s.op == Op::kReduction))
+    j["theoretical_sectors"] = s.theoretical_sectors;
   j["excessive_sectors"] = s.excessive_sectors();
   j["bytes_requested"] = s.bytes_requested;
   j["bytes_moved"] = s.bytes_moved;

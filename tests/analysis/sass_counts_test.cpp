@@ -39,6 +39,12 @@ TEST(SassCounts, OpcodeTableNamesEveryListedInstruction) {
   EXPECT_EQ(sass::opcode_info(0x223).cls, sass::InstClass::kFp32);  // FFMA
   EXPECT_EQ(sass::opcode_info(0x308).cls, sass::InstClass::kMufu);
   EXPECT_EQ(sass::opcode_info(0x981).cls, sass::InstClass::kLoadGlobal);
+  // The H200's listing of tests/hw/ncurep/tag_requests_more.cu (tests/hw/data/h200/ncurep_source):
+  // REDG.E.ADD.F32.FTZ.RN.STRONG.GPU is 0x...79a6, ATOMG.E.ADD.STRONG.GPU 0x...79a8.
+  EXPECT_EQ(sass::opcode_info(0x9a6).mnemonic, "REDG");
+  EXPECT_EQ(sass::opcode_info(0x9a6).cls, sass::InstClass::kAtomicGlobal);
+  EXPECT_EQ(sass::opcode_info(0x9a8).mnemonic, "ATOMG");
+  EXPECT_EQ(sass::opcode_info(0x9a8).cls, sass::InstClass::kAtomicGlobal);
   EXPECT_EQ(sass::opcode_info(0x1ff).mnemonic, "OP_0x1ff");
   EXPECT_EQ(sass::opcode_info(0x1ff).cls, sass::InstClass::kOther);
 }

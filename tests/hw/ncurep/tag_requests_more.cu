@@ -1,7 +1,7 @@
 // More access kinds for Nsight Compute's per-instruction source counters (issue 33 follow-up:
 // memory_l1_tag_requests_global and the address-space / operation codes of atomics, reductions,
 // cp.async, __ldg and local memory). 4 CTAs x 256 threads = 32 warps per kernel. Captured by
-// tests/hw/capture_ncurep_source.sh; not yet compared by a test.
+// tests/hw/capture_ncurep_source.sh; compared by tests/export/ncu_rep_sass_test.cpp.
 #include <cuda_pipeline.h>
 #include <cstdio>
 
