@@ -13,10 +13,11 @@
 // Build: nvcc -O3 -arch=sm_90 -lineinfo lds_micro.cu
 #include <cstdio>
 #include <cstdlib>
-#include <functional>
 #include <string>
 #include <vector>
 #include <cuda_runtime.h>
+
+#include "lds_patterns.hpp"
 
 #define CHECK(x)                                                                          \
   do {                                                                                    \
@@ -92,56 +93,9 @@ __global__ void pair(const int* offs, float* out) {
   out[lane] = p[0] + p[1] * 2.f;
 }
 
-struct Pattern {
-  const char* name;
-  std::function<int(int lane, int w)> off;  // byte offset, or -1: inactive
-};
-
 int main() {
-  // Patterns over lane l and width w (bytes). Names say the map; "h" = half-warp (16 lanes),
-  // "q" = quarter-warp (8 lanes).
-  const std::vector<Pattern> patterns = {
-      {"linear", [](int l, int w) { return l * w; }},
-      {"broadcast0", [](int, int) { return 0; }},
-      {"broadcast_w", [](int, int w) { return 5 * w; }},
-      {"stride2", [](int l, int w) { return 2 * l * w; }},
-      {"stride4", [](int l, int w) { return 4 * l * w; }},
-      {"stride8", [](int l, int w) { return 8 * l * w; }},
-      {"stride128B", [](int l, int) { return l * 128; }},
-      {"reverse", [](int l, int w) { return (31 - l) * w; }},
-      {"xor1", [](int l, int w) { return (l ^ 1) * w; }},
-      {"xor8", [](int l, int w) { return (l ^ 8) * w; }},
-      {"xor16", [](int l, int w) { return (l ^ 16) * w; }},
-      {"pairs_same", [](int l, int w) { return (l / 2) * w; }},
-      {"quads_same", [](int l, int w) { return (l / 4) * w; }},
-      {"q_broadcast", [](int l, int w) { return (l / 8) * w; }},
-      {"h_broadcast", [](int l, int w) { return (l / 16) * w; }},
-      {"h_repeat", [](int l, int w) { return (l % 16) * w; }},
-      {"q_repeat", [](int l, int w) { return (l % 8) * w; }},
-      {"four_repeat", [](int l, int w) { return (l % 4) * w; }},
-      {"h_rows", [](int l, int w) { return (l % 16) * w + (l / 16) * 512; }},
-      {"q_rows", [](int l, int w) { return (l % 8) * w + (l / 8) * 512; }},
-      {"q_rows128", [](int l, int w) { return (l % 8) * w + (l / 8) * 128; }},
-      {"h_rows_shift", [](int l, int w) { return (l % 16) * w + (l / 16) * 64; }},
-      {"first_half", [](int l, int w) { return l < 16 ? l * w : -1; }},
-      {"second_half", [](int l, int w) { return l >= 16 ? l * w : -1; }},
-      {"first_quarter", [](int l, int w) { return l < 8 ? l * w : -1; }},
-      {"one_lane", [](int l, int w) { return l == 7 ? 3 * w : -1; }},
-      {"even_lanes", [](int l, int w) { return l % 2 == 0 ? l * w : -1; }},
-      {"odd_lanes_bcast", [](int l, int) { return l % 2 == 1 ? 64 : -1; }},
-      {"q0q2_same", [](int l, int w) { return ((l / 8) % 2) * 8 * w + (l % 8) * w; }},
-      {"q0q1_same", [](int l, int w) { return (l / 16) * 8 * w + (l % 8) * w; }},
-      {"two_addr_one_bank", [](int l, int) { return (l % 2) * 128; }},
-      {"four_addr_one_bank", [](int l, int) { return (l % 4) * 128; }},
-      {"half_bcast_half_conflict", [](int l, int) { return l < 16 ? 0 : (l - 16) * 128; }},
-      {"mixed_words", [](int l, int w) { return ((l * 7) % 32) * w; }},
-      {"swizzle_xor_row", [](int l, int w) { return (((l % 8) ^ (l / 8)) * w) + (l / 8) * 128; }},
-      {"col_of_8x8_f64", [](int l, int w) { return (l % 8) * 8 * w + (l / 8) * w; }},
-      {"col_padded", [](int l, int w) { return (l % 8) * 9 * w + (l / 8) * w; }},
-      {"colmajor_4", [](int l, int w) { return (l % 4) * 8 * w + (l / 4) * w; }},
-      {"half_linear_half_bcast", [](int l, int w) { return l < 16 ? l * w : 0; }},
-      {"block_of_4", [](int l, int w) { return (l / 4) * 4 * w * 2 + (l % 4) * w; }},
-  };
+  // Patterns over lane l and width w (bytes): lds_patterns.hpp.
+  const auto& patterns = lds_micro::kPatterns;
   struct Op {
     const char* name;
     int width;
@@ -161,7 +115,7 @@ int main() {
   int n = 0;
   for (const Op& op : ops) {
     const bool narrow = op.width < 4 || op.name[0] != 'l' && op.name[0] != 's';
-    for (const Pattern& p : patterns) {
+    for (const lds_micro::Pattern& p : patterns) {
       // Byte, halfword and atomic cases: a subset of the patterns.
       if (narrow) {
         const std::string nm = p.name;
