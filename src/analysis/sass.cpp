@@ -442,6 +442,36 @@ std::vector<Merge> plan_merges(const Function& sass, std::span<const PtxInst> pt
     for (std::uint32_t q : group) taken[q] = true;
     out.push_back(std::move(m));
   }
+  // Loads ptxas answered from a register: an ld.shared with no LDS of its own whose block reads
+  // the same register, offset and width earlier with an LDS, no st.shared, branch or unguarded
+  // instruction with control (a barrier) between them (CUB's raking scan reads its segment twice;
+  // the machine code reads it once: tests/hw/data/h200/lds, cub_blocks). The earlier load keeps
+  // its width and absorbs the later ones.
+  std::map<std::uint32_t, std::size_t> merge_of;  // the earlier load's pc -> its entry in out
+  for (std::size_t pc = 0; pc < ptx.size(); ++pc) {
+    const PtxInst& q = ptx[pc];
+    if (!q.shared_load || taken[pc] || q.width == 0) continue;
+    const auto* mine = machine_of(static_cast<std::uint32_t>(pc), false);
+    if (mine == nullptr || !mine->empty()) continue;
+    for (std::size_t k = pc; k-- > 0;) {
+      const PtxInst& o = ptx[k];
+      if (pg.block_of[k] != pg.block_of[pc] || o.shared_store || o.flow != PtxInst::Flow::kPlain ||
+          (!o.guarded && !o.anchor_ok && !o.shared_load && !o.local_load && !o.local_memory))
+        break;
+      if (!o.shared_load || o.width != q.width || o.address_register != q.address_register ||
+          o.address_offset != q.address_offset)
+        continue;
+      const auto* theirs = machine_of(static_cast<std::uint32_t>(k), false);
+      if (taken[k] || theirs == nullptr ||
+          !std::any_of(theirs->begin(), theirs->end(), [&](std::uint8_t x) { return x == o.width; }))
+        break;
+      const auto [it, fresh] = merge_of.try_emplace(static_cast<std::uint32_t>(k), out.size());
+      if (fresh) out.push_back(Merge{static_cast<std::uint32_t>(k), o.width, {}});
+      out[it->second].absorbed.push_back(static_cast<std::uint32_t>(pc));
+      taken[pc] = true;
+      break;
+    }
+  }
   return out;
 }
 

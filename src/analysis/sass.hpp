@@ -150,6 +150,9 @@ struct SpillPlan {
 /// `pc` is the group's lowest offset (its records become `width` wide), `absorbed` the others
 /// (no records). E.g. ld.shared.f32 [%r7], [%r7+4], [%r7+8], [%r7+12] as one LDS.128 (on the
 /// first one's line); st.shared.u32 [%r7], [%r7+4] as one STS.64 (on the second one's line).
+/// A Merge whose width is the PTX access's own absorbs loads ptxas did not make at all: a later
+/// ld.shared of the same register, offset and width in the same block, with no LDS of its own and
+/// no st.shared, branch or barrier between, reads the register the first one's LDS filled.
 struct Merge {
   std::uint32_t pc = 0;
   std::uint8_t width = 0;

@@ -25,6 +25,27 @@ std::uint32_t shared_lanes_per_phase(const arch::Profile& p, Op op, std::uint32_
   return std::clamp<std::uint32_t>(lanes, 1, std::min(p.warp_size, kMaxWarpSize));
 }
 
+bool shared_load_pairs_lanes(const WarpAccess& a) {
+  for (unsigned first = 0; first < kMaxWarpSize; first += 4) {
+    std::uint64_t seen[2];
+    unsigned n = 0;
+    for (unsigned lane = first; lane < first + 4; ++lane) {
+      if (!a.active.test(lane)) continue;
+      const std::uint64_t addr = a.addr[lane];
+      if ((n > 0 && seen[0] == addr) || (n > 1 && seen[1] == addr)) continue;
+      if (n == 2) return false;
+      seen[n++] = addr;
+    }
+  }
+  return true;
+}
+
+std::uint32_t shared_lanes_per_phase(const arch::Profile& p, const WarpAccess& a) {
+  if (a.op == Op::kLoad && p.shared_load_pass_bytes > p.shared_store_pass_bytes && !shared_load_pairs_lanes(a))
+    return shared_lanes_per_phase(p, Op::kStore, a.width);
+  return shared_lanes_per_phase(p, a.op, a.width);
+}
+
 namespace {
 
 /// Records one phase: its lanes, wavefronts, and the ideal count for `distinct` addresses of
@@ -177,7 +198,7 @@ SharedBankResult shared_access(const arch::Profile& p, const WarpAccess& a, cons
     fail(ErrorKind::kUnsupported, "profile '{}': {} shared-memory banks of {} bytes (supported: 1 to {} banks)", p.name,
          p.shared_banks, p.shared_bank_bytes, kMaxBanks);
   SharedBankResult r;
-  r.lanes_per_phase = shared_lanes_per_phase(p, a.op, a.width);
+  r.lanes_per_phase = shared_lanes_per_phase(p, a);
   const std::uint64_t lo = summary.lo, hi = summary.hi;
   if (lo > hi) return r;  // no active lane
   if (a.op == Op::kAtomic || a.op == Op::kReduction) {

@@ -322,6 +322,39 @@ TEST(Sass, SharedStoresTheMachineCodeMergedAreFound) {
   EXPECT_TRUE(sass::plan_merges(numbered({lds(101, 8), sts(102, 4), sts(103, 4)}), ptx).empty());
 }
 
+// CUB's raking exclusive scan (BlockScan<int, 128, BLOCK_SCAN_RAKING>, tests/hw/lds/cub_blocks.cu)
+// reads a raking thread's segment [%r49+16..28] for the upsweep and again [%r49+16..24] for the
+// downsweep, with only shfl.sync and arithmetic between; ptxas 13.0 keeps the first four LDS
+// and none of the second three (tests/hw/data/h200/lds/cub_blocks_source.csv.gz: 4 LDS, 8 warp
+// instructions each, where the PTX has 7 loads). The second reads make no records.
+TEST(Sass, SharedLoadsTheMachineCodeReusedAreFound) {
+  std::vector<sass::PtxInst> ptx = {shared_load(891, "%r49", 28), shared_load(894, "%r49", 16),
+                                    shared_load(900, "%r49", 20), shared_load(906, "%r49", 24),
+                                    shared_load(920, "%r9", 0),   shared_load(941, "%r49", 16),
+                                    shared_load(949, "%r49", 20), shared_load(956, "%r49", 24)};
+  ptx[4].shared_load = false;  // pc 4: a guarded add (the shfl's @p add), not a barrier
+  ptx[4].guarded = true;
+  ptx[4].anchor_ok = false;
+  const sass::Function f = numbered({lds(891, 4), lds(894, 4), lds(900, 4), lds(906, 4)});
+  const std::vector<sass::Merge> m = sass::plan_merges(f, ptx);
+  ASSERT_EQ(m.size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(m[i].pc, i + 1);  // [%r49+16], +20, +24 keep their width and absorb the re-reads
+    EXPECT_EQ(m[i].width, 4);
+    EXPECT_EQ(m[i].absorbed, (std::vector<std::uint32_t>{static_cast<std::uint32_t>(i + 5)}));
+  }
+  // A barrier (unguarded, not plain) between them: the re-reads are not the first reads' values.
+  std::vector<sass::PtxInst> barrier = ptx;
+  barrier[4].guarded = false;
+  EXPECT_TRUE(sass::plan_merges(f, barrier).empty());
+  // A shared store between them, or an LDS of its own on the re-read's line: nothing absorbed.
+  std::vector<sass::PtxInst> stored = ptx;
+  stored[4].shared_store = true;
+  EXPECT_TRUE(sass::plan_merges(f, stored).empty());
+  const sass::Function own = numbered({lds(891, 4), lds(894, 4), lds(900, 4), lds(906, 4), lds(941, 4), lds(949, 4), lds(956, 4)});
+  EXPECT_TRUE(sass::plan_merges(own, ptx).empty());
+}
+
 namespace {
 
 // PTX with one ld.local (pc 2, line 102), 4 bytes per lane.
