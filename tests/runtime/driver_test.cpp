@@ -73,7 +73,8 @@ TEST(Driver, MemoryArraysOccupancyAndStreamsBehaveAsDocumented) {
   // driver_memory.cpp checks return codes and values itself (cuda.h, the driver API reference, the
   // H100's limits, a CPU reference); here: it passes, no call is a stub, the one wait that could
   // never end is refused with a message, and the kernels on mapped, pool and texture memory are
-  // launches of the report: scale_add on mapped memory, on pool memory, tex_read.
+  // launches of the report: scale_add on mapped memory, on pool memory, tex_read, and scale_add
+  // by cuLaunchGrid.
   const std::string report = prog("driver_memory.json");
   const auto r = run_under_warpscope(prog("driver_memory") + " " + prog("driver_kernels.ptx"), report);
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
@@ -83,10 +84,13 @@ TEST(Driver, MemoryArraysOccupancyAndStreamsBehaveAsDocumented) {
   EXPECT_NE(r.err.find("cuStreamWaitValue32: the value at 0x"), std::string::npos) << r.err;
   const nlohmann::json j = rt_test::read_json(report);
   const auto& l = j.at("launches");
-  ASSERT_EQ(l.size(), 3u) << j.dump(1);
+  ASSERT_EQ(l.size(), 4u) << j.dump(1);
   EXPECT_EQ(l[0]["name"], "scale_add");
   EXPECT_EQ(l[1]["name"], "scale_add");
   EXPECT_EQ(l[2]["name"], "tex_read");
+  EXPECT_EQ(l[3]["name"], "scale_add");
+  EXPECT_EQ(l[3]["grid"], nlohmann::json::array({2, 1, 1}));
+  EXPECT_EQ(l[3]["block"], nlohmann::json::array({128, 1, 1}));
   // scale_add on 1000 floats: every warp loads x[i] and y[i] once: 64 requests (as
   // DriverProgramBehavesAsDocumented), on mapped memory as on cuMemAlloc's.
   EXPECT_EQ(l[0]["metrics"]["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"], 64);

@@ -34,6 +34,7 @@ cudaError_t cudaGetTextureObjectTextureDesc(TextureDesc* tex, std::uint64_t obje
 cudaError_t cudaCreateSurfaceObject(std::uint64_t* object, const ResourceDesc* res);
 cudaError_t cudaDestroySurfaceObject(std::uint64_t object);
 cudaError_t cudaGetSurfaceObjectResourceDesc(ResourceDesc* res, std::uint64_t object);
+cudaError_t cudaDeviceGetTexture1DLinearMaxWidth(std::size_t* width, const ChannelFormatDesc* desc, int device);
 }
 
 namespace warpscope::cudart::drv {
@@ -366,6 +367,13 @@ WS_DRV CUresult cuMipmappedArrayGetLevel(void** level, void* mipmap, unsigned in
 WS_DRV CUresult cuMipmappedArrayDestroy(void* mipmap) {
   if (CUresult e = need_context(); e != kCuSuccess) return e;
   return via_runtime([&] { return cudaFreeMipmappedArray(mipmap); });
+}
+
+WS_DRV CUresult cuDeviceGetTexture1DLinearMaxWidth(std::size_t* width, int format, unsigned channels, int dev) {
+  if (CUresult e = need_init(); e != kCuSuccess) return e;
+  ChannelFormatDesc c{};
+  if (!channel_desc(format, channels, &c)) return bad_format("cuDeviceGetTexture1DLinearMaxWidth", format, channels);
+  return via_runtime([&] { return cudaDeviceGetTexture1DLinearMaxWidth(width, &c, dev); });
 }
 
 // ---- Copies with arrays and 3-D copies ----------------------------------------------------------

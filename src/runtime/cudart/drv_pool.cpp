@@ -1,5 +1,5 @@
-// The driver API's memory pools, stream-ordered allocation, managed-memory hints and the peer
-// calls of one device (drv.hpp): the runtime's entry points do the work (api_pool.cpp,
+// The driver API's memory pools, stream-ordered allocation, managed-memory hints, the peer calls
+// and peer copies of one device and its PCI address (drv.hpp): the runtime's entry points do the work (api_pool.cpp,
 // api_memory.cpp, api_memory_extra.cpp). CUmemoryPool is the runtime's cudaMemPool_t, and
 // CUmemPoolProps, CUmemLocation, CUmemAccessDesc, CUmemPool_attribute and CUmem_range_attribute
 // are the runtime's types and numbers (cuda.h and driver_types.h, CUDA 13.0).
@@ -30,6 +30,8 @@ cudaError_t cudaMemRangeGetAttributes(void** data, std::size_t* sizes, int* attr
 cudaError_t cudaDeviceGetP2PAttribute(int* value, int attr, int src, int dst);
 cudaError_t cudaDeviceEnablePeerAccess(int peer, unsigned flags);
 cudaError_t cudaDeviceDisablePeerAccess(int peer);
+cudaError_t cudaDeviceGetPCIBusId(char* id, int len, int dev);
+cudaError_t cudaDeviceGetByPCIBusId(int* device, const char* id);
 }
 
 namespace warpscope::cudart::drv {
@@ -50,6 +52,15 @@ bool managed_range(std::uint64_t p, std::size_t n) {
   if (cudaPointerGetAttributes(&a, ptr(p)) != kSuccess || a.type != kManaged) return false;
   PointerAttributes b{};
   return n != 0 && cudaPointerGetAttributes(&b, ptr(p + n - 1)) == kSuccess && b.type == kManaged;
+}
+
+/// The contexts of a peer copy: both valid (one device: every context is on it).
+bool valid_contexts(const void* a, const void* b) {
+  for (const void* p : {a, b}) {
+    const auto* c = static_cast<const Context*>(p);
+    if (c == nullptr || c->destroyed) return false;
+  }
+  return true;
 }
 
 /// cuMemPrefetchAsync and cuMemAdvise: checked, then nothing to do (caveat below).
@@ -193,4 +204,52 @@ WS_DRV CUresult cuCtxDisablePeerAccess(void* peer) {
   auto* c = static_cast<Context*>(peer);
   if (c == nullptr || c->destroyed) return kCuInvalidContext;
   return 705;  // CUDA_ERROR_PEER_ACCESS_NOT_ENABLED
+}
+
+// Copies between the contexts of the one device: device-to-device copies.
+WS_DRV CUresult cuMemcpyPeer(std::uint64_t dst, void* dst_ctx, std::uint64_t src, void* src_ctx, std::size_t n) {
+  if (CUresult e = need_context(); e != kCuSuccess) return e;
+  if (!valid_contexts(dst_ctx, src_ctx)) return kCuInvalidContext;
+  return via_runtime([&] { return cudaMemcpy(ptr(dst), ptr(src), n, kDeviceToDevice); });
+}
+WS_DRV CUresult cuMemcpyPeer_ptds(std::uint64_t dst, void* dst_ctx, std::uint64_t src, void* src_ctx, std::size_t n) {
+  return cuMemcpyPeer(dst, dst_ctx, src, src_ctx, n);
+}
+WS_DRV CUresult cuMemcpyPeerAsync(std::uint64_t dst, void* dst_ctx, std::uint64_t src, void* src_ctx, std::size_t n,
+                                  void* s) {
+  if (CUresult e = need_context(); e != kCuSuccess) return e;
+  if (!valid_contexts(dst_ctx, src_ctx)) return kCuInvalidContext;
+  return via_runtime([&] { return cudaMemcpyAsync(ptr(dst), ptr(src), n, kDeviceToDevice, s); });
+}
+WS_DRV CUresult cuMemcpyPeerAsync_ptsz(std::uint64_t dst, void* dst_ctx, std::uint64_t src, void* src_ctx,
+                                       std::size_t n, void* s) {
+  return cuMemcpyPeerAsync(dst, dst_ctx, src, src_ctx, n, const_cast<void*>(canonical_stream(s, true)));
+}
+// CUDA_MEMCPY3D_PEER is CUDA_MEMCPY3D with each side's context where CUDA_MEMCPY3D has reserved0/1.
+WS_DRV CUresult cuMemcpy3DPeer(const Memcpy3D* c) {
+  if (CUresult e = need_context(); e != kCuSuccess) return e;
+  if (c == nullptr) return kCuInvalidValue;
+  if (!valid_contexts(c->src.reserved, c->dst.reserved)) return kCuInvalidContext;
+  return copy_3d(c, nullptr, false);
+}
+WS_DRV CUresult cuMemcpy3DPeer_ptds(const Memcpy3D* c) { return cuMemcpy3DPeer(c); }
+WS_DRV CUresult cuMemcpy3DPeerAsync(const Memcpy3D* c, void* s) {
+  if (CUresult e = need_context(); e != kCuSuccess) return e;
+  if (c == nullptr) return kCuInvalidValue;
+  if (!valid_contexts(c->src.reserved, c->dst.reserved)) return kCuInvalidContext;
+  return copy_3d(c, s, true);
+}
+WS_DRV CUresult cuMemcpy3DPeerAsync_ptsz(const Memcpy3D* c, void* s) {
+  return cuMemcpy3DPeerAsync(c, const_cast<void*>(canonical_stream(s, true)));
+}
+
+// ---- The device's PCI address (the runtime's) ---------------------------------------------------
+
+WS_DRV CUresult cuDeviceGetPCIBusId(char* id, int len, int dev) {
+  if (CUresult e = need_init(); e != kCuSuccess) return e;
+  return via_runtime([&] { return cudaDeviceGetPCIBusId(id, len, dev); });
+}
+WS_DRV CUresult cuDeviceGetByPCIBusId(int* dev, const char* id) {
+  if (CUresult e = need_init(); e != kCuSuccess) return e;
+  return via_runtime([&] { return cudaDeviceGetByPCIBusId(dev, id); });
 }

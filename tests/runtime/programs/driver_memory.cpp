@@ -2,7 +2,8 @@
 // *Drv samples are: virtual memory management (reserve, create, map, set access, a kernel reading
 // and writing the mapped memory, two mappings of one allocation), memory pools and stream-ordered
 // allocation, CUDA arrays with 1-D, 2-D and 3-D copies, a texture object over an array read by a
-// kernel, occupancy, stream attributes and memory operations. Expected values come from cuda.h,
+// kernel, occupancy, stream attributes and memory operations, the legacy launch calls, peer copies
+// and the device's PCI address. Expected values come from cuda.h,
 // the driver API reference, the H100's documented limits and a CPU reference, never from
 // warpscope.
 // Usage: driver_memory KERNELS.ptx
@@ -336,6 +337,51 @@ static void occupancy_and_streams(CUstream stream) {
   cuMemFree(word);
 }
 
+// The legacy launch calls are deprecated in cuda.h: that is what is tested here.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+static void legacy_and_devices(CUcontext ctx) {
+  // The legacy launch: block shape and parameter buffer set beforehand, as CUDA 3's samples did.
+  const int n = 256;
+  CUdeviceptr x = 0, y = 0;
+  cuMemAlloc(&x, n * sizeof(float));
+  cuMemAlloc(&y, n * sizeof(float));
+  std::vector<float> hx(n, 2.0f), hy(n, 1.0f), got(n);
+  cuMemcpyHtoD(x, hx.data(), n * sizeof(float));
+  cuMemcpyHtoD(y, hy.data(), n * sizeof(float));
+  EXPECT_CU("set block shape", cuFuncSetBlockShape(scale_add, 128, 1, 1), CUDA_SUCCESS);
+  EXPECT_CU("param set size", cuParamSetSize(scale_add, 24), CUDA_SUCCESS);
+  EXPECT_CU("param set y", cuParamSetv(scale_add, 0, &y, sizeof y), CUDA_SUCCESS);
+  cuParamSetv(scale_add, 8, &x, sizeof x);
+  EXPECT_CU("param set a", cuParamSetf(scale_add, 16, 0.5f), CUDA_SUCCESS);
+  EXPECT_CU("param set n", cuParamSeti(scale_add, 20, n), CUDA_SUCCESS);
+  EXPECT_CU("param past the size", cuParamSeti(scale_add, 24, 1), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_CU("launch grid", cuLaunchGrid(scale_add, 2, 1), CUDA_SUCCESS);
+  cuMemcpyDtoH(got.data(), y, n * sizeof(float));
+  EXPECT("launch grid result", got[0] == 2.0f && got[255] == 2.0f);
+  CUfunctionLoadingState state = CU_FUNCTION_LOADING_STATE_UNLOADED;
+  EXPECT_CU("func is loaded", cuFuncIsLoaded(&state, scale_add), CUDA_SUCCESS);
+  EXPECT("func loaded", state == CU_FUNCTION_LOADING_STATE_LOADED);
+  // A peer copy between contexts of the one device.
+  EXPECT_CU("memcpy peer", cuMemcpyPeer(x, ctx, y, ctx, n * sizeof(float)), CUDA_SUCCESS);
+  cuMemcpyDtoH(got.data(), x, n * sizeof(float));
+  EXPECT("memcpy peer result", got[7] == 2.0f);
+  char bus[32] = {};
+  EXPECT_CU("pci bus id", cuDeviceGetPCIBusId(bus, sizeof bus, 0), CUDA_SUCCESS);
+  CUdevice by = -1;
+  EXPECT_CU("device by pci bus id", cuDeviceGetByPCIBusId(&by, bus), CUDA_SUCCESS);
+  EXPECT("device by its own bus id", by == 0);
+  // For a 4-byte format, the widest 1-D linear texture is the device attribute's.
+  size_t width = 0;
+  int attr = 0;
+  cuDeviceGetAttribute(&attr, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH, 0);
+  EXPECT_CU("texture 1d linear width", cuDeviceGetTexture1DLinearMaxWidth(&width, CU_AD_FORMAT_FLOAT, 1, 0), CUDA_SUCCESS);
+  EXPECT("texture 1d linear width value", width == static_cast<size_t>(attr) && width > 0);
+  cuMemFree(x);
+  cuMemFree(y);
+}
+#pragma GCC diagnostic pop
+
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: driver_memory KERNELS.ptx\n");
@@ -359,6 +405,7 @@ int main(int argc, char** argv) {
   pools(stream);
   arrays();
   occupancy_and_streams(stream);
+  legacy_and_devices(ctx);
   cuStreamDestroy(stream);
   std::printf("%d failures\n", failures);
   return failures == 0 ? 0 : 1;
