@@ -74,9 +74,12 @@ TEST(Driver, MemoryArraysOccupancyAndStreamsBehaveAsDocumented) {
   // H100's limits, a CPU reference); here: it passes, no call is a stub, the one wait that could
   // never end is refused with a message, and the kernels on mapped, pool and texture memory are
   // launches of the report: scale_add on mapped memory, on pool memory, tex_read, and scale_add
-  // by cuLaunchGrid.
+  // by cuLaunchGrid, link_kernel of the linked modules. The cubin given to the linker is refused
+  // with a message.
   const std::string report = prog("driver_memory.json");
-  const auto r = run_under_warpscope(prog("driver_memory") + " " + prog("driver_kernels.ptx"), report);
+  const auto r = run_under_warpscope(prog("driver_memory") + " " + prog("driver_kernels.ptx") + " " +
+                                         prog("driver_link_a.ptx") + " " + prog("driver_link_b.ptx"),
+                                     report);
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_EQ(r.out.find("not ok"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\n0 failures"), std::string::npos) << r.out;
@@ -84,7 +87,11 @@ TEST(Driver, MemoryArraysOccupancyAndStreamsBehaveAsDocumented) {
   EXPECT_NE(r.err.find("cuStreamWaitValue32: the value at 0x"), std::string::npos) << r.err;
   const nlohmann::json j = rt_test::read_json(report);
   const auto& l = j.at("launches");
-  ASSERT_EQ(l.size(), 4u) << j.dump(1);
+  EXPECT_NE(r.err.find("cuLinkAddData: fake.cubin is machine code (CU_JIT_INPUT_CUBIN), which warpscope cannot link"),
+            std::string::npos)
+      << r.err;
+  ASSERT_EQ(l.size(), 5u) << j.dump(1);
+  EXPECT_EQ(l[4]["name"], "link_kernel");
   EXPECT_EQ(l[0]["name"], "scale_add");
   EXPECT_EQ(l[1]["name"], "scale_add");
   EXPECT_EQ(l[2]["name"], "tex_read");

@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "runtime/cudart/api.hpp"
 
@@ -166,6 +167,10 @@ static_assert(sizeof(Memcpy3D) == 200);
 
 /// cuMemcpy3D(Async) (drv_array.cpp), which cuMemcpy2D's copies with an array use too.
 CUresult copy_3d(const Memcpy3D* c, void* stream, bool async);
+
+/// Whether `image` is one cuLinkComplete made (drv_link.cpp): then its PTX modules, to be linked
+/// as a device link's translation units are (cuModuleLoadData of it, drv_module.cpp).
+bool link_image_parts(const void* image, std::vector<PtxPart>* parts);
 
 /// Prints "warpscope: NAME is not supported by warpscope's CUDA driver" once per name and returns
 /// CUDA_ERROR_NOT_SUPPORTED (the generated stubs).

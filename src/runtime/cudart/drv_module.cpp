@@ -61,6 +61,20 @@ CUresult load_image(Runtime& rt, const void* image, std::string what, ModuleRec*
   int ptx_arch = 0;
   std::string detail;
   const std::uint32_t magic = read_u32(bytes);
+  std::vector<PtxPart> linked;
+  if (link_image_parts(image, &linked)) {  // cuLinkComplete's image: PTX modules to link
+    auto rec = std::make_unique<ModuleRec>();
+    rec->origin = fmt::format("{} (cuLinkComplete's {} PTX modules)", what, linked.size());
+    for (const PtxPart& part : linked) rec->ptx_arch = std::max(rec->ptx_arch, part.ptx_arch);
+    rec->parts = std::move(linked);
+    rec->linked = true;
+    ModuleRec& mod = *rec;
+    rt.modules.push_back(std::move(rec));
+    if (cudaError_t e = rt.ensure_loaded(mod); e != kSuccess) return from_runtime(e);
+    driver_modules().insert(&mod);
+    *out = &mod;
+    return kCuSuccess;
+  }
   if (std::memcmp(bytes, "\x7f" "ELF", 4) == 0) {
     rt.note(fmt::format("{} is machine code (a cubin), which warpscope cannot run: it runs PTX. Load the PTX "
                         "instead (nvcc -ptx), or a fatbinary that holds it (nvcc -fatbin {})",

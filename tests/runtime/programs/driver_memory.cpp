@@ -3,10 +3,10 @@
 // and writing the mapped memory, two mappings of one allocation), memory pools and stream-ordered
 // allocation, CUDA arrays with 1-D, 2-D and 3-D copies, a texture object over an array read by a
 // kernel, occupancy, stream attributes and memory operations, the legacy launch calls, peer copies
-// and the device's PCI address. Expected values come from cuda.h,
+// and the device's PCI address, cuLink* of two PTX modules. Expected values come from cuda.h,
 // the driver API reference, the H100's documented limits and a CPU reference, never from
 // warpscope.
-// Usage: driver_memory KERNELS.ptx
+// Usage: driver_memory KERNELS.ptx LINK_A.ptx LINK_B.ptx
 #include <cuda.h>
 
 #include <cstdio>
@@ -382,9 +382,45 @@ static void legacy_and_devices(CUcontext ctx) {
 }
 #pragma GCC diagnostic pop
 
+// cuLink* of two relocatable PTX modules, one calling the other's function; a cubin input refused.
+static void link(const char* a_path, const char* b_path) {
+  std::ifstream in(b_path, std::ios::binary);
+  const std::string b((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CUlinkState state = nullptr;
+  EXPECT_CU("link create", cuLinkCreate(0, nullptr, nullptr, &state), CUDA_SUCCESS);
+  EXPECT_CU("link add file", cuLinkAddFile(state, CU_JIT_INPUT_PTX, a_path, 0, nullptr, nullptr), CUDA_SUCCESS);
+  EXPECT_CU("link add data", cuLinkAddData(state, CU_JIT_INPUT_PTX, const_cast<char*>(b.c_str()), b.size() + 1,
+                                           "driver_link_b.ptx", 0, nullptr, nullptr),
+            CUDA_SUCCESS);
+  const char elf[] = "\x7f" "ELF machine code";
+  EXPECT_CU("link add cubin", cuLinkAddData(state, CU_JIT_INPUT_CUBIN, const_cast<char*>(elf), sizeof elf,
+                                            "fake.cubin", 0, nullptr, nullptr),
+            CUDA_ERROR_NO_BINARY_FOR_GPU);
+  void* image = nullptr;
+  size_t size = 0;
+  EXPECT_CU("link complete", cuLinkComplete(state, &image, &size), CUDA_SUCCESS);
+  CUmodule mod = nullptr;
+  EXPECT_CU("load linked image", cuModuleLoadData(&mod, image), CUDA_SUCCESS);
+  EXPECT_CU("link destroy", cuLinkDestroy(state), CUDA_SUCCESS);
+  CUfunction f = nullptr;
+  EXPECT_CU("linked kernel", cuModuleGetFunction(&f, mod, "link_kernel"), CUDA_SUCCESS);
+  const int n = 64;
+  CUdeviceptr out = 0;
+  cuMemAlloc(&out, n * sizeof(int));
+  int nn = n;
+  void* params[] = {&out, &nn};
+  EXPECT_CU("launch linked kernel", cuLaunchKernel(f, 1, 1, 1, n, 1, 1, 0, nullptr, params, nullptr), CUDA_SUCCESS);
+  int got[n] = {};
+  cuMemcpyDtoH(got, out, sizeof got);
+  bool ok = true;
+  for (int i = 0; i < n; ++i) ok = ok && got[i] == 2 * i + 1;
+  EXPECT("linked kernel result", ok);
+  cuMemFree(out);
+}
+
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: driver_memory KERNELS.ptx\n");
+  if (argc != 4) {
+    std::fprintf(stderr, "usage: driver_memory KERNELS.ptx LINK_A.ptx LINK_B.ptx\n");
     return 2;
   }
   std::ifstream in(argv[1], std::ios::binary);
@@ -406,6 +442,7 @@ int main(int argc, char** argv) {
   arrays();
   occupancy_and_streams(stream);
   legacy_and_devices(ctx);
+  link(argv[2], argv[3]);
   cuStreamDestroy(stream);
   std::printf("%d failures\n", failures);
   return failures == 0 ? 0 : 1;
