@@ -42,7 +42,7 @@ TEST(Driver, DriverProgramBehavesAsDocumented) {
       << r.err;
   EXPECT_NE(r.err.find("nvcc -fatbin -gencode arch=compute_90,code=compute_90"), std::string::npos) << r.err;
   // A stub says so once.
-  EXPECT_EQ(count(r.err, "warpscope: cuStreamWriteValue32_v2 is not supported by warpscope's CUDA driver\n"), 1u) << r.err;
+  EXPECT_EQ(count(r.err, "warpscope: cuDeviceGetLuid is not supported by warpscope's CUDA driver\n"), 1u) << r.err;
 
   // The launches: scale_add (kernelParams), mixed_params (extra buffer), count_and_offset (on a
   // stream), scale_add again (cuLaunchKernelEx of a library's kernel); the refused launches are not.
@@ -67,6 +67,41 @@ TEST(Driver, DriverProgramBehavesAsDocumented) {
       << l[0]["module"];
   EXPECT_NE(l[1]["module"].get<std::string>().find("compute_90 PTX from a fatbinary"), std::string::npos)
       << l[1]["module"];
+}
+
+TEST(Driver, MemoryArraysOccupancyAndStreamsBehaveAsDocumented) {
+  // driver_memory.cpp checks return codes and values itself (cuda.h, the driver API reference, the
+  // H100's limits, a CPU reference); here: it passes, no call is a stub, the one wait that could
+  // never end is refused with a message, and the kernels on mapped, pool and texture memory are
+  // launches of the report: scale_add on mapped memory, on pool memory, tex_read, and scale_add
+  // by cuLaunchGrid, link_kernel of the linked modules. The cubin given to the linker is refused
+  // with a message.
+  const std::string report = prog("driver_memory.json");
+  const auto r = run_under_warpscope(prog("driver_memory") + " " + prog("driver_kernels.ptx") + " " +
+                                         prog("driver_link_a.ptx") + " " + prog("driver_link_b.ptx"),
+                                     report);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(r.out.find("not ok"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n0 failures"), std::string::npos) << r.out;
+  EXPECT_EQ(r.err.find("is not supported by warpscope"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("cuStreamWaitValue32: the value at 0x"), std::string::npos) << r.err;
+  const nlohmann::json j = rt_test::read_json(report);
+  const auto& l = j.at("launches");
+  EXPECT_NE(r.err.find("cuLinkAddData: fake.cubin is machine code (CU_JIT_INPUT_CUBIN), which warpscope cannot link"),
+            std::string::npos)
+      << r.err;
+  ASSERT_EQ(l.size(), 5u) << j.dump(1);
+  EXPECT_EQ(l[4]["name"], "link_kernel");
+  EXPECT_EQ(l[0]["name"], "scale_add");
+  EXPECT_EQ(l[1]["name"], "scale_add");
+  EXPECT_EQ(l[2]["name"], "tex_read");
+  EXPECT_EQ(l[3]["name"], "scale_add");
+  EXPECT_EQ(l[3]["grid"], nlohmann::json::array({2, 1, 1}));
+  EXPECT_EQ(l[3]["block"], nlohmann::json::array({128, 1, 1}));
+  // scale_add on 1000 floats: every warp loads x[i] and y[i] once: 64 requests (as
+  // DriverProgramBehavesAsDocumented), on mapped memory as on cuMemAlloc's.
+  EXPECT_EQ(l[0]["metrics"]["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"], 64);
+  EXPECT_EQ(l[1]["metrics"]["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"], 64);
 }
 
 TEST(Driver, RuntimeAndDriverCallsShareOneDevice) {

@@ -304,6 +304,7 @@ WS_API cudaError_t cudaMemGetInfo(std::size_t* free_bytes, std::size_t* total) {
     constexpr std::size_t kContext = 85017493504ull - 84465090560ull;
     std::size_t used = kContext;
     for (const auto& [base, bytes] : rt.allocations) used += (bytes + 511) / 512 * 512;
+    used += rt.vmm_physical_bytes;  // cuMemCreate's handles (drv_vmm.cpp)
     for (const auto& [key, h] : rt.host_allocs)
       if (h.device_base != 0) used += h.map_bytes;
     *total = capacity;

@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "runtime/cudart/api.hpp"
 
@@ -146,6 +147,30 @@ void driver_trace(const std::string& line);
 /// static runtime keeps its per-context state in): each entry's destructor is called, as when
 /// the context is reset or destroyed.
 void context_storage_release(Context* ctx);
+
+/// CUDA_MEMCPY3D (cuda.h, CUDA 13.0): each side's position in bytes, memory type (CUmemorytype:
+/// HOST 1, DEVICE 2, ARRAY 3, UNIFIED 4) and memory; the box's width in bytes.
+struct Memcpy3D {
+  struct Side {
+    std::size_t x_bytes, y, z, lod;
+    int type;
+    const void* host;
+    std::uint64_t device;
+    void* array;
+    void* reserved;
+    std::size_t pitch, height;
+  };
+  Side src, dst;
+  std::size_t width_bytes, height, depth;
+};
+static_assert(sizeof(Memcpy3D) == 200);
+
+/// cuMemcpy3D(Async) (drv_array.cpp), which cuMemcpy2D's copies with an array use too.
+CUresult copy_3d(const Memcpy3D* c, void* stream, bool async);
+
+/// Whether `image` is one cuLinkComplete made (drv_link.cpp): then its PTX modules, to be linked
+/// as a device link's translation units are (cuModuleLoadData of it, drv_module.cpp).
+bool link_image_parts(const void* image, std::vector<PtxPart>* parts);
 
 /// Prints "warpscope: NAME is not supported by warpscope's CUDA driver" once per name and returns
 /// CUDA_ERROR_NOT_SUPPORTED (the generated stubs).

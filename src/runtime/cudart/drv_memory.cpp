@@ -96,7 +96,6 @@ CUresult copy_2d(const Memcpy2D* c, void* stream, bool async) {
   // CUmemorytype: 1 host, 2 device, 3 array, 4 unified.
   auto side = [](int type, const void* host, std::uint64_t device, std::size_t x, std::size_t y, std::size_t pitch,
                  const char** bad) -> char* {
-    if (type == 3) *bad = "CUDA arrays";
     if (type < 1 || type > 4) *bad = "an unknown memory type";
     const char* base = type == 1 ? static_cast<const char*>(host) : reinterpret_cast<const char*>(device);
     return const_cast<char*>(base) + y * pitch + x;
@@ -104,10 +103,18 @@ CUresult copy_2d(const Memcpy2D* c, void* stream, bool async) {
   const char* bad = nullptr;
   char* src = side(c->src_type, c->src_host, c->src_device, c->src_x, c->src_y, c->src_pitch, &bad);
   char* dst = side(c->dst_type, c->dst_host, c->dst_device, c->dst_x, c->dst_y, c->dst_pitch, &bad);
-  if (bad != nullptr) {
-    if (c->src_type == 3 || c->dst_type == 3) return drv::not_supported("cuMemcpy2D with a CUDA array");
-    return kCuInvalidValue;
+  if (c->src_type == 3 || c->dst_type == 3) {  // a CUDA array: the 3-D copy of depth 1
+    Memcpy3D d{};
+    d.src = Memcpy3D::Side{c->src_x, c->src_y, 0, 0, c->src_type, c->src_host, c->src_device, c->src_array, nullptr,
+                           c->src_pitch, 0};
+    d.dst = Memcpy3D::Side{c->dst_x, c->dst_y, 0, 0, c->dst_type, c->dst_host, c->dst_device, c->dst_array, nullptr,
+                           c->dst_pitch, 0};
+    d.width_bytes = c->width;
+    d.height = c->height;
+    d.depth = 1;
+    return copy_3d(&d, stream, async);
   }
+  if (bad != nullptr) return kCuInvalidValue;
   const bool dev_src = c->src_type == 2, dev_dst = c->dst_type == 2;
   const int kind = c->src_type == 4 || c->dst_type == 4 ? kDefault
                    : dev_src && dev_dst                 ? kDeviceToDevice

@@ -26,6 +26,9 @@ using warpscope::cudart::Dim3;
 cudaError_t __cudaLaunchKernel(const void* kernel, Dim3 grid, Dim3 block, void** args, std::size_t shmem, void* stream);
 cudaError_t cudaLaunchCooperativeKernel(const void* func, Dim3 grid, Dim3 block, void** args, std::size_t shmem,
                                         void* stream);
+cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(std::size_t* bytes, const void* func, int blocks, int block_size);
+cudaError_t cudaOccupancyMaxPotentialClusterSize(int* size, const void* func, const warpscope::cudart::LaunchConfig* config);
+cudaError_t cudaOccupancyMaxActiveClusters(int* count, const void* func, const warpscope::cudart::LaunchConfig* config);
 }
 
 namespace warpscope::cudart::drv {
@@ -58,6 +61,20 @@ CUresult load_image(Runtime& rt, const void* image, std::string what, ModuleRec*
   int ptx_arch = 0;
   std::string detail;
   const std::uint32_t magic = read_u32(bytes);
+  std::vector<PtxPart> linked;
+  if (link_image_parts(image, &linked)) {  // cuLinkComplete's image: PTX modules to link
+    auto rec = std::make_unique<ModuleRec>();
+    rec->origin = fmt::format("{} (cuLinkComplete's {} PTX modules)", what, linked.size());
+    for (const PtxPart& part : linked) rec->ptx_arch = std::max(rec->ptx_arch, part.ptx_arch);
+    rec->parts = std::move(linked);
+    rec->linked = true;
+    ModuleRec& mod = *rec;
+    rt.modules.push_back(std::move(rec));
+    if (cudaError_t e = rt.ensure_loaded(mod); e != kSuccess) return from_runtime(e);
+    driver_modules().insert(&mod);
+    *out = &mod;
+    return kCuSuccess;
+  }
   if (std::memcmp(bytes, "\x7f" "ELF", 4) == 0) {
     rt.note(fmt::format("{} is machine code (a cubin), which warpscope cannot run: it runs PTX. Load the PTX "
                         "instead (nvcc -ptx), or a fatbinary that holds it (nvcc -fatbin {})",
@@ -237,6 +254,19 @@ struct CuLaunchConfig {
   unsigned num_attrs;
 };
 
+/// CUlaunchConfig as the runtime's cudaLaunchConfig_t (CUlaunchAttribute is cudaLaunchAttribute,
+/// ids and values alike).
+LaunchConfig runtime_config(const CuLaunchConfig& c, bool per_thread) {
+  LaunchConfig config{};
+  config.grid = Dim3{c.grid_x, c.grid_y, c.grid_z};
+  config.block = Dim3{c.block_x, c.block_y, c.block_z};
+  config.dynamic_smem = c.shared;
+  config.stream = const_cast<void*>(canonical_stream(c.stream, per_thread));
+  config.attrs = c.attrs;
+  config.num_attrs = c.num_attrs;
+  return config;
+}
+
 CUresult launch_ex(const CuLaunchConfig* c, void* f, void** params, void** extra, bool per_thread) {
   return locked("cuLaunchKernelEx", [&](Runtime& rt) -> CUresult {
     if (c == nullptr) return kCuInvalidValue;
@@ -245,15 +275,42 @@ CUresult launch_ex(const CuLaunchConfig* c, void* f, void** params, void** extra
     std::vector<void*> storage;
     void** args = nullptr;
     if (CUresult e = marshal(rt, *k, params, extra, storage, &args); e != kCuSuccess) return e;
-    LaunchConfig config{};  // CUlaunchAttribute is cudaLaunchAttribute, ids and values alike
-    config.grid = Dim3{c->grid_x, c->grid_y, c->grid_z};
-    config.block = Dim3{c->block_x, c->block_y, c->block_z};
-    config.dynamic_smem = c->shared;
-    config.stream = const_cast<void*>(canonical_stream(c->stream, per_thread));
-    config.attrs = c->attrs;
-    config.num_attrs = c->num_attrs;
+    const LaunchConfig config = runtime_config(*c, per_thread);
     return via_runtime([&] { return cudaLaunchKernelExC(&config, k, args); });
   });
+}
+
+/// cuOccupancyMaxPotentialBlockSize(WithFlags): the block size with the most threads resident per
+/// SM (of the kernel's largest, `limit` when it is lower, and each multiple of the warp below),
+/// the largest such; `min_grid` the blocks of that size all SMs hold. `b2d` gives the dynamic
+/// shared memory of a block size (else `shmem` for every size).
+CUresult potential_block_size(int* min_grid, int* block, void* f, std::size_t (*b2d)(int), std::size_t shmem,
+                              int limit, unsigned flags) {
+  if (CUresult e = need_context(); e != kCuSuccess) return e;
+  if (min_grid == nullptr || block == nullptr) return kCuInvalidValue;
+  FuncAttributes a{};
+  if (CUresult e = via_runtime([&] { return cudaFuncGetAttributes(&a, f); }); e != kCuSuccess) return e;
+  const arch::Profile& p = Runtime::get().profile();
+  const int most = limit > 0 ? std::min(limit, a.maxThreadsPerBlock) : a.maxThreadsPerBlock;
+  int best_threads = 0, best_block = 0, best_blocks = 0;
+  for (int size = most; size > 0; size = (size - 1) / 32 * 32) {
+    int n = 0;
+    const std::size_t smem = b2d != nullptr ? b2d(size) : shmem;
+    if (CUresult e = via_runtime([&] {
+          return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&n, f, size, smem, flags);
+        });
+        e != kCuSuccess)
+      return e;
+    if (n * size > best_threads) {
+      best_threads = n * size;
+      best_block = size;
+      best_blocks = n;
+    }
+    if (best_threads >= static_cast<int>(p.max_threads_per_sm)) break;
+  }
+  *min_grid = best_blocks * static_cast<int>(p.sm_count);
+  *block = best_block;
+  return kCuSuccess;
 }
 
 CUresult func_attribute(int* value, int attr, void* f) {
@@ -496,6 +553,31 @@ WS_DRV CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* n, voi
 }
 WS_DRV CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int* n, void* fn, int block_size, std::size_t shmem) {
   return cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(n, fn, block_size, shmem, 0);
+}
+
+WS_DRV CUresult cuOccupancyMaxPotentialBlockSize(int* min_grid, int* block, void* fn, std::size_t (*b2d)(int),
+                                                 std::size_t shmem, int limit) {
+  return potential_block_size(min_grid, block, fn, b2d, shmem, limit, 0);
+}
+WS_DRV CUresult cuOccupancyMaxPotentialBlockSizeWithFlags(int* min_grid, int* block, void* fn, std::size_t (*b2d)(int),
+                                                          std::size_t shmem, int limit, unsigned flags) {
+  return potential_block_size(min_grid, block, fn, b2d, shmem, limit, flags);
+}
+WS_DRV CUresult cuOccupancyAvailableDynamicSMemPerBlock(std::size_t* bytes, void* fn, int blocks, int block_size) {
+  if (CUresult e = need_context(); e != kCuSuccess) return e;
+  return via_runtime([&] { return cudaOccupancyAvailableDynamicSMemPerBlock(bytes, fn, blocks, block_size); });
+}
+WS_DRV CUresult cuOccupancyMaxPotentialClusterSize(int* size, void* fn, const CuLaunchConfig* config) {
+  if (CUresult e = need_context(); e != kCuSuccess) return e;
+  if (config == nullptr) return kCuInvalidValue;
+  const LaunchConfig c = runtime_config(*config, false);
+  return via_runtime([&] { return cudaOccupancyMaxPotentialClusterSize(size, fn, &c); });
+}
+WS_DRV CUresult cuOccupancyMaxActiveClusters(int* count, void* fn, const CuLaunchConfig* config) {
+  if (CUresult e = need_context(); e != kCuSuccess) return e;
+  if (config == nullptr) return kCuInvalidValue;
+  const LaunchConfig c = runtime_config(*config, false);
+  return via_runtime([&] { return cudaOccupancyMaxActiveClusters(count, fn, &c); });
 }
 
 // ---- Launches -----------------------------------------------------------------------------------

@@ -296,9 +296,16 @@ cudaError_t Runtime::ensure_loaded(ModuleRec& m) {
   };
   try {
     if (m.wrapper == nullptr) {
-      // A module the driver API loaded (drv_module.cpp): its PTX is parts[0]; every kernel of it
-      // gets a record (its CUfunction) at the first load.
-      m.module = dev.load_ptx(m.parts.at(0).ptx, m.origin);
+      // A module the driver API loaded (drv_module.cpp): its PTX is parts[0], or the parts that
+      // cuLinkComplete linked (drv_link.cpp); every kernel of it gets a record (its CUfunction)
+      // at the first load.
+      if (m.parts.size() > 1) {
+        std::vector<PtxSource> sources;
+        for (const PtxPart& part : m.parts) sources.push_back(PtxSource{part.ptx, part.origin});
+        m.module = dev.link_ptx(sources, m.origin);
+      } else {
+        m.module = dev.load_ptx(m.parts.at(0).ptx, m.origin);
+      }
       if (m.kernels.empty()) {
         for (const std::string& name : m.module->kernels()) {
           auto k = std::make_unique<KernelRec>();

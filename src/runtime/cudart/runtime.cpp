@@ -12,6 +12,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <utility>
 
 #include <fmt/format.h>
@@ -278,6 +279,7 @@ void Runtime::reset_device() {
   note_leaks();  // cudaDeviceReset: what the context still held leaked
   allocations.clear();
   symbol_ranges.clear();
+  vmm_ranges.clear();  // the new device has none of them mapped (drv_vmm.cpp maps again at cuMemSetAccess)
   reset_captures();
   for (auto* s : streams) delete s;
   streams.clear();
@@ -687,6 +689,8 @@ Runtime::Where Runtime::classify(const void* ptr, std::size_t bytes) const {
   }
   // Anything else in the reserved device range (no host memory can be there).
   if (device_ != nullptr && p >= device_lo_ && p < device_hi_) return Where::kDevice;
+  auto v = vmm_ranges.upper_bound(p);  // cuMemMap'ed memory, outside that range
+  if (v != vmm_ranges.begin() && p - std::prev(v)->first < std::prev(v)->second) return Where::kDevice;
   return Where::kHost;
 }
 
@@ -702,6 +706,7 @@ bool Runtime::within_allocation(const void* ptr, std::size_t bytes) const {
   return inside(allocations, [](std::size_t b) { return b; }) ||
          inside(symbol_ranges, [](std::size_t b) { return b; }) ||
          inside(graph_allocations, [](std::size_t b) { return b; }) ||
+         inside(vmm_ranges, [](std::size_t b) { return b; }) ||
          inside(host_allocs, [](const auto& h) { return h.bytes; });
 }
 

@@ -275,6 +275,11 @@ class Runtime {
   std::map<DevicePtr, std::size_t> symbol_ranges;    // module variables of loaded modules
   std::map<DevicePtr, std::size_t> graph_allocations;  // the memory of graph allocation nodes (mem_pools.hpp)
   std::map<std::uintptr_t, std::size_t> registered;  // cudaHostRegister'ed ranges, by start
+  // The driver's virtual memory management (drv_vmm.cpp): ranges mapped by cuMemMap whose access
+  // cuMemSetAccess granted (device memory to copies and pointer attributes; kernels reach them
+  // through Device::map_host_memory), by start, and the bytes of every live cuMemCreate handle.
+  std::map<std::uintptr_t, std::size_t> vmm_ranges;
+  std::size_t vmm_physical_bytes = 0;
   std::set<Stream*> streams;
   std::set<Event*> events;
   std::uint64_t next_stream_id = 1;

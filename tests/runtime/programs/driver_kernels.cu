@@ -1,4 +1,5 @@
-// Kernels the driver API test programs load as modules (driver_api.cpp, driver_mixed.cu): built
+// Kernels the driver API test programs load as modules (driver_api.cpp, driver_mixed.cu,
+// driver_memory.cpp): built
 // into PTX text (nvcc -ptx), a fatbinary with PTX (nvcc -fatbin, code=compute_90) and a cubin
 // (machine code only, which warpscope refuses).
 extern "C" __global__ void scale_add(float* y, const float* x, float a, int n) {
@@ -26,4 +27,10 @@ extern "C" __global__ void count_and_offset(int* out, int n) {
     atomicAdd(&counter, 1);
     out[i] = offsets[i % 4] + i;
   }
+}
+
+// Reads a 2-D texture object at its texel centres, one block per row: out[y * w + x].
+extern "C" __global__ void tex_read(cudaTextureObject_t t, float* out, int w, int h) {
+  const int x = threadIdx.x, y = blockIdx.x;
+  if (x < w && y < h) out[y * w + x] = tex2D<float>(t, x + 0.5f, y + 0.5f);
 }
