@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string_view>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -302,8 +303,12 @@ cudaError_t map_error(const Error& e, bool* sticky) {
   switch (e.kind()) {
     case ErrorKind::kOutOfBounds: *sticky = true; return kErrIllegalAddress;
     case ErrorKind::kMisaligned: *sticky = true; return kErrMisalignedAddress;
-    case ErrorKind::kDeadlock:
-    case ErrorKind::kUndefined: *sticky = true; return kErrLaunchFailure;
+    case ErrorKind::kDeadlock: *sticky = true; return kErrLaunchFailure;
+    case ErrorKind::kUndefined:
+      // Faults the H200 reports as an illegal instruction say so (e.g. named-barrier counts, warp.cpp).
+      *sticky = true;
+      return std::string_view(e.what()).find("illegal instruction") != std::string_view::npos ? kErrIllegalInstruction
+                                                                                           : kErrLaunchFailure;
     case ErrorKind::kTrap: {
       *sticky = true;
       std::string what = e.what();
