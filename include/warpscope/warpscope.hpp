@@ -155,8 +155,7 @@ struct SanitizerFinding {
   // "invalid_arguments"; initcheck: "uninitialized_read" (one per thread access); memcheck
   // (one per thread, SanitizeChecks::memcheck): "double_free", "invalid_free" (a device-side free
   // of a pointer malloc did not return), "heap_out_of_bounds" (an access of the device heap
-  // outside its live blocks), "shared_out_of_bounds" / "local_out_of_bounds" (an access outside
-  // the CTA's shared memory or the thread's local window; address: the window's offset), "trap"
+  // outside its live blocks), "trap"
   std::string kind;
   bool warning = false;    // racecheck: between threads of one warp in different instructions
   std::string kernel;      // mangled
@@ -173,7 +172,7 @@ struct SanitizerFinding {
   std::uint32_t size = 0;     // initcheck, memcheck: bytes of the access
   SanitizerSite first;     // racecheck: the earlier access; synccheck: where it was detected
   SanitizerSite second;    // racecheck: the later access; memcheck: its pc is the lane (one finding per thread)
-  std::string detail;      // synccheck: the masks or lanes involved; memcheck *_out_of_bounds: "read", "write", ...
+  std::string detail;      // synccheck: the masks or lanes involved; memcheck heap_out_of_bounds: "read", "write", ...
   std::uint64_t count = 0; // racecheck: hazards (bytes x thread pairs found); synccheck: warps;
                            // initcheck: 1
 };
