@@ -120,4 +120,52 @@ TEST_F(SanitizeWindow, WithoutSanitizeTheLaunchFaults) {
   EXPECT_EQ((r.out + r.err).find("Invalid __shared__"), std::string::npos) << r.out << r.err;
 }
 
+// tests/hw/sanitize/sanitize_probe.cu `oob_shared` (64 threads write s[t + 100000]) against the
+// H200's memcheck (tests/hw/data/h200/sanitize/sanitize.txt): the same lines once instruction
+// offsets, addresses and the host frames other than main are masked, except that warpscope
+// reports the first warp's 32 threads where the H200 reported both warps' 64 before it stopped
+// the kernel (docs/sanitize.md "What it cannot see"): 32 + 3 API errors = 35 errors, not 67.
+TEST_F(SanitizeWindow, SanitizeProbeOobSharedAsTheH200ReportsItsFirstWarp) {
+  const std::string gpu = rt_test::slurp(std::string(WARPSCOPE_HW_DATA_DIR) + "/h200/sanitize/sanitize.txt");
+  const std::string head = "## oob_shared memcheck \n";
+  const std::size_t at = gpu.find(head);
+  ASSERT_NE(at, std::string::npos);
+  const std::size_t from = at + head.size();
+  const std::string section = gpu.substr(from, gpu.find("\nrc=", from) - from);
+  // The tool's lines, masked, as reports (each up to its "========= " separator).
+  auto reports = [](const std::string& text) {
+    std::vector<std::string> out;
+    std::string cur;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) {
+      if (line.rfind("=========", 0) != 0) continue;
+      if (line.find("Host Frame:") != std::string::npos && line.find("Host Frame: main [") == std::string::npos)
+        continue;
+      line = std::regex_replace(line, std::regex(R"(\+0x[0-9a-f]+)"), "+0x?");
+      line = std::regex_replace(line, std::regex(R"(0x[0-9a-f]+)"), "0x?");
+      cur += line + "\n";
+      if (line == "========= " || line.rfind("========= COMPUTE-SANITIZER", 0) == 0 ||
+          line.rfind("========= ERROR SUMMARY", 0) == 0) {
+        out.push_back(cur);
+        cur.clear();
+      }
+    }
+    return out;
+  };
+  std::vector<std::string> want;
+  for (const std::string& r : reports(section)) {
+    const std::smatch m = [&] {
+      std::smatch x;
+      std::regex_search(r, x, std::regex(R"(by thread \(([0-9]+),0,0\))"));
+      return x;
+    }();
+    if (!m.empty() && std::stoi(m[1].str()) >= 32) continue;  // the second warp's
+    want.push_back(r == "========= ERROR SUMMARY: 67 errors\n" ? "========= ERROR SUMMARY: 35 errors\n" : r);
+  }
+  ASSERT_EQ(want.size(), 1u + 32u + 3u + 1u);
+  const auto r = rt_test::run_shell(exe_ + " sanitize --threads 1 --show-backtrace yes -- " + prog("sanitize_probe") +
+                                    " oob_shared");
+  EXPECT_EQ(reports(r.out), want) << r.out;
+}
+
 }  // namespace
