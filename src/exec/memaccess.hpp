@@ -60,6 +60,7 @@ inline std::uint8_t* translate(Ctx& x, const Inst& in, unsigned lane, std::uint6
       // A shared::cluster address (mapa): the shared memory of a CTA of the cluster (cluster.cpp).
       if (std::uint8_t* p = cluster_shared(x, in, lane, off, w, op, generic ? addr : off, generic, space, space_addr))
         return p;
+      if (x.faults != nullptr) return window_out_of_bounds(x, in, lane, off, w, Space::kShared, op);
       memory_fault(x, in, ErrorKind::kOutOfBounds, lane, generic ? addr : off, w, Space::kShared, op, generic);
     }
     return x.shared + off;
@@ -77,8 +78,10 @@ inline std::uint8_t* translate(Ctx& x, const Inst& in, unsigned lane, std::uint6
       }
       // Past the frame: inside the stack window the GPU runs it (memcheck reports it), beyond it
       // (or under --memcheck strict) the launch faults.
-      if (off > x.local_stride || x.local_stride - off < w || x.memcheck == nullptr)
+      if (off > x.local_stride || x.local_stride - off < w || x.memcheck == nullptr) {
+        if (x.faults != nullptr) return window_out_of_bounds(x, in, lane, off, w, Space::kLocal, op);
         memory_fault(x, in, ErrorKind::kOutOfBounds, lane, generic ? addr : off, w, Space::kLocal, op, generic);
+      }
       x.memcheck->record(x, in, lane, off, w, Space::kLocal, op);
       if (x.local_overrun != nullptr) *x.local_overrun = true;
     }

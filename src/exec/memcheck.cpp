@@ -169,4 +169,36 @@ std::uint8_t* unallocated_global(Ctx& x, const Inst& in, unsigned lane, std::uin
   return p;
 }
 
+std::uint8_t* window_out_of_bounds(Ctx& x, const Inst& in, unsigned lane, std::uint64_t off, unsigned width,
+                                   Space space, Op op) {
+  // Where the access would land instead: a lane's bytes never reach memory (the launch ends
+  // before the caller moves any), but the caller may read the bytes before it checks.
+  alignas(64) static thread_local std::uint8_t scratch[256];
+  const std::uint32_t pc = x.pc_of(in);
+  const bool shared = space == Space::kShared;
+  note_device_error(x, pc, lane, shared ? "shared_out_of_bounds" : "local_out_of_bounds", off, width,
+                    access_word(op));
+  if (x.window_fault_lane == kLanes) {
+    x.window_fault_lane = lane;
+    x.window_fault_addr = off;
+    x.window_fault_width = width;
+    x.window_fault_space = space;
+    x.window_fault_op = op;
+  }
+  if (width > sizeof scratch) window_fault(x, in);
+  return scratch;
+}
+
+void window_fault(Ctx& x, const Inst& in) {
+  const unsigned lane = x.window_fault_lane;
+  x.window_fault_lane = kLanes;
+  const bool shared = x.window_fault_space == Space::kShared;
+  lane_fault(x, x.pc_of(in), ErrorKind::kTrap, lane,
+             fmt::format("invalid {} {} of {} bytes at offset 0x{:x}: outside the {} ({} bytes); memcheck stops the "
+                         "launch there",
+                         shared ? "shared" : "local", access_word(x.window_fault_op), x.window_fault_width,
+                         x.window_fault_addr, shared ? "CTA's shared memory" : "thread's local window",
+                         shared ? x.shared_size : x.local_stride));
+}
+
 }  // namespace warpscope::exec

@@ -61,4 +61,26 @@ void device_free(Ctx& x, std::uint32_t pc, std::uint32_t m, const std::uint64_t*
                                                               std::uint64_t addr, unsigned width, Space space,
                                                               Op op, bool generic);
 
+/// Under SanitizeChecks::memcheck (x.faults set): lane `lane`'s access of `width` bytes at offset
+/// `off` of the shared (`space` kShared) or local (kLocal) window, outside the CTA's shared
+/// memory or the thread's local window. A "shared_out_of_bounds" / "local_out_of_bounds" finding
+/// for the thread, as the H200's memcheck reports each thread of a write past a __shared__ array
+/// (tests/hw/data/h200/sanitize/sanitize.txt, oob_shared); the instruction's first such lane is
+/// kept in x.window_fault_*. Returns scratch bytes for the access: the caller translates its
+/// other lanes, then end_window_faults() ends the launch before any byte moves.
+[[gnu::cold, gnu::noinline]] std::uint8_t* window_out_of_bounds(Ctx& x, const Inst& in, unsigned lane,
+                                                                std::uint64_t off, unsigned width, Space space,
+                                                                Op op);
+
+/// Ends the launch (ErrorKind::kTrap: cudaErrorLaunchFailure, as the H200's memcheck does) with
+/// the first lane window_out_of_bounds noted.
+[[noreturn, gnu::cold]] void window_fault(Ctx& x, const Inst& in);
+
+/// After every lane of an instruction was translated: ends the launch when a lane's shared or
+/// local access fell outside its window under memcheck.
+inline void end_window_faults(Ctx& x, const Inst& in) {
+  if (x.window_fault_lane != kLanes) [[unlikely]]
+    window_fault(x, in);
+}
+
 }  // namespace warpscope::exec

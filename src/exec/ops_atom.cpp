@@ -78,6 +78,7 @@ void atom(const Inst& in, Ctx& x, std::uint32_t m) {
     ptr[l] = translate<S>(x, in, l, a[l] + off, w, op, spaces[l], addrs[l]);
     if constexpr (S == MemSpace::kGeneric || S == MemSpace::kShared) mixed |= spaces[l] != spaces[__builtin_ctz(m)];
   });
+  end_window_faults(x, in);
   for_lanes(m, [&](unsigned l) {
     const B vb = static_cast<B>(b[l]), vc = static_cast<B>(c[l]);
     const bool global = spaces[l] == Space::kGlobal;

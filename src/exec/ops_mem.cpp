@@ -144,6 +144,7 @@ inline bool translate_lanes(Ctx& x, const Inst& in, std::uint32_t m, const std::
       if constexpr (S == MemSpace::kGeneric || S == MemSpace::kShared) mixed |= sp != spaces[__builtin_ctz(m)];
     }
   });
+  end_window_faults(x, in);
   return mixed;
 }
 

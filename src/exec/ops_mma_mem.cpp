@@ -33,11 +33,14 @@ using ptx::MmaType;
 
 std::uint8_t* xlate(Ctx& x, const Inst& in, MemSpace s, unsigned lane, std::uint64_t addr, unsigned w, Op op,
                     Space& sp, std::uint64_t& sa) {
+  std::uint8_t* p = nullptr;
   switch (s) {
-    case MemSpace::kGlobal: return translate<MemSpace::kGlobal>(x, in, lane, addr, w, op, sp, sa);
-    case MemSpace::kShared: return translate<MemSpace::kShared>(x, in, lane, addr, w, op, sp, sa);
-    default: return translate<MemSpace::kGeneric>(x, in, lane, addr, w, op, sp, sa);
+    case MemSpace::kGlobal: p = translate<MemSpace::kGlobal>(x, in, lane, addr, w, op, sp, sa); break;
+    case MemSpace::kShared: p = translate<MemSpace::kShared>(x, in, lane, addr, w, op, sp, sa); break;
+    default: p = translate<MemSpace::kGeneric>(x, in, lane, addr, w, op, sp, sa); break;
   }
+  end_window_faults(x, in);  // memcheck: the first lane outside its window ends the launch
+  return p;
 }
 
 /// One machine-code access of a warp: `width` bytes at addr[lane] for the lanes in `lanes`.

@@ -330,6 +330,14 @@ struct Ctx {
   RaceChecker* race = nullptr;     // racecheck (sanitize.hpp): told of bar.warp.sync
   MemcheckLog* memcheck = nullptr; // MemcheckMode::kReport: unallocated mapped accesses go on (memcheck.hpp)
   SanitizerLog* faults = nullptr;  // SanitizeChecks::memcheck: device-side errors as findings (memcheck.hpp)
+  // memcheck: the first lane of the current instruction whose shared or local access fell outside
+  // its window (window_out_of_bounds, memcheck.hpp); kLanes when none. end_window_faults() ends
+  // the launch after every lane was translated.
+  std::uint32_t window_fault_lane = kLanes;
+  std::uint64_t window_fault_addr = 0;
+  std::uint32_t window_fault_width = 0;
+  Space window_fault_space = Space::kShared;
+  Op window_fault_op = Op::kLoad;
   // Thread-block clusters (cluster.cpp): the shared memory of each CTA of the cluster by rank
   // (each shared_size bytes), this CTA's rank, and how many CTAs the cluster has (1: none).
   std::uint8_t* const* cluster_shared = nullptr;
