@@ -481,7 +481,10 @@ SanitizeText sanitize_text(const json& report, const SanitizeOptions& o) {
           continue;
         }
         ++errors;
-        const std::string head = fmt::format("Uninitialized __global__ memory read of size {} bytes", f.value("size", 0u));
+        // --initcheck-memory all: shared memory too (warpscope's addition), in the same layout.
+        const std::string head = fmt::format("Uninitialized __{}__ memory read of size {} bytes",
+                                             f.value("space", "global") == "shared" ? "shared" : "global",
+                                             f.value("size", 0u));
         const json& s = f["first"];
         ojson r = xml_record("Initcheck");  // tests/hw/data/h200/sanitize/xml/xml_uninit.xml
         r["who"] = who(s["thread"], f["block"]);
@@ -638,6 +641,11 @@ void add_sanitize_command(CLI::App& app, SanitizeOptions& o) {
                   "of a launch (docs/sanitize.md)")
       ->check(CLI::IsMember({"shared", "all"}))
       ->capture_default_str();
+  cmd->add_option("--initcheck-memory", o.initcheck_memory,
+                  "global (compute-sanitizer's scope, default) or all: initcheck also reports reads of a CTA's "
+                  "shared memory that no thread of the CTA wrote before (docs/sanitize.md)")
+      ->check(CLI::IsMember({"global", "all"}))
+      ->capture_default_str();
   cmd->add_flag("--track-unused-memory{yes}", o.track_unused_memory,
                 "initcheck: report allocations whose bytes were not all written (at cudaFree and at exit)")
       ->check(CLI::IsMember({"yes", "no"}));
@@ -718,6 +726,7 @@ int run_sanitize(const SanitizeOptions& o) {
     setenv("WARPSCOPE_SANITIZE", o.tool.c_str(), 1);
     if (o.leak_check == "full") setenv("WARPSCOPE_LEAK_CHECK", "full", 1);
     if (o.racecheck_memory == "all") setenv("WARPSCOPE_RACECHECK_MEMORY", "all", 1);
+    if (o.initcheck_memory == "all") setenv("WARPSCOPE_INITCHECK_MEMORY", "all", 1);
     if (o.tool == "initcheck" && o.track_unused_memory == "yes") setenv("WARPSCOPE_TRACK_UNUSED", "1", 1);
     if (o.show_backtrace == "yes" || o.show_backtrace == "host") setenv("WARPSCOPE_HOST_BACKTRACE", "1", 1);
     if (o.check_api_memory_access == "no") setenv("WARPSCOPE_CHECK_API_MEMORY_ACCESS", "no", 1);

@@ -24,6 +24,7 @@ struct SanitizeOptions {
   std::uint64_t print_limit = 100;       // --print-limit N (0: unlimited)
   std::string racecheck_report = "analysis";  // --racecheck-report hazard|analysis|all
   std::string racecheck_memory = "shared";    // --racecheck-memory shared|all (all: global memory too)
+  std::string initcheck_memory = "global";    // --initcheck-memory global|all (all: shared memory too)
   std::string check_api_memory_access = "yes";  // --check-api-memory-access (initcheck)
   std::string track_unused_memory = "no";        // --track-unused-memory[=yes|no] (initcheck)
   std::string show_backtrace = "yes";    // --show-backtrace yes|host|device|no (host frames: yes, host)

@@ -161,11 +161,13 @@ struct SanitizerFinding {
   std::string kernel;      // mangled
   Dim3 block;
   std::uint64_t address = 0;  // racecheck: the shared-memory offset (global: address) of the first byte found;
-                              // initcheck: the global address read; memcheck: the address freed or accessed
+                              // initcheck: the global address read (space "shared": the shared-memory
+                              // offset, or a peer's shared::cluster address); memcheck: the address freed or accessed
   // racecheck: "shared" (between threads of `block`), "global" (--racecheck-memory all:
   // between threads of two CTAs, the earlier side's in `first_block`), or "cluster" (distributed
   // shared memory: `block`'s shared memory, a thread of another CTA of its cluster on one side or
-  // both; the sides' blocks in `first_block` and `second_block`)
+  // both; the sides' blocks in `first_block` and `second_block`); initcheck: "global", or "shared"
+  // (--initcheck-memory all: a read of shared memory no thread of the CTA wrote before)
   std::string space = "shared";
   Dim3 first_block;
   Dim3 second_block;
@@ -185,6 +187,9 @@ struct SanitizeChecks {
   // the launch's CTAs run on one host thread
   bool racecheck_global = false;
   bool initcheck = false;  // reads of global memory nothing wrote (src/exec/initcheck.hpp)
+  // --initcheck-memory all: initcheck also reports reads of a CTA's shared memory that no thread
+  // of the CTA wrote before (warpscope's addition; compute-sanitizer checks global memory only)
+  bool initcheck_shared = false;
   // memcheck's device-side errors: a bad device-side free, an access of the device heap outside
   // its live blocks, a trap; each becomes a finding (tool "memcheck") and ends the launch as on
   // the H200 under compute-sanitizer (src/exec/memcheck.hpp). Not part of any(): no other check runs.

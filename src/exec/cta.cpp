@@ -57,7 +57,7 @@ CtaRunner::CtaRunner(const LaunchConfig& cfg) : cfg_(cfg), k_(*cfg.kernel) {
   if (cfg.shared != nullptr && cfg.shared->global_race != nullptr)
     global_race_ = std::make_unique<GlobalRaceSink>(*cfg.shared->global_race, sanlog_);
   // initcheck: cooperative and cluster CTAs take turns, so their writes are kept per CTA.
-  if (cfg.init != nullptr) init_ = std::make_unique<InitChecker>(k_, x_, *cfg.init, sanlog_, !coop_);
+  if (cfg.init != nullptr) init_ = std::make_unique<InitChecker>(k_, x_, *cfg.init, sanlog_, !coop_, cfg.sanitize.initcheck_shared);
 }
 
 namespace {

@@ -129,6 +129,8 @@ std::size_t InitShadow::drop_reads_written_by_others(LaunchStats& stats, Dim3 gr
   };
   // A read is dropped when every byte of it is either initialised or written by another CTA.
   const auto dropped = [&](std::uint64_t address, std::uint32_t size, std::uint32_t reader) {
+    // Shared-memory reads (--initcheck-memory all) lie outside the shadow: other CTAs never write them.
+    if (address < base_ || address - base_ >= span_) return false;
     for (std::uint64_t a = address; a < address + std::max<std::uint32_t>(size, 1); ++a) {
       std::uint64_t bit = 0;
       if (poisoned(a, 1, bit) && !others_wrote(a, reader)) return false;
@@ -165,6 +167,7 @@ void InitChecker::flush() {
 void InitChecker::begin_cta() {
   if (per_cta_) flush();
   current_cta_ = x_.cta_linear;
+  if (shared_) begin_shared();
 }
 
 void InitChecker::grow() {
@@ -225,10 +228,11 @@ void InitChecker::note_write(std::uint64_t addr, std::uint64_t bits, unsigned n,
   }
 }
 
-void InitChecker::report(const WarpAccess& a, unsigned lane, std::uint64_t addr) {
+void InitChecker::report(const WarpAccess& a, unsigned lane, std::uint64_t addr, bool shared) {
   SanitizerFinding f;
   f.tool = "initcheck";
   f.kind = "uninitialized_read";
+  f.space = shared ? "shared" : "global";
   f.kernel = k_.name;
   f.block = x_.ctaid;
   f.address = addr;
@@ -240,6 +244,14 @@ void InitChecker::report(const WarpAccess& a, unsigned lane, std::uint64_t addr)
 
 void InitChecker::on_access(const WarpAccess& a) {
   if (inner_ != nullptr) inner_->on_access(a);
+  if (shared_) {
+    if (a.space == Space::kShared || a.space == Space::kDsmem) {
+      on_shared(a);
+      return;
+    }
+    // A bulk or tensor copy into shared memory: its destination is not traced (initcheck_shared.cpp).
+    if (a.space == Space::kGlobal && a.op == Op::kBulkCopy) shared_bulk_destination();
+  }
   if (a.space != Space::kGlobal) return;
   bool read = false, write = false;
   switch (a.op) {
@@ -267,7 +279,7 @@ void InitChecker::on_access(const WarpAccess& a) {
     const std::uint64_t addr = a.addr[lane];
     std::uint64_t bits = 0;
     if (!shadow_.poisoned(addr, width, bits)) continue;  // the common case: initialised at launch start
-    if (read && (bits & ~written(addr, width, cta)) != 0) report(a, lane, addr);
+    if (read && (bits & ~written(addr, width, cta)) != 0) report(a, lane, addr, false);
     if (write) note_write(addr, bits, width, cta);
   }
 }

@@ -20,10 +20,18 @@
 // writes (st, atomics, reductions, bulk and tensor stores) in a set per CTA, which it hands to
 // the shadow when the CTA is done; the shadow applies them all when the launch ends (commit()).
 // Atomics and reductions are checked as reads, then count as writes (as the H200 reports them).
+//
+// --initcheck-memory all (SanitizeChecks::initcheck_shared, warpscope's addition: compute-sanitizer
+// checks global memory only) also checks shared memory (initcheck_shared.cpp): one bit per byte of
+// each CTA's shared memory (static and dynamic), all clear when the CTA starts, set by the CTA's
+// writes (st.shared, atomics, stmatrix, cp.async's destinations) and by its cluster peers'
+// distributed-shared-memory writes into it; a read (ld, atomics, ldmatrix, wgmma operands) of a
+// byte not set, in the interpreter's schedule of the CTA (fixed), is reported once per thread access.
 #pragma once
 
 #include <cstdint>
 #include <mutex>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -82,8 +90,9 @@ class InitChecker : public AccessSink {
   /// Reports kept per launch (per runner, then merged): the lowest CTAs' first ones.
   static constexpr std::size_t kKeep = 1000;
 
-  InitChecker(const KernelImage& k, const Ctx& x, InitShadow& shadow, SanitizerLog& log, bool per_cta)
-      : k_(k), x_(x), shadow_(shadow), log_(log), per_cta_(per_cta) {}
+  /// `shared`: --initcheck-memory all, shared memory is checked too.
+  InitChecker(const KernelImage& k, const Ctx& x, InitShadow& shadow, SanitizerLog& log, bool per_cta, bool shared)
+      : k_(k), x_(x), shadow_(shadow), log_(log), per_cta_(per_cta), shared_(shared) {}
   ~InitChecker() override;
   InitChecker(const InitChecker&) = delete;
   InitChecker& operator=(const InitChecker&) = delete;
@@ -106,7 +115,12 @@ class InitChecker : public AccessSink {
   /// Bits of [addr, addr + n) (n <= 64, within one or two chunks) the CTA wrote.
   std::uint64_t written(std::uint64_t addr, unsigned n, std::uint32_t cta);
   void note_write(std::uint64_t addr, std::uint64_t bits, unsigned n, std::uint32_t cta);
-  void report(const WarpAccess& a, unsigned lane, std::uint64_t addr);
+  void report(const WarpAccess& a, unsigned lane, std::uint64_t addr, bool shared);
+  // Shared memory (initcheck_shared.cpp).
+  void begin_shared();
+  std::vector<std::uint64_t>* shared_bits(const std::uint8_t* base);
+  void on_shared(const WarpAccess& a);
+  void shared_bulk_destination();
 
   const KernelImage& k_;
   const Ctx& x_;
@@ -118,6 +132,12 @@ class InitChecker : public AccessSink {
   std::vector<Slot> table_;  // open addressing, a power of two
   std::vector<std::uint32_t> used_;
   std::vector<InitShadow::Chunk> done_;  // writes of the CTAs this runner finished
+  bool shared_;  // --initcheck-memory all
+  // One bit per byte of a CTA's shared memory, set: written; keyed by the CTA's shared-memory
+  // buffer (CTAs that take turns each have one; a cluster peer's is Ctx::cluster_shared[rank]).
+  std::unordered_map<const std::uint8_t*, std::vector<std::uint64_t>> shared_bits_;
+  const std::uint8_t* last_base_ = nullptr;
+  std::vector<std::uint64_t>* last_bits_ = nullptr;
 };
 
 }  // namespace warpscope::exec

@@ -226,6 +226,7 @@ Device& Runtime::device() {
     o.sanitize.synccheck = sanitize_tool == "synccheck";
     o.sanitize.racecheck_global = o.sanitize.racecheck && env("WARPSCOPE_RACECHECK_MEMORY") == "all";
     o.sanitize.initcheck = sanitize_tool == "initcheck";
+    o.sanitize.initcheck_shared = o.sanitize.initcheck && env("WARPSCOPE_INITCHECK_MEMORY") == "all";
     o.sanitize.memcheck = sanitize_tool == "memcheck";
     o.printf_fifo_bytes = limit_printf_fifo;
     o.malloc_heap_bytes = limit_malloc_heap;

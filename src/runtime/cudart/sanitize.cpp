@@ -40,6 +40,7 @@ nlohmann::json sanitizer_findings_json(const LaunchStats& stats) {
     } else if (f.tool == "initcheck") {
       j["address"] = f.address;
       j["size"] = f.size;
+      j["space"] = f.space;  // "global", or "shared" (--initcheck-memory all)
     } else if (f.tool == "memcheck") {
       j["address"] = f.address;
       j["size"] = f.size;
