@@ -569,7 +569,7 @@ CtaRunner::RunResult CtaRunner::run_split(WarpState& w, Split& s) {
           lane_fault(x_, pc, ErrorKind::kUsage, first, fmt::format("barrier id {} is not in 0..15", id));
         }
         // Named-barrier counts the H200 stops with cudaErrorIllegalInstruction (measured,
-        // tests/hw/data/h200/sanitize/sync; "illegal instruction" in the message selects that
+        // tests/hw/data/h200/sanitize/sync; "(illegal instruction, as on the H200)" in the message selects that
         // error, runtime.cpp map_error): a count that is not a multiple of the warp size, and warps
         // of one phase giving different counts. A count after arrivals without one (or the reverse)
         // was not measured: refused.

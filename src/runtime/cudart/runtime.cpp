@@ -306,10 +306,13 @@ cudaError_t map_error(const Error& e, bool* sticky) {
     case ErrorKind::kMisaligned: *sticky = true; return kErrMisalignedAddress;
     case ErrorKind::kDeadlock: *sticky = true; return kErrLaunchFailure;
     case ErrorKind::kUndefined:
-      // Faults the H200 reports as an illegal instruction say so (e.g. named-barrier counts, warp.cpp).
+      // Faults the H200 was measured to report as cudaErrorIllegalInstruction end their message with
+      // this mark (named-barrier counts, warp.cpp). Other messages may mention an illegal instruction
+      // (the TMA's: the H100 returned cudaErrorLaunchFailure for those) and keep kErrLaunchFailure.
       *sticky = true;
-      return std::string_view(e.what()).find("illegal instruction") != std::string_view::npos ? kErrIllegalInstruction
-                                                                                           : kErrLaunchFailure;
+      return std::string_view(e.what()).find("(illegal instruction, as on the H200)") != std::string_view::npos
+                 ? kErrIllegalInstruction
+                 : kErrLaunchFailure;
     case ErrorKind::kTrap: {
       *sticky = true;
       std::string what = e.what();
