@@ -17,31 +17,7 @@
 #include <vector>
 #include <cstdint>
 
-static int failures = 0;
-
-#define EXPECT(name, cond)                                             \
-  do {                                                                 \
-    if (cond) {                                                        \
-      std::printf("ok %s\n", name);                                    \
-    } else {                                                           \
-      ++failures;                                                      \
-      std::printf("not ok %s: %s (line %d)\n", name, #cond, __LINE__); \
-    }                                                                  \
-  } while (0)
-
-#define EXPECT_CU(name, call, want)                                                                   \
-  do {                                                                                                \
-    const CUresult e_ = (call);                                                                       \
-    if (e_ == (want)) {                                                                               \
-      std::printf("ok %s\n", name);                                                                   \
-    } else {                                                                                          \
-      ++failures;                                                                                     \
-      const char* n_ = nullptr;                                                                       \
-      cuGetErrorName(e_, &n_);                                                                        \
-      std::printf("not ok %s: %s gave %d (%s), expected %d (line %d)\n", name, #call, int(e_), n_ ? n_ : "?", \
-                  int(want), __LINE__);                                                              \
-    }                                                                                                 \
-  } while (0)
+#include "expect_cu.h"
 
 static std::string read_file(const char* path) {
   std::ifstream in(path, std::ios::binary);

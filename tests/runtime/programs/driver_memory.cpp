@@ -16,28 +16,7 @@
 #include <string>
 #include <vector>
 
-static int failures = 0;
-
-#define EXPECT(name, cond)                                             \
-  do {                                                                 \
-    if (cond) {                                                        \
-      std::printf("ok %s\n", name);                                    \
-    } else {                                                           \
-      ++failures;                                                      \
-      std::printf("not ok %s: %s (line %d)\n", name, #cond, __LINE__); \
-    }                                                                  \
-  } while (0)
-
-#define EXPECT_CU(name, call, want)                                                                           \
-  do {                                                                                                        \
-    const CUresult e_ = (call);                                                                               \
-    if (e_ == (want)) {                                                                                       \
-      std::printf("ok %s\n", name);                                                                           \
-    } else {                                                                                                  \
-      ++failures;                                                                                             \
-      std::printf("not ok %s: %s gave %d, expected %d (line %d)\n", name, #call, int(e_), int(want), __LINE__); \
-    }                                                                                                         \
-  } while (0)
+#include "expect_cu.h"
 
 static CUfunction scale_add = nullptr, tex_read = nullptr;
 

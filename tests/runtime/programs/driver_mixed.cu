@@ -9,17 +9,7 @@
 #include <vector>
 
 #include "expect.cuh"
-
-#define EXPECT_CU(name, call, want)                                                               \
-  do {                                                                                            \
-    const CUresult e_ = (call);                                                                   \
-    if (e_ == (want)) {                                                                           \
-      std::printf("ok %s\n", name);                                                               \
-    } else {                                                                                      \
-      ++failures;                                                                                 \
-      std::printf("not ok %s: %s gave %d, expected %d (line %d)\n", name, #call, int(e_), int(want), __LINE__); \
-    }                                                                                             \
-  } while (0)
+#include "expect_cu.h"
 
 __global__ void twice(float* v, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
