@@ -6,7 +6,9 @@
 # defines it on a line starting `WS_API` (what gen_stubs.cmake reads); a comment
 # `// caveat: TEXT` (continued on lines `//   MORE`) right above that line makes it "implemented
 # with caveat", a comment `// refused: TEXT` makes it "refused" (it returns the error a GPU without
-# the capability returns and says why once: api_interop.cpp). Every other name
+# the capability returns and says why once: api_interop.cpp); `// refused each: TEXT` makes every
+# definition below it refused, up to the next line that is neither a definition nor a comment
+# (drv_refused.cpp's blocks). Every other name
 # is a generated stub: it prints "NAME is not supported by warpscope's CUDA runtime" once and
 # returns cudaErrorNotSupported. The driver's names (cuda_exports.txt) get a second table: a name
 # defined on a line starting `WS_DRV` in src/runtime/cudart/drv_*.cpp or api_*.cpp is implemented
@@ -43,8 +45,11 @@ function(read_defs prefix out)
     string(REPLACE "\n" ";" src_lines "${text}")
     set(caveat "")
     set(refused "")
+    set(refused_each "")
     foreach(l IN LISTS src_lines)
-      if(l MATCHES "^// refused: (.*)$")
+      if(l MATCHES "^// refused each: (.*)$")
+        set(refused_each "${CMAKE_MATCH_1}")
+      elseif(l MATCHES "^// refused: (.*)$")
         set(refused "${CMAKE_MATCH_1}")
       elseif(l MATCHES "^// caveat: (.*)$")
         set(caveat "${CMAKE_MATCH_1}")
@@ -53,6 +58,9 @@ function(read_defs prefix out)
       elseif(l MATCHES "^${prefix} [^(]*[ *]([A-Za-z_][A-Za-z0-9_]*)\\(")
         set(n ${CMAKE_MATCH_1})
         list(APPEND found ${n})
+        if(refused STREQUAL "")
+          set(refused "${refused_each}")
+        endif()
         set(file_${n} ${file} PARENT_SCOPE)
         foreach(kind caveat refused)
           string(REPLACE "<SC>" ";" ${kind} "${${kind}}")
@@ -66,6 +74,7 @@ function(read_defs prefix out)
       else()
         set(caveat "")
         set(refused "")
+        set(refused_each "")
       endif()
     endforeach()
   endforeach()
