@@ -1,6 +1,6 @@
 // The rest of the memory API (docs/runtime.md "Every runtime call"): 3-D allocations and
-// memsets, peer copies and peer access on a one-GPU system, batch copies, managed-memory range
-// queries and batch prefetches/discards, and the device queries of a one-GPU system.
+// memsets, peer copies and peer access on a one-GPU system, managed-memory range
+// queries, and the device queries of a one-GPU system (the batch copies and hints: api_batch.cpp).
 #include <cctype>
 #include <cstring>
 #include <set>
@@ -70,56 +70,6 @@ cudaError_t memset_3d(const char* api, PitchedPtr p, int value, Extent e, void* 
     }
     return kSuccess;
   });
-}
-
-/// cudaMemcpyAttributes.
-struct MemcpyAttributes {
-  int srcAccessOrder;
-  int srcLocHint[2];
-  int dstLocHint[2];
-  unsigned flags;
-};
-static_assert(sizeof(MemcpyAttributes) == 24);
-
-/// cudaMemcpy3DOperand and cudaMemcpy3DBatchOp.
-struct Memcpy3DOperand {
-  int type;  // cudaMemcpyOperandTypePointer 1, Array 2
-  int pad;
-  union {
-    struct {
-      void* ptr;
-      std::size_t rowLength, layerHeight;
-      int locHint[2];
-    } ptr;
-    struct {
-      void* array;
-      std::size_t x, y, z;
-    } array;
-  } op;
-};
-static_assert(sizeof(Memcpy3DOperand) == 40);
-struct Memcpy3DBatchOp {
-  Memcpy3DOperand src, dst;
-  Extent extent;
-  int srcAccessOrder;
-  unsigned flags;
-};
-static_assert(sizeof(Memcpy3DBatchOp) == 112);
-
-cudaError_t operand(const Memcpy3DOperand& o, const Extent& e, void** array, Pos* pos, PitchedPtr* ptr) {
-  if (o.type == 1) {
-    const std::size_t row = o.op.ptr.rowLength != 0 ? o.op.ptr.rowLength : e.width;
-    const std::size_t layer = o.op.ptr.layerHeight != 0 ? o.op.ptr.layerHeight : e.height;
-    if (row < e.width || layer < e.height) return kErrInvalidValue;
-    *ptr = PitchedPtr{o.op.ptr.ptr, row, row, layer};
-    return kSuccess;
-  }
-  if (o.type == 2) {
-    *array = o.op.array.array;
-    *pos = Pos{o.op.array.x, o.op.array.y, o.op.array.z};
-    return kSuccess;
-  }
-  return kErrInvalidValue;
 }
 
 std::set<void*>& notification_handles() {
@@ -322,81 +272,4 @@ WS_API cudaError_t cudaMemPrefetchAsync_ptsz(const void* p, std::size_t n, int l
 }
 WS_API cudaError_t cudaStreamAttachMemAsync_ptsz(void* stream, void* p, std::size_t n, unsigned flags) {
   return cudaStreamAttachMemAsync(const_cast<void*>(canonical_stream(stream, true)), p, n, flags);
-}
-
-namespace {
-/// The batch prefetch and discard calls: checked, then nothing to do (managed memory is where
-/// each side needs it; a discarded range keeps its contents, which CUDA leaves undefined).
-cudaError_t batch_hint(const char* api, void** ptrs, std::size_t* sizes, std::size_t count, unsigned long long flags,
-                       void* stream) {
-  return call(api, [&](Runtime& rt) {
-    if (count == 0 || ptrs == nullptr || sizes == nullptr || flags != 0) return kErrInvalidValue;
-    return rt.check_stream(stream);
-  });
-}
-}  // namespace
-
-WS_API cudaError_t cudaMemPrefetchBatchAsync(void** ptrs, std::size_t* sizes, std::size_t count, void*, std::size_t*,
-                                             std::size_t, unsigned long long flags, void* stream) {
-  return batch_hint("cudaMemPrefetchBatchAsync", ptrs, sizes, count, flags, stream);
-}
-WS_API cudaError_t cudaMemPrefetchBatchAsync_ptsz(void** ptrs, std::size_t* sizes, std::size_t count, void* locs,
-                                                  std::size_t* idx, std::size_t n, unsigned long long flags, void* s) {
-  return cudaMemPrefetchBatchAsync(ptrs, sizes, count, locs, idx, n, flags, const_cast<void*>(canonical_stream(s, true)));
-}
-WS_API cudaError_t cudaMemDiscardBatchAsync(void** ptrs, std::size_t* sizes, std::size_t count, unsigned long long flags,
-                                            void* stream) {
-  return batch_hint("cudaMemDiscardBatchAsync", ptrs, sizes, count, flags, stream);
-}
-WS_API cudaError_t cudaMemDiscardBatchAsync_ptsz(void** ptrs, std::size_t* sizes, std::size_t count,
-                                                 unsigned long long flags, void* s) {
-  return cudaMemDiscardBatchAsync(ptrs, sizes, count, flags, const_cast<void*>(canonical_stream(s, true)));
-}
-WS_API cudaError_t cudaMemDiscardAndPrefetchBatchAsync(void** ptrs, std::size_t* sizes, std::size_t count, void*,
-                                                       std::size_t*, std::size_t, unsigned long long flags, void* s) {
-  return batch_hint("cudaMemDiscardAndPrefetchBatchAsync", ptrs, sizes, count, flags, s);
-}
-WS_API cudaError_t cudaMemDiscardAndPrefetchBatchAsync_ptsz(void** ptrs, std::size_t* sizes, std::size_t count,
-                                                            void* locs, std::size_t* idx, std::size_t n,
-                                                            unsigned long long flags, void* s) {
-  return cudaMemDiscardAndPrefetchBatchAsync(ptrs, sizes, count, locs, idx, n, flags,
-                                             const_cast<void*>(canonical_stream(s, true)));
-}
-
-// caveat: the copies run in order at once; attributes (access order, location hints) are checked for their index only
-WS_API cudaError_t cudaMemcpyBatchAsync(void* const* dsts, const void* const* srcs, const std::size_t* sizes,
-                                        std::size_t count, MemcpyAttributes* attrs, std::size_t* idxs,
-                                        std::size_t n_attrs, void* stream) {
-  if (count == 0 || dsts == nullptr || srcs == nullptr || sizes == nullptr || attrs == nullptr || idxs == nullptr ||
-      n_attrs == 0 || n_attrs > count || idxs[0] != 0) {
-    return call("cudaMemcpyBatchAsync", [](Runtime&) { return kErrInvalidValue; });
-  }
-  for (std::size_t i = 0; i < count; ++i) {
-    if (cudaError_t e = cudaMemcpyAsync(dsts[i], srcs[i], sizes[i], kCopyDefault, stream); e != kSuccess) return e;
-  }
-  return kSuccess;
-}
-WS_API cudaError_t cudaMemcpyBatchAsync_ptsz(void* const* dsts, const void* const* srcs, const std::size_t* sizes,
-                                             std::size_t count, MemcpyAttributes* attrs, std::size_t* idxs,
-                                             std::size_t n_attrs, void* s) {
-  return cudaMemcpyBatchAsync(dsts, srcs, sizes, count, attrs, idxs, n_attrs,
-                              const_cast<void*>(canonical_stream(s, true)));
-}
-
-// caveat: the copies run in order at once
-WS_API cudaError_t cudaMemcpy3DBatchAsync(std::size_t n, Memcpy3DBatchOp* ops, unsigned long long flags, void* stream) {
-  if (n == 0 || ops == nullptr || flags != 0) return call("cudaMemcpy3DBatchAsync", [](Runtime&) { return kErrInvalidValue; });
-  for (std::size_t i = 0; i < n; ++i) {
-    Memcpy3DParms p{};
-    p.extent = ops[i].extent;
-    p.kind = kCopyDefault;
-    cudaError_t e = operand(ops[i].src, p.extent, &p.srcArray, &p.srcPos, &p.srcPtr);
-    if (e == kSuccess) e = operand(ops[i].dst, p.extent, &p.dstArray, &p.dstPos, &p.dstPtr);
-    if (e != kSuccess) return call("cudaMemcpy3DBatchAsync", [&](Runtime&) { return e; });
-    if (e = cudaMemcpy3DAsync(&p, stream); e != kSuccess) return e;
-  }
-  return kSuccess;
-}
-WS_API cudaError_t cudaMemcpy3DBatchAsync_ptsz(std::size_t n, Memcpy3DBatchOp* ops, unsigned long long flags, void* s) {
-  return cudaMemcpy3DBatchAsync(n, ops, flags, const_cast<void*>(canonical_stream(s, true)));
 }
