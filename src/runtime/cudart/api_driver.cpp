@@ -1,6 +1,7 @@
 // Driver entry points (cudaGetDriverEntryPoint, cudaGetDriverEntryPointByVersion: every function of
 // the driver API, as cuGetProcAddress hands them out, drv_proc.cpp) and the tensor-map encoders the
-// TMA needs (cuTensorMapEncodeTiled, cuTensorMapEncodeIm2col, cuTensorMapReplaceAddress). Their checks are
+// TMA needs (cuTensorMapEncodeTiled, cuTensorMapEncodeIm2col, cuTensorMapReplaceAddress; and
+// cuTensorMapEncodeIm2colWide, checked only). Their checks are
 // the driver's documented CUDA_ERROR_INVALID_VALUE cases (src/exec/tensormap.hpp); the 128 bytes
 // of the CUtensorMap hold warpscope's own encoding, which the interpreter reads back.
 #include <cstdio>
@@ -91,6 +92,48 @@ WS_DRV CUresult cuTensorMapEncodeIm2col(void* map, unsigned type, unsigned rank,
   const warpscope::exec::tma::EncodedMap m = warpscope::exec::tma::encode_im2col(a);
   std::memset(map, 0, 128);
   std::memcpy(map, &m, sizeof m);
+  return kCuSuccess;
+}
+
+// caveat: checked, and the map left zero: no sm_90 instruction reads an im2col-wide map (the .im2col::w
+//   modes are sm_100's; the H200 encodes it all the same)
+WS_DRV CUresult cuTensorMapEncodeIm2colWide(void* map, unsigned type, unsigned rank, void* address,
+                                            const std::uint64_t* dims, const std::uint64_t* strides, int lower_w,
+                                            int upper_w, unsigned channels, unsigned pixels,
+                                            const std::uint32_t* element_strides, unsigned interleave, unsigned mode,
+                                            unsigned swizzle, unsigned l2, unsigned fill) {
+  constexpr const char* kFn = "cuTensorMapEncodeIm2colWide";
+  if (map == nullptr) return invalid_map(kFn, "tensorMap is NULL");
+  if (rank < 3 || rank > 5) return invalid_map(kFn, "tensorRank must be 3, 4 or 5");
+  if (mode > 1) return invalid_map(kFn, "mode is not CU_TENSOR_MAP_IM2COL_WIDE_MODE_W or _W128");
+  // CU_TENSOR_MAP_SWIZZLE_64B 2, _128B 3, _128B_ATOM_32B 4: "other swizzle modes are not supported"
+  if (swizzle < 2 || swizzle > 4) return invalid_map(kFn, "swizzle must be 64B, 128B or 128B_ATOM_32B");
+  if (lower_w < -32768 || lower_w > 32767 || upper_w < -32768 || upper_w > 32767) {
+    return invalid_map(kFn, "pixelBoxLowerCornerWidth and pixelBoxUpperCornerWidth must be in [-32768, 32767]");
+  }
+  if (dims != nullptr && lower_w > static_cast<std::int64_t>(dims[1]) - 1 + upper_w) {
+    return invalid_map(kFn, "the pixel bounding box along W is empty");
+  }
+  if (mode == 0 && pixels > 1024) return invalid_map(kFn, "pixelsPerColumn must be at most 1024");
+  // The other checks are cuTensorMapEncodeIm2col's, with the D and H corners 0.
+  const int corners[3] = {0, 0, 0};
+  warpscope::exec::tma::Im2colArgs a;
+  a.t.data_type = type;
+  a.t.rank = rank;
+  a.t.global_address = reinterpret_cast<std::uintptr_t>(address);
+  a.t.dims = dims;
+  a.t.strides = strides;
+  a.t.element_strides = element_strides;
+  a.t.interleave = interleave;
+  a.t.swizzle = swizzle;
+  a.t.l2_promotion = l2;
+  a.t.oob_fill = fill;
+  a.lower = corners;
+  a.upper = corners;
+  a.channels = channels;
+  a.pixels = mode == 0 ? pixels : 128;
+  if (const std::string why = warpscope::exec::tma::check_im2col(a, map); !why.empty()) return invalid_map(kFn, why);
+  std::memset(map, 0, 128);
   return kCuSuccess;
 }
 

@@ -284,6 +284,47 @@ WS_API cudaError_t cudaGraphChildGraphNodeGetGraph(void* node, void** graph) {
   });
 }
 
+namespace {
+/// A batch memory operation node's parameters: up to 256 operations (cuStreamBatchMemOp's limit), flags 0.
+cudaError_t fill_mem_ops(Node& n, const void* ops, unsigned count, unsigned flags) {
+  if ((count != 0 && ops == nullptr) || count > 256 || flags != 0) return kErrInvalidValue;
+  const auto* words = static_cast<const std::array<std::uint64_t, 6>*>(ops);
+  n.mem_ops.assign(words, words + count);
+  n.mem_op_flags = flags;
+  return kSuccess;
+}
+}  // namespace
+
+cudaError_t warpscope::cudart::add_batch_mem_op_node(void** out, void* graph, void* const* deps, std::size_t n,
+                                                     const void* ops, unsigned count, unsigned flags) {
+  return call("cuGraphAddBatchMemOpNode", [&](Runtime&) {
+    auto nd = new_node(NodeType::kBatchMemOp);
+    if (cudaError_t e = fill_mem_ops(*nd, ops, count, flags); e != kSuccess) return e;
+    return add_node(out, graph, deps, nullptr, n, std::move(nd));
+  });
+}
+
+cudaError_t warpscope::cudart::batch_mem_op_node_params(void* node, const void** ops, unsigned* count,
+                                                        unsigned* flags) {
+  return call("cuGraphBatchMemOpNodeGetParams", [&](Runtime&) {
+    Node* nd = as_node(node);
+    if (!Graphs::get().valid(nd) || nd->type != NodeType::kBatchMemOp) return kErrInvalidValue;
+    *ops = nd->mem_ops.data();  // the node's copy, as the H200 hands back
+    *count = static_cast<unsigned>(nd->mem_ops.size());
+    *flags = nd->mem_op_flags;
+    return kSuccess;
+  });
+}
+
+cudaError_t warpscope::cudart::set_batch_mem_op_node(void* node, const void* ops, unsigned count,
+                                                     unsigned flags) {
+  return call("cuGraphBatchMemOpNodeSetParams", [&](Runtime&) {
+    Node* nd = as_node(node);
+    if (!Graphs::get().valid(nd) || nd->type != NodeType::kBatchMemOp) return kErrInvalidValue;
+    return fill_mem_ops(*nd, ops, count, flags);
+  });
+}
+
 WS_API cudaError_t cudaGraphAddEmptyNode(void** node, void* graph, const NodeHandle* deps, std::size_t n) {
   return call("cudaGraphAddEmptyNode",
               [&](Runtime&) { return add_node(node, graph, deps, nullptr, n, new_node(NodeType::kEmpty)); });

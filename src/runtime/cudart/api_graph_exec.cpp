@@ -227,6 +227,17 @@ WS_API cudaError_t cudaGraphExecHostNodeSetParams(void* exec, void* node, const 
   });
 }
 
+cudaError_t warpscope::cudart::exec_set_batch_mem_op_node(void* exec, void* node, const void* ops, unsigned count,
+                                                          unsigned flags) {
+  return exec_set("cuGraphExecBatchMemOpNodeSetParams", exec, node, NodeType::kBatchMemOp, [&](Runtime&, Node& n) {
+    if ((count != 0 && ops == nullptr) || count > 256 || flags != 0) return kErrInvalidValue;
+    const auto* words = static_cast<const std::array<std::uint64_t, 6>*>(ops);
+    n.mem_ops.assign(words, words + count);
+    n.mem_op_flags = flags;
+    return kSuccess;
+  });
+}
+
 WS_API cudaError_t cudaGraphExecEventRecordNodeSetEvent(void* exec, void* node, void* event) {
   return exec_set("cudaGraphExecEventRecordNodeSetEvent", exec, node, NodeType::kEventRecord, [&](Runtime& rt, Node& n) {
     n.event = event;

@@ -328,3 +328,41 @@ WS_DRV CUresult cuGraphNodeFindInClone(void** node, void* original, void* clone)
 WS_DRV CUresult cuGraphDebugDotPrint(void* graph, const char* path, unsigned flags) {
   return graph_call([&] { return cudaGraphDebugDotPrint(graph, path, flags); });
 }
+
+// ---- Batch memory operation nodes: cuStreamBatchMemOp_v2's operations, run when the node runs.
+
+namespace {
+/// CUDA_BATCH_MEM_OP_NODE_PARAMS (v1 and v2 alike).
+struct BatchMemOpNodeParams {
+  Context* ctx;
+  unsigned count;
+  void* ops;  // CUstreamBatchMemOpParams[count]
+  unsigned flags;
+};
+static_assert(sizeof(BatchMemOpNodeParams) == 32);
+}  // namespace
+
+WS_DRV CUresult cuGraphAddBatchMemOpNode(void** node, void* graph, void* const* deps, std::size_t n,
+                                         const BatchMemOpNodeParams* p) {
+  if (p == nullptr) return kCuInvalidValue;
+  return graph_call([&] { return add_batch_mem_op_node(node, graph, deps, n, p->ops, p->count, p->flags); });
+}
+// caveat: the context reads back as the calling thread's current one (one device, one state: a node's context is not kept)
+WS_DRV CUresult cuGraphBatchMemOpNodeGetParams(void* node, BatchMemOpNodeParams* p) {
+  if (p == nullptr) return kCuInvalidValue;
+  const void* ops = nullptr;
+  if (CUresult e = graph_call([&] { return batch_mem_op_node_params(node, &ops, &p->count, &p->flags); });
+      e != kCuSuccess)
+    return e;
+  p->ops = const_cast<void*>(ops);  // the node's copy, as the H200 hands back
+  p->ctx = current_context();
+  return kCuSuccess;
+}
+WS_DRV CUresult cuGraphBatchMemOpNodeSetParams(void* node, const BatchMemOpNodeParams* p) {
+  if (p == nullptr) return kCuInvalidValue;
+  return graph_call([&] { return set_batch_mem_op_node(node, p->ops, p->count, p->flags); });
+}
+WS_DRV CUresult cuGraphExecBatchMemOpNodeSetParams(void* exec, void* node, const BatchMemOpNodeParams* p) {
+  if (p == nullptr) return kCuInvalidValue;
+  return graph_call([&] { return exec_set_batch_mem_op_node(exec, node, p->ops, p->count, p->flags); });
+}

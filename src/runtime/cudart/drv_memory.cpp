@@ -3,6 +3,7 @@
 // see the same allocations and the same checks. The _ptds/_ptsz forms are the same functions:
 // every operation runs to completion when issued, in any stream.
 #include <cstring>
+#include <map>
 #include <vector>
 
 #include <fmt/format.h>
@@ -150,6 +151,14 @@ bool allocation_of(Runtime& rt, std::uintptr_t p, std::uintptr_t* base, std::siz
   return false;
 }
 
+/// The allocations (base -> size) cuPointerSetAttribute(CU_POINTER_ATTRIBUTE_SYNC_MEMOPS) set to 1;
+/// guarded by the runtime's lock. An entry counts only while an allocation of that base and size
+/// exists.
+std::map<std::uintptr_t, std::size_t>& sync_memops() {
+  static auto& m = *new std::map<std::uintptr_t, std::size_t>;  // never destroyed
+  return m;
+}
+
 }  // namespace
 }  // namespace warpscope::cudart::drv
 
@@ -243,6 +252,10 @@ WS_DRV CUresult cuPointerGetAttribute(void* data, int attr, std::uint64_t p) {
       if (!known || a.hostPointer == nullptr) return kCuInvalidValue;
       *static_cast<void**>(data) = a.hostPointer;
       return kCuSuccess;
+    case 6:  // SYNC_MEMOPS: cuPointerSetAttribute's, for the allocation that holds p
+      if (!in_alloc) return kCuInvalidValue;
+      *static_cast<bool*>(data) = sync_memops().count(base) != 0 && sync_memops()[base] == size;
+      return kCuSuccess;
     case 8:  // IS_MANAGED
       if (!known) return kCuInvalidValue;
       *static_cast<bool*>(data) = a.type == kManaged;
@@ -264,6 +277,23 @@ WS_DRV CUresult cuPointerGetAttribute(void* data, int attr, std::uint64_t p) {
       return kCuSuccess;
     default: return drv::not_supported(fmt::format("cuPointerGetAttribute({})", attr).c_str());
   }
+}
+
+// CU_POINTER_ATTRIBUTE_SYNC_MEMOPS is the one attribute a program sets (the H200 refuses the others
+// with CUDA_ERROR_INVALID_VALUE): a flag of device or pinned memory, which cuPointerGetAttribute
+// reads back. Every synchronous memory operation is synchronous here already.
+// caveat: an allocation freed and made again at the same address with the same size keeps the flag
+WS_DRV CUresult cuPointerSetAttribute(const void* value, int attr, std::uint64_t p) {
+  if (CUresult e = need_context(); e != kCuSuccess) return e;
+  if (value == nullptr || attr != 6) return kCuInvalidValue;
+  Runtime& rt = Runtime::get();
+  std::lock_guard lock(rt.mu);
+  std::uintptr_t base = 0;
+  std::size_t size = 0;
+  if (!allocation_of(rt, p, &base, &size)) return kCuInvalidValue;  // pageable host memory, or none
+  if (*static_cast<const unsigned char*>(value) != 0) sync_memops()[base] = size;  // 2 reads back as 1 (H200)
+  else sync_memops().erase(base);
+  return kCuSuccess;
 }
 
 // Every attribute of `attributes`, into data[i]: what cuPointerGetAttribute answers, or, for a

@@ -119,7 +119,16 @@ CUresult batch(void* stream, unsigned count, const MemOpParams* ops, unsigned fl
 }
 
 }  // namespace
+
 }  // namespace warpscope::cudart::drv
+
+namespace warpscope::cudart {
+cudaError_t run_batch_mem_ops(const Node& n, const void* stream) {
+  // CUresult and cudaError_t share these numbers (success, invalid value, not supported).
+  return drv::batch(const_cast<void*>(stream), static_cast<unsigned>(n.mem_ops.size()),
+                    reinterpret_cast<const drv::MemOpParams*>(n.mem_ops.data()), n.mem_op_flags);
+}
+}  // namespace warpscope::cudart
 
 using namespace warpscope::cudart;       // NOLINT: the C entry points below
 using namespace warpscope::cudart::drv;  // NOLINT

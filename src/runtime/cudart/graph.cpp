@@ -101,6 +101,7 @@ const char* node_type_name(NodeType t) {
     case NodeType::kExtSemWait: return "external semaphore wait";
     case NodeType::kMemAlloc: return "memory allocation";
     case NodeType::kMemFree: return "memory free";
+    case NodeType::kBatchMemOp: return "batch memory operation";
     case NodeType::kConditional: return "conditional";
   }
   return "unknown";
@@ -188,6 +189,8 @@ std::unique_ptr<Graph> Graphs::copy_graph(const Graph& src, bool registered, std
     c->copy = n->copy;
     c->memset = n->memset;
     c->host = n->host;
+    c->mem_ops = n->mem_ops;
+    c->mem_op_flags = n->mem_op_flags;
     c->event = n->event;
     c->enabled = n->enabled;
     if (n->child) c->child = copy_graph(*n->child, registered, nullptr);
@@ -441,6 +444,10 @@ cudaError_t assign_params(Node* n, Node& fresh) {
     case NodeType::kMemcpy: n->copy = fresh.copy; break;
     case NodeType::kMemset: n->memset = fresh.memset; break;
     case NodeType::kHost: n->host = fresh.host; break;
+    case NodeType::kBatchMemOp:
+      n->mem_ops = fresh.mem_ops;
+      n->mem_op_flags = fresh.mem_op_flags;
+      break;
     case NodeType::kWaitEvent:
     case NodeType::kEventRecord: n->event = fresh.event; break;
     default: return kErrInvalidValue;
@@ -464,6 +471,7 @@ cudaError_t run_graph(Runtime& rt, const std::vector<Node*>& order, const void* 
       case NodeType::kMemcpy: e = run_copy(rt, n->copy); break;
       case NodeType::kMemset: e = run_memset(rt, n->memset); break;
       case NodeType::kHost: n->host.fn(n->host.userData); break;
+      case NodeType::kBatchMemOp: e = run_batch_mem_ops(*n, stream); break;
       case NodeType::kGraph: {
         std::vector<Node*> inner;
         if (!topological_order(*n->child, &inner)) return kErrInvalidValue;

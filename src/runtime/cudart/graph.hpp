@@ -14,6 +14,7 @@
 // Everything here runs under Runtime::mu (the C entry points go through call()).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -152,6 +153,7 @@ enum class NodeType : int {
   kExtSemWait = 9,
   kMemAlloc = 10,
   kMemFree = 11,
+  kBatchMemOp = 12,  // the driver's cuGraphAddBatchMemOpNode
   kConditional = 13,
 };
 const char* node_type_name(NodeType t);
@@ -205,6 +207,10 @@ struct Node {
   // A conditional node (api_graph_mem.cpp): its handle (the device address of its 32-bit
   // condition), type and body graphs (registered: the program fills them through their handles).
   ConditionalNodeParams cond{};
+  // A batch memory operation node (drv_graph.cpp): its CUstreamBatchMemOpParams (48 bytes each), a
+  // copy of the caller's, and flags.
+  std::vector<std::array<std::uint64_t, 6>> mem_ops;
+  unsigned mem_op_flags = 0;
   std::vector<std::unique_ptr<Graph>> bodies;
   std::vector<void*> body_handles;  // what phGraph_out points to
   std::map<int, LaunchAttrValue> attributes;  // a kernel node's cudaGraphKernelNodeSetAttribute (api_attr.cpp)
@@ -336,6 +342,16 @@ void reset_conditions(Runtime& rt, const Graph& g);
 /// allocation (free) node of the capture, with the pool's properties.
 cudaError_t capture_alloc(Runtime& rt, const void* stream, const MemPool& pool, std::size_t bytes, void** ptr);
 cudaError_t capture_free(Runtime& rt, const void* stream, void* ptr);
+
+/// Batch memory operation nodes (cuGraphAddBatchMemOpNode and its Get/Set/ExecSetParams,
+/// drv_graph.cpp; api_graph.cpp): `ops` are `count` CUstreamBatchMemOpParams, which the node copies.
+cudaError_t add_batch_mem_op_node(void** out, void* graph, void* const* deps, std::size_t n, const void* ops,
+                                  unsigned count, unsigned flags);
+cudaError_t batch_mem_op_node_params(void* node, const void** ops, unsigned* count, unsigned* flags);
+cudaError_t set_batch_mem_op_node(void* node, const void* ops, unsigned count, unsigned flags);
+cudaError_t exec_set_batch_mem_op_node(void* exec, void* node, const void* ops, unsigned count, unsigned flags);
+/// Runs a batch memory operation node's operations in `stream`, as cuStreamBatchMemOp_v2 (drv_stream.cpp).
+cudaError_t run_batch_mem_ops(const Node& n, const void* stream);
 
 /// Instantiates `g`; on failure sets *err_node (a node of g) when one is to blame.
 cudaError_t instantiate(Runtime& rt, Graph& g, unsigned long long flags, GraphExec** out, Node** err_node);
