@@ -118,6 +118,33 @@ TEST(Driver, RuntimeAndDriverCallsShareOneDevice) {
   EXPECT_EQ(l[2]["name"], "twice(float*, int)");
 }
 
+TEST(Driver, FormerStubsAnswerAsTheH200) {
+  // driver_misc.cpp checks the H200's answers itself (tests/hw/data/h200/driver_stubs); here: it
+  // passes, no call is a stub, each call the H200 refuses says why once on stderr, and the one
+  // kernel, launched by cuLaunchCooperativeKernelMultiDevice, is a launch of the report.
+  const std::string report = prog("driver_misc.json");
+  const auto r = run_under_warpscope(prog("driver_misc") + " " + prog("driver_kernels.ptx"), report);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(r.out.find("not ok"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n0 failures"), std::string::npos) << r.out;
+  EXPECT_EQ(r.err.find("is not supported by warpscope"), std::string::npos) << r.err;
+  for (const char* line : {"warpscope: cuMemAlloc: the v1 driver API", "warpscope: cuStreamWriteValue32: the v1 stream",
+                           "warpscope: cuMemBatchDecompressAsync: memory decompression",
+                           "warpscope: cuProfilerInitialize: ", "warpscope: cuDeviceGetLuid: ",
+                           "warpscope: cuLibraryGetUnifiedFunction: unified functions"}) {
+    EXPECT_NE(r.err.find(line), std::string::npos) << line << "\n" << r.err;
+  }
+  EXPECT_EQ(r.err.find("warpscope: cuMemAlloc: the v1 driver API", r.err.find("warpscope: cuMemAlloc: ") + 1),
+            std::string::npos)
+      << "said once: " << r.err;
+  const nlohmann::json j = rt_test::read_json(report);
+  const auto& l = j.at("launches");
+  ASSERT_EQ(l.size(), 1u) << j.dump(1);
+  EXPECT_EQ(l[0]["name"], "scale_add");
+  EXPECT_EQ(l[0]["grid"], nlohmann::json::array({1, 1, 1}));
+  EXPECT_EQ(l[0]["block"], nlohmann::json::array({64, 1, 1}));
+}
+
 TEST(Driver, GraphsAndStreamCaptureThroughTheDriver) {
   // driver_graph.cpp checks return codes, counts, edges, parameters and results itself (the driver
   // API reference's values); here: it passes, no call is a stub, and the graphs' kernel nodes are
