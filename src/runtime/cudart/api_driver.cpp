@@ -31,6 +31,29 @@ CUresult invalid_map(const char* fn, const std::string& why) {
   return kCuInvalidValue;
 }
 
+/// cuTensorMapEncodeIm2col's arguments (and cuTensorMapEncodeIm2colWide's, with D and H corners 0).
+warpscope::exec::tma::Im2colArgs im2col_args(unsigned type, unsigned rank, void* address, const std::uint64_t* dims,
+                                             const std::uint64_t* strides, const int* lower, const int* upper,
+                                             unsigned channels, unsigned pixels, const std::uint32_t* element_strides,
+                                             unsigned interleave, unsigned swizzle, unsigned l2, unsigned fill) {
+  warpscope::exec::tma::Im2colArgs a;
+  a.t.data_type = type;
+  a.t.rank = rank;
+  a.t.global_address = reinterpret_cast<std::uintptr_t>(address);
+  a.t.dims = dims;
+  a.t.strides = strides;
+  a.t.element_strides = element_strides;
+  a.t.interleave = interleave;
+  a.t.swizzle = swizzle;
+  a.t.l2_promotion = l2;
+  a.t.oob_fill = fill;
+  a.lower = lower;
+  a.upper = upper;
+  a.channels = channels;
+  a.pixels = pixels;
+  return a;
+}
+
 cudaError_t entry_point(const char* symbol, void** fn, int version, unsigned long long flags, int* status) {
   if (symbol == nullptr || fn == nullptr) return last_error() = kErrInvalidValue;
   bool too_low = false;
@@ -72,21 +95,8 @@ WS_DRV CUresult cuTensorMapEncodeIm2col(void* map, unsigned type, unsigned rank,
                                                const std::uint64_t* strides, const int* lower, const int* upper,
                                                unsigned channels, unsigned pixels, const std::uint32_t* element_strides,
                                                unsigned interleave, unsigned swizzle, unsigned l2, unsigned fill) {
-  warpscope::exec::tma::Im2colArgs a;
-  a.t.data_type = type;
-  a.t.rank = rank;
-  a.t.global_address = reinterpret_cast<std::uintptr_t>(address);
-  a.t.dims = dims;
-  a.t.strides = strides;
-  a.t.element_strides = element_strides;
-  a.t.interleave = interleave;
-  a.t.swizzle = swizzle;
-  a.t.l2_promotion = l2;
-  a.t.oob_fill = fill;
-  a.lower = lower;
-  a.upper = upper;
-  a.channels = channels;
-  a.pixels = pixels;
+  const warpscope::exec::tma::Im2colArgs a = im2col_args(type, rank, address, dims, strides, lower, upper, channels,
+                                                         pixels, element_strides, interleave, swizzle, l2, fill);
   const std::string why = warpscope::exec::tma::check_im2col(a, map);
   if (!why.empty()) return invalid_map("cuTensorMapEncodeIm2col", why);
   const warpscope::exec::tma::EncodedMap m = warpscope::exec::tma::encode_im2col(a);
@@ -117,21 +127,9 @@ WS_DRV CUresult cuTensorMapEncodeIm2colWide(void* map, unsigned type, unsigned r
   if (mode == 0 && pixels > 1024) return invalid_map(kFn, "pixelsPerColumn must be at most 1024");
   // The other checks are cuTensorMapEncodeIm2col's, with the D and H corners 0.
   const int corners[3] = {0, 0, 0};
-  warpscope::exec::tma::Im2colArgs a;
-  a.t.data_type = type;
-  a.t.rank = rank;
-  a.t.global_address = reinterpret_cast<std::uintptr_t>(address);
-  a.t.dims = dims;
-  a.t.strides = strides;
-  a.t.element_strides = element_strides;
-  a.t.interleave = interleave;
-  a.t.swizzle = swizzle;
-  a.t.l2_promotion = l2;
-  a.t.oob_fill = fill;
-  a.lower = corners;
-  a.upper = corners;
-  a.channels = channels;
-  a.pixels = mode == 0 ? pixels : 128;
+  const warpscope::exec::tma::Im2colArgs a =
+      im2col_args(type, rank, address, dims, strides, corners, corners, channels, mode == 0 ? pixels : 128,
+                  element_strides, interleave, swizzle, l2, fill);
   if (const std::string why = warpscope::exec::tma::check_im2col(a, map); !why.empty()) return invalid_map(kFn, why);
   std::memset(map, 0, 128);
   return kCuSuccess;

@@ -1,26 +1,14 @@
 // The checks of the driver API test programs (driver_api.cpp, driver_memory.cpp, driver_graph.cpp,
 // driver_misc.cpp, driver_mixed.cu): each prints one "ok NAME" or "not ok NAME: detail (line N)"
 // line and counts the failures in `failures`, which the program prints at its end ("N failures").
-// EXPECT_CU names the CUresult it got. A program that includes expect.cuh (the runtime programs'
-// checks) first gets its `failures` and EXPECT.
+// EXPECT_CU names the CUresult it got; `failures` and EXPECT are expect.cuh's (the runtime
+// programs' checks).
 #pragma once
 #include <cuda.h>
 
 #include <cstdio>
 
-#ifndef EXPECT
-static int failures = 0;
-
-#define EXPECT(name, cond)                                             \
-  do {                                                                 \
-    if (cond) {                                                        \
-      std::printf("ok %s\n", name);                                    \
-    } else {                                                           \
-      ++failures;                                                      \
-      std::printf("not ok %s: %s (line %d)\n", name, #cond, __LINE__); \
-    }                                                                  \
-  } while (0)
-#endif
+#include "expect.cuh"  // failures, EXPECT (its EXPECT_ERR needs the runtime only where used)
 
 #define EXPECT_CU(name, call, want)                                                                    \
   do {                                                                                                 \
