@@ -41,8 +41,8 @@ TEST(Driver, DriverProgramBehavesAsDocumented) {
             std::string::npos)
       << r.err;
   EXPECT_NE(r.err.find("nvcc -fatbin -gencode arch=compute_90,code=compute_90"), std::string::npos) << r.err;
-  // A stub says so once.
-  EXPECT_EQ(count(r.err, "warpscope: cuDeviceGetLuid is not supported by warpscope's CUDA driver\n"), 1u) << r.err;
+  // A refused call says why once.
+  EXPECT_EQ(count(r.err, "warpscope: cuDeviceGetLuid: a device's LUID is a Windows (WDDM) property"), 1u) << r.err;
 
   // The launches: scale_add (kernelParams), mixed_params (extra buffer), count_and_offset (on a
   // stream), scale_add again (cuLaunchKernelEx of a library's kernel); the refused launches are not.

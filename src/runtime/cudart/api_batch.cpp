@@ -9,6 +9,8 @@
 extern "C" {
 using warpscope::cudart::cudaError_t;
 cudaError_t cudaMemcpy3DAsync(const warpscope::cudart::Memcpy3DParms* p, void* stream);
+cudaError_t cudaArrayGetInfo(warpscope::cudart::ChannelFormatDesc* desc, warpscope::cudart::Extent* extent,
+                             unsigned* flags, void* array);
 }
 
 namespace warpscope::cudart {
@@ -27,13 +29,27 @@ cudaError_t fail(const char* api, cudaError_t e) {
   return call(api, [&](Runtime&) { return e; });
 }
 
-/// A 3-D batch operand as cudaMemcpy3DParms's array and position, or pitched pointer.
-cudaError_t operand(const Memcpy3DOperand& o, const Extent& e, void** array, Pos* pos, PitchedPtr* ptr) {
+/// The bytes of one element of a 3-D batch op: the array operand's element (then the extent and a
+/// pointer's row length count elements), else 1 (they count bytes).
+std::size_t element_bytes(const Memcpy3DBatchOp& op) {
+  void* array = op.src.type == 2 ? op.src.op.array.array : op.dst.type == 2 ? op.dst.op.array.array : nullptr;
+  if (array == nullptr) return 1;
+  ChannelFormatDesc d{};
+  Extent e{};
+  unsigned flags = 0;
+  if (cudaArrayGetInfo(&d, &e, &flags, array) != kSuccess) return 1;  // the copy refuses the handle
+  return static_cast<std::size_t>(d.x + d.y + d.z + d.w) / 8;
+}
+
+/// A 3-D batch operand as cudaMemcpy3DParms's array and position, or pitched pointer (its row
+/// length in elements of `elem` bytes).
+cudaError_t operand(const Memcpy3DOperand& o, const Extent& e, std::size_t elem, void** array, Pos* pos,
+                    PitchedPtr* ptr) {
   if (o.type == 1) {
     const std::size_t row = o.op.ptr.rowLength != 0 ? o.op.ptr.rowLength : e.width;
     const std::size_t layer = o.op.ptr.layerHeight != 0 ? o.op.ptr.layerHeight : e.height;
     if (row < e.width || layer < e.height) return kErrInvalidValue;
-    *ptr = PitchedPtr{o.op.ptr.ptr, row, row, layer};
+    *ptr = PitchedPtr{o.op.ptr.ptr, row * elem, row * elem, layer};
     return kSuccess;
   }
   if (o.type == 2) {
@@ -81,8 +97,9 @@ cudaError_t memcpy_3d_batch(const char* api, std::size_t n, const Memcpy3DBatchO
                             p.extent.height != 0 && p.extent.depth != 0
                         ? kSuccess
                         : kErrInvalidValue;
-    if (e == kSuccess) e = operand(ops[i].src, p.extent, &p.srcArray, &p.srcPos, &p.srcPtr);
-    if (e == kSuccess) e = operand(ops[i].dst, p.extent, &p.dstArray, &p.dstPos, &p.dstPtr);
+    const std::size_t elem = element_bytes(ops[i]);
+    if (e == kSuccess) e = operand(ops[i].src, p.extent, elem, &p.srcArray, &p.srcPos, &p.srcPtr);
+    if (e == kSuccess) e = operand(ops[i].dst, p.extent, elem, &p.dstArray, &p.dstPos, &p.dstPtr);
     if (e != kSuccess) e = fail(api, e);
     if (e == kSuccess) e = cudaMemcpy3DAsync(&p, stream);
     if (e != kSuccess) {
