@@ -3,7 +3,8 @@
 // bf16 0x3f80, f32 0x3f800000) and all ones of an integer one (0xffff for .u16, 0xffffffff for
 // .u32, 0xffff per half of an x2 comparison), false is 0; an x2 comparison sets each half on its
 // own; .ftz flushes subnormal inputs; BoolOp combines the comparison with c. cuda_fp16.h's
-// comparisons (__heq, ...) emit these. ptxas 13 accepts every line for sm_90.
+// comparisons (__heq, ...) emit these. ptxas 13 accepts every line for sm_90, and the H200 gave
+// these values (tests/hw/data/h200/cdp_halfset).
 #include <string>
 
 #include "exec_test_util.hpp"
@@ -120,7 +121,16 @@ TEST(HalfSet, EveryFormHasTheIsaResult) {
       0xffffffffu,  // set.lt.u32.s32 -1, 1
       0x0000ffffu,  // set.lt.and.u32.f16x2 ..., !false
   };
-  for (unsigned i = 0; i < 20; ++i) EXPECT_EQ(got[i], want[i]) << "case " << i << std::hex << ": got 0x" << got[i];
+  // The H200 gave every value (tests/hw/data/h200/cdp_halfset/half_set_output.txt); for the 16-bit
+  // destinations the low 16 bits: its ptxas dropped the cvt.u32.u16 after three of them (the upper
+  // half then repeats the result), where the PTX ISA zero-extends, as warpscope does.
+  const bool half_dst[20] = {1, 1, 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0};
+  for (unsigned i = 0; i < 20; ++i) {
+    EXPECT_EQ(got[i], want[i]) << "case " << i << std::hex << ": got 0x" << got[i];
+    if (half_dst[i]) {
+      EXPECT_EQ(got[i] >> 16, 0u) << "case " << i << ": cvt.u32.u16 zero-extends";
+    }
+  }
 }
 
 }  // namespace
