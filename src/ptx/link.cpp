@@ -178,7 +178,8 @@ class Linker {
           }
           if (to) {
             aliases.push_back(Alias{true, m, i, *to});
-          } else if (runtime_function(f.name) != RuntimeFunction::kNone) {
+          } else if (runtime_function(f.name) != RuntimeFunction::kNone || device_runtime_name(f.name)) {
+            // A device runtime call warpscope does not run is refused where it is called (decode.cpp).
             auto [it, fresh] = builtin_decl.try_emplace(f.name, static_cast<std::uint32_t>(kept_fns_.size()));
             if (fresh) kept_fns_.emplace_back(m, i);
             fns_[m][i] = it->second;
