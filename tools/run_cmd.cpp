@@ -257,7 +257,14 @@ BinaryCheck check_binary(const std::string& path, const arch::Profile& profile) 
   // never registered, since nothing imports __cudaRegisterFatBinary: nothing to check.
   if (c.kind == BinaryCheck::Kind::kShared && !elf->has_symbol("__cudaRegisterFatBinary")) return c;
   try {
-    const auto fbs = fb::parse_all(elf->section_bytes(*fatbin_section), path + ":.nv_fatbin");
+    auto fbs = fb::parse_all(elf->section_bytes(*fatbin_section), path + ":.nv_fatbin");
+    // A -rdc=true build (CMake's CUDA_SEPARABLE_COMPILATION): the linked image in .nv_fatbin has
+    // machine code only; each translation unit's fatbinary, with its PTX, is in __nv_relfatbin,
+    // and the runtime links those (docs/runtime.md, "Relocatable device code").
+    if (const auto rel = elf->section("__nv_relfatbin")) {
+      auto units = fb::parse_all(elf->section_bytes(*rel), path + ":__nv_relfatbin");
+      fbs.insert(fbs.end(), std::make_move_iterator(units.begin()), std::make_move_iterator(units.end()));
+    }
     std::string why;
     if (fb::choose_ptx(fbs, profile.cc_major, profile.cc_minor, &why) == nullptr) {
       bool any_ptx = false;
@@ -267,11 +274,8 @@ BinaryCheck check_binary(const std::string& path, const arch::Profile& profile) 
         c.message = fmt::format("{}: {} (set --any-ptx to run it with the newer PTX anyway)", path, why);
       } else {
         c.runnable = false;
-        c.message = fmt::format("{} was built without PTX for the {} profile: {}. Rebuild it with: {} ...{}", path,
-                                profile.name, why, flags,
-                                elf->section("__nv_relfatbin") ? " (and without -rdc=true: the device-linked "
-                                                                 "image of a relocatable-device-code build has no PTX)"
-                                                               : "");
+        c.message = fmt::format("{} was built without PTX for the {} profile: {}. Rebuild it with: {} ...", path,
+                                profile.name, why, flags);
       }
     }
   } catch (const Error& e) {

@@ -204,6 +204,19 @@ enum class MemcheckMode : std::uint8_t {
 };
 
 /// What one launch did, counted by the interpreter.
+/// A kernel launch made by device code (dynamic parallelism: cudaGetParameterBuffer and
+/// cudaLaunchDevice of CUDA's device runtime, which `<<<>>>` in a kernel becomes). The launcher
+/// runs it after its parent grid ends (docs/exec.md, "Dynamic parallelism").
+struct DeviceLaunch {
+  std::string kernel;  // the child kernel's PTX name (an .entry of the same module)
+  Dim3 grid, block;
+  std::uint32_t shared_bytes = 0;       // dynamic shared memory
+  std::vector<std::uint8_t> params;     // the parameter buffer the parent filled, in the kernel's layout
+  bool tail = false;                    // launched into cudaStreamTailLaunch
+  std::uint32_t cta = 0;                // the launching thread's CTA (linear) and thread (linear in the CTA)
+  std::uint32_t thread = 0;
+};
+
 struct LaunchStats {
   std::uint64_t warp_instructions = 0;    // warp-level instructions issued
   std::uint64_t thread_instructions = 0;  // sum over instructions of active lanes
@@ -242,6 +255,9 @@ struct LaunchStats {
   /// warp_instructions / CTAs, how unevenly the CTAs share the work (the time model's busiest
   /// CTA, docs/time.md). The same for any host thread count.
   std::uint64_t cta_instructions_max = 0;
+  /// Launches the kernel's threads made (dynamic parallelism), in the order they were made (CTA
+  /// order, one host thread: such kernels use the device heap for the parameter buffers).
+  std::vector<DeviceLaunch> device_launches;
 };
 
 /// One PTX module's text and the name messages give it (Device::link_ptx).

@@ -91,6 +91,9 @@ struct WarpAccess {
   // fill_lanes = the shared address of the record's first byte before the swizzle, no_read_lanes =
   // the tensor map's swizzle span in bytes (0, 32, 64, 128), for the box picture and the advice.
   bool tensor = false;
+  // atom.cas (Op::kAtomic): a compare-and-swap. A 32-bit shared one (ATOMS.CAS) costs the H200
+  // twice the wavefronts of an add on the same addresses (tests/hw/data/h200/lds, docs/mem.md).
+  bool compare_swap = false;
   // A bulk or tensor copy's global reads (kBulkCopy): how many CTAs of the cluster receive the
   // bytes (.multicast::cluster: the CTAs of its ctaMask; else 1). The L2 is read once; the
   // l1tex sector counters count once per destination (tests/hw/data/h100/tma_more, peer_probe).

@@ -673,9 +673,26 @@ class KernelDecoder final : public DecodeCtx {
         case ptx::RuntimeFunction::kAlignedMalloc: info.builtin = CallInfo::Builtin::kAlignedMalloc; break;
         case ptx::RuntimeFunction::kFree: info.builtin = CallInfo::Builtin::kFree; break;
         case ptx::RuntimeFunction::kSetConditional: info.builtin = CallInfo::Builtin::kSetConditional; break;
+        case ptx::RuntimeFunction::kCdpParamBuffer: info.builtin = CallInfo::Builtin::kCdpParamBuffer; break;
+        case ptx::RuntimeFunction::kCdpParamBufferV1: info.builtin = CallInfo::Builtin::kCdpParamBufferV1; break;
+        case ptx::RuntimeFunction::kCdpLaunch: info.builtin = CallInfo::Builtin::kCdpLaunch; break;
+        case ptx::RuntimeFunction::kCdpLaunchV1: info.builtin = CallInfo::Builtin::kCdpLaunchV1; break;
+        case ptx::RuntimeFunction::kCdpNoError: info.builtin = CallInfo::Builtin::kCdpNoError; break;
+        case ptx::RuntimeFunction::kCdpStreamCreate: info.builtin = CallInfo::Builtin::kCdpStreamCreate; break;
+        case ptx::RuntimeFunction::kCdpGetDevice: info.builtin = CallInfo::Builtin::kCdpGetDevice; break;
         case ptx::RuntimeFunction::kNone:
+          if (ptx::device_runtime_name(target.name)) {
+            unsupported(fmt::format("the device runtime call `{}` (dynamic parallelism): warpscope runs device-side "
+                                    "kernel launches (cudaGetParameterBuffer, cudaLaunchDevice), "
+                                    "cudaGetLastError, cudaPeekAtLastError, cudaStreamCreateWithFlags, cudaStreamDestroy "
+                                    "and cudaGetDevice, not this one",
+                                    target.name));
+          }
           unsupported(fmt::format("a call to the undefined function `{}`", target.name));
       }
+      // Parameter buffers come from the device heap (lane by lane, CTA order, one host thread).
+      if (info.builtin == CallInfo::Builtin::kCdpParamBuffer || info.builtin == CallInfo::Builtin::kCdpParamBufferV1)
+        img_->uses_heap = true;
       if (info.builtin == CallInfo::Builtin::kVprintf) img_->uses_printf = true;
       if (info.builtin == CallInfo::Builtin::kMalloc || info.builtin == CallInfo::Builtin::kAlignedMalloc ||
           info.builtin == CallInfo::Builtin::kFree) {

@@ -90,6 +90,10 @@ std::uint64_t immediate_bits(const ptx::Operand& o, ptx::Type t);
 bool decode_int(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out);     // ops_int.cpp
 bool decode_float(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out);   // ops_float.cpp
 bool decode_half(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out);    // ops_half.cpp
+/// set.cmp[.bool][.ftz].dtype.stype with a half-precision stype (.f16 .bf16 .f16x2 .bf16x2):
+/// nullptr for another stype. aux = cmp, aux2 = bool op | ftz << 8, imm = the value of "true"
+/// per element (ops_half.cpp).
+ExecFn half_set_fn(ptx::Type stype);
 bool decode_cvt(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out);     // ops_cvt.cpp
 bool decode_move(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out);    // ops_move.cpp
 bool decode_mem(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out);     // ops_mem.cpp

@@ -94,6 +94,7 @@ LaunchStats run_launch(const LaunchRequest& req) {
     cfg.grid_workspace = req.grid_workspace;
     LaunchStats coop_stats = run_cooperative(req, cfg);
     note_race_shadow_limit(global_race.get(), *req.kernel, coop_stats);
+    coop_stats.device_launches = std::move(shared.device_launches);
     return coop_stats;
   }
   const std::uint64_t total = std::uint64_t(req.grid.x) * req.grid.y * req.grid.z;
@@ -177,6 +178,7 @@ LaunchStats run_launch(const LaunchRequest& req) {
     runner.sanitizer().finish(stats);
     if (req.sanitizer_findings != nullptr) *req.sanitizer_findings = stats.sanitizer;
     note_race_shadow_limit(global_race.get(), *req.kernel, stats);
+    stats.device_launches = std::move(shared.device_launches);
     return stats;
   }
 
@@ -357,6 +359,7 @@ LaunchStats run_launch(const LaunchRequest& req) {
     }
   }
   note_race_shadow_limit(global_race.get(), *req.kernel, stats);
+  stats.device_launches = std::move(shared.device_launches);
   return stats;
 }
 

@@ -15,7 +15,9 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -164,6 +166,17 @@ struct LaunchShared {
   std::atomic<std::uint64_t> finished_below{0};
   // --racecheck-memory all: the launch's one global-memory race checker (global_race.hpp)
   GlobalRaceChecker* global_race = nullptr;
+  // Dynamic parallelism (cdp.cpp): parameter buffers handed out and not yet launched, by
+  // address, and the launches made, in order.
+  struct CdpBuffer {
+    std::string kernel;  // empty: a CDP1 buffer (the kernel comes with the launch)
+    Dim3 grid, block;
+    std::uint32_t shared_bytes = 0;
+    std::uint64_t bytes = 0;
+  };
+  std::mutex cdp_mutex;
+  std::map<std::uint64_t, CdpBuffer> cdp_buffers;
+  std::vector<DeviceLaunch> device_launches;
 };
 
 /// Thrown by a CtaRunner that ends its CTA before the end (not an Error: launch.cpp and coop.cpp
@@ -308,6 +321,8 @@ class CtaRunner {
   std::uint32_t indirect_target(const CallInfo& ci, std::uint64_t address, std::uint32_t pc, unsigned lane);
   void do_return(WarpState& w, Split& s, const Entry& frame);
   void builtin_call(WarpState& w, const Inst& in, std::uint32_t pc, std::uint32_t m);
+  // cdp.cpp
+  void cdp_call(WarpState& w, const CallInfo& ci, std::uint32_t pc, std::uint32_t m);
 
   // warp_sync.cpp
   bool warp_sync(WarpState& w, const Inst& in, std::uint32_t pc, std::uint32_t m, std::uint32_t active);

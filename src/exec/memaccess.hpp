@@ -116,8 +116,10 @@ inline std::uint8_t* translate(Ctx& x, const Inst& in, unsigned lane, std::uint6
 
 /// Emits the record(s) of one warp memory instruction: one per space its lanes touched.
 inline void emit_records(Ctx& x, const Inst& in, std::uint32_t mask, const Space* spaces,
-                         const std::uint64_t* addrs, unsigned width, Op op, bool mixed) {
+                         const std::uint64_t* addrs, unsigned width, Op op, bool mixed,
+                         bool compare_swap = false) {
   WarpAccess rec;
+  rec.compare_swap = compare_swap;
   rec.pc = x.pc_of(in);
   rec.cta = x.cta_linear;
   rec.warp = x.warp_index;

@@ -101,7 +101,7 @@ void atom(const Inst& in, Ctx& x, std::uint32_t m) {
       else d[l] = static_cast<std::uint64_t>(old);
     }
   });
-  if (x.sink != nullptr) emit_records(x, in, m, spaces, addrs, w, op, mixed);
+  if (x.sink != nullptr) emit_records(x, in, m, spaces, addrs, w, op, mixed, K == AK::kCas);
 }
 
 template <class B, VK V, AK K, bool Red>

@@ -148,6 +148,33 @@ void half_setp(const Inst& in, Ctx& x, std::uint32_t m) {
   });
 }
 
+/// set.cmp[.bool].dtype.{f16,bf16,f16x2,bf16x2} d, a, b[, {!}c]: each element (one, or two
+/// halves for the x2 types) is imm when true (1.0 of a half dtype, all ones of an integer one:
+/// the PTX ISA's set) and 0 when false; c combines with each.
+template <bool BF, bool Pair>
+void half_set(const Inst& in, Ctx& x, std::uint32_t m) {
+  const auto cmp = static_cast<ptx::CmpOp>(in.aux);
+  const auto bop = static_cast<ptx::BoolOp>(in.aux2 & 0xff);
+  const bool ftz = (in.aux2 >> 8) & 1;
+  const auto one = static_cast<std::uint64_t>(in.imm);
+  std::uint64_t* d = x.reg(in.d);
+  const std::uint64_t* a = x.reg(in.a);
+  const std::uint64_t* b = x.reg(in.b);
+  const std::uint64_t* c = in.c == kNoSlot ? nullptr : x.reg(in.c);
+  const bool negc = in.flags & kFlagNegC;
+  for_lanes(m, [&](unsigned l) {
+    const bool pc = c ? (((c[l] & 1) != 0) != negc) : false;
+    const std::uint32_t va = static_cast<std::uint32_t>(a[l]), vb = static_cast<std::uint32_t>(b[l]);
+    const bool lo = combine(bop, compare(cmp, dec<BF>(va, ftz), dec<BF>(vb, ftz)), pc);
+    if constexpr (Pair) {
+      const bool hi = combine(bop, compare(cmp, dec<BF>(va >> 16, ftz), dec<BF>(vb >> 16, ftz)), pc);
+      d[l] = (lo ? one : 0) | (hi ? one << 16 : 0);
+    } else {
+      d[l] = lo ? one : 0;
+    }
+  });
+}
+
 template <bool BF, bool Pair>
 ExecFn pick(Opcode op, bool nan_mode) {
   switch (op) {
@@ -167,6 +194,16 @@ ExecFn pick(Opcode op, bool nan_mode) {
 }
 
 }  // namespace
+
+ExecFn half_set_fn(Type stype) {
+  switch (stype) {
+    case Type::kF16: return &half_set<false, false>;
+    case Type::kBF16: return &half_set<true, false>;
+    case Type::kF16x2: return &half_set<false, true>;
+    case Type::kBF16x2: return &half_set<true, true>;
+    default: return nullptr;
+  }
+}
 
 bool decode_half(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out) {
   const Type t = ins.type;

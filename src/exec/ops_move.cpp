@@ -179,8 +179,7 @@ void setp(const Inst& in, Ctx& x, std::uint32_t m) {
   });
 }
 
-/// set.C.D.T d, a, b[, {!}c]: d = 1.0f / 0xffffffff when true, 0 when false. aux = 1 for a
-/// float destination.
+/// set.C.D.T d, a, b[, {!}c]: d = "one" when true, 0 when false; imm = one (set_true_value).
 template <class T, CmpOp C>
 void set(const Inst& in, Ctx& x, std::uint32_t m) {
   std::uint64_t* d = x.reg(in.d);
@@ -190,7 +189,7 @@ void set(const Inst& in, Ctx& x, std::uint32_t m) {
   const bool ftz = (in.aux2 >> 8) & 1;
   const auto bop = static_cast<ptx::BoolOp>(in.aux2 & 0xff);
   const bool negc = in.flags & kFlagNegC;
-  const std::uint64_t one = in.aux == 1 ? 0x3f800000u : 0xffffffffu;
+  const auto one = static_cast<std::uint64_t>(in.imm);
   for_lanes(m, [&](unsigned l) {
     bool r = cmp<T, C>(read_cmp<T>(a[l], ftz), read_cmp<T>(b[l], ftz));
     if (c) r = combine(bop, r, ((c[l] & 1) != 0) != negc);
@@ -285,6 +284,19 @@ ExecFn pick_cmp_fn(CmpOp c, bool is_set) {
     }
   }
 #undef WS_C
+}
+
+/// What set writes for "true" in each element of its destination type (the PTX ISA: 1.0 of a
+/// floating-point type, all ones of an integer one); 0 for a type set cannot write.
+std::uint64_t set_true_value(Type dtype) {
+  switch (dtype) {
+    case Type::kF32: return 0x3f800000u;
+    case Type::kF16: case Type::kF16x2: return 0x3c00u;
+    case Type::kBF16: case Type::kBF16x2: return 0x3f80u;
+    case Type::kU16: case Type::kS16: case Type::kB16: return 0xffffu;
+    case Type::kU32: case Type::kS32: case Type::kB32: return 0xffffffffu;
+    default: return 0;
+  }
 }
 
 ExecFn pick_cmp(Type t, CmpOp c, bool is_set) {
@@ -394,7 +406,23 @@ bool decode_move(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out) {
         out.c = dc.src(ops[3], Type::kPred);
         if (ops[3].negate) out.flags |= kFlagNegC;
       }
-      out.aux = is_set && ptx::is_float(t) ? 1 : 0;
+      if (is_set) {
+        // The destination's "true": 1.0 / all ones per element (an x2 destination: per half).
+        const bool pair_dst = t == Type::kF16x2 || t == Type::kBF16x2;
+        const bool pair_src = ct == Type::kF16x2 || ct == Type::kBF16x2;
+        std::uint64_t one = set_true_value(t);
+        if (pair_src && (t == Type::kU32 || t == Type::kS32)) one = 0xffffu;  // each half all ones
+        const bool pair_ok = pair_src ? pair_dst || t == Type::kU32 || t == Type::kS32 : !pair_dst;
+        if (one == 0 || !pair_ok)
+          dc.unsupported(fmt::format("set.{}.{}.{}", ptx::to_string(ins.cmp), ptx::to_string(t), ptx::to_string(ct)));
+        out.imm = static_cast<std::int64_t>(one);
+        if (ExecFn half = half_set_fn(ct)) {
+          out.aux = static_cast<std::uint32_t>(ins.cmp);
+          out.aux2 = static_cast<std::uint32_t>(ins.bool_op) | (ins.ftz ? 0x100u : 0u);
+          out.fn = half;
+          return true;
+        }
+      }
       out.aux2 = static_cast<std::uint32_t>(ins.bool_op) | ((ins.ftz && ct == Type::kF32) ? 0x100u : 0u);
       out.fn = pick_cmp(ct, ins.cmp, is_set);
       if (out.fn == nullptr) {

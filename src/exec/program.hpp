@@ -126,7 +126,10 @@ struct CallInfo {
   // kMalloc: malloc(size); kAlignedMalloc: __cuda_syscall_aligned_malloc(size, align) (behind
   // __nv_aligned_device_malloc); kFree: free(ptr). operator new/delete are PTX functions that call
   // malloc/free.
-  enum class Builtin : std::uint8_t { kNone, kVprintf, kAssertFail, kMalloc, kAlignedMalloc, kFree, kSetConditional };
+  enum class Builtin : std::uint8_t {
+    kNone, kVprintf, kAssertFail, kMalloc, kAlignedMalloc, kFree, kSetConditional,
+    kCdpParamBuffer, kCdpParamBufferV1, kCdpLaunch, kCdpLaunchV1, kCdpNoError, kCdpStreamCreate, kCdpGetDevice
+  };
   Builtin builtin = Builtin::kNone;
   std::uint32_t callee = 0;  // index into KernelImage::funcs
   struct Copy {
@@ -144,6 +147,8 @@ struct CallInfo {
   bool indirect = false;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> targets;
 };
+/// The dynamic-parallelism builtins (cdp.cpp).
+bool is_cdp_builtin(CallInfo::Builtin builtin);
 
 /// A special register that lives in a slot, written when a warp starts.
 struct SregSlot {

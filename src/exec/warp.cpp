@@ -225,6 +225,10 @@ void CtaRunner::builtin_call(WarpState& w, const Inst& in, std::uint32_t pc, std
     }
   };
   const Inst& at = k_.code[pc];
+  if (is_cdp_builtin(ci.builtin)) {
+    cdp_call(w, ci, pc, m);
+    return;
+  }
   if (ci.builtin == CallInfo::Builtin::kVprintf) {
     PrintfText& out = *x_.printf_out;
     for_lanes(m, [&](unsigned l) {

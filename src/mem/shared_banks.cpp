@@ -203,6 +203,17 @@ SharedBankResult shared_access(const arch::Profile& p, const WarpAccess& a, cons
   if (lo > hi) return r;  // no active lane
   if (a.op == Op::kAtomic || a.op == Op::kReduction) {
     shared_access_atomic(p, a, r);
+    // A 32-bit compare-and-swap takes each of its passes twice (the H200's ATOMS.CAS: 8 of 8
+    // address patterns, tests/hw/data/h200/lds). Wider ones are loops in the machine code, not
+    // measured: they keep the one-pass count.
+    if (a.compare_swap && a.width == 4) {
+      for (std::uint32_t i = 0; i < r.phase_count; ++i) {
+        r.phases[i].wavefronts *= 2;
+        r.phases[i].ideal_wavefronts *= 2;
+      }
+      r.wavefronts *= 2;
+      r.ideal_wavefronts *= 2;
+    }
   } else if (lo == hi && a.width <= p.shared_banks * p.shared_bank_bytes) {
     // One address for every lane (a broadcast): each phase reads its words once, one per bank.
     const std::uint32_t warp = std::min(p.warp_size, kMaxWarpSize);

@@ -66,6 +66,7 @@ nlohmann::json launch_json(const LaunchRecord& r, std::size_t index) {
   l["profiled"] = r.profiled;
   if (!r.profiled) l["not_profiled"] = r.not_profiled;
   if (!r.nvtx.is_null()) l["nvtx"] = r.nvtx;
+  if (!r.launched_from_device.is_null()) l["launched_from_device"] = r.launched_from_device;
   if (!r.incomplete.is_null()) l["incomplete"] = r.incomplete;
   return l;
 }

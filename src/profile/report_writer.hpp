@@ -45,6 +45,9 @@ struct LaunchRecord {
   bool profiled = true;      // false: the launch filter (-k/-s/-c) left it out of the memory model
   std::string not_profiled;  // why, when not profiled
   nlohmann::json nvtx;       // the NVTX ranges the launching thread was in (--nvtx; nvtx.hpp), or null
+  // A launch made by device code (dynamic parallelism): the parent launch's index in the report,
+  // and the launching CTA and thread (linear). Null for host launches.
+  nlohmann::json launched_from_device;
   std::uint64_t host_time_ns = 0;  // CLOCK_MONOTONIC when it ended: orders several processes' launches
   std::uint64_t host_peak_rss_bytes = 0;  // the process's peak resident memory when it ended
 };

@@ -21,7 +21,28 @@ RuntimeFunction runtime_function(std::string_view name) {
   if (name == "__cuda_syscall_aligned_malloc") return RuntimeFunction::kAlignedMalloc;
   if (name == "free") return RuntimeFunction::kFree;
   if (name == "cudaGraphSetConditional") return RuntimeFunction::kSetConditional;
+  // Dynamic parallelism (cuda_device_runtime_api.h): CUDA 12+ names, then the CDP1 ones.
+  std::string_view base = name;
+  if (base.starts_with("__cudaCDP2")) base.remove_prefix(10);
+  else if (base.starts_with("cuda")) base.remove_prefix(4);
+  else return RuntimeFunction::kNone;
+  if (base == "GetParameterBufferV2") return RuntimeFunction::kCdpParamBuffer;
+  if (base == "GetParameterBuffer") return RuntimeFunction::kCdpParamBufferV1;
+  if (base == "LaunchDeviceV2") return RuntimeFunction::kCdpLaunch;
+  if (base == "LaunchDevice") return RuntimeFunction::kCdpLaunchV1;
+  if (base == "GetLastError" || base == "PeekAtLastError" || base == "StreamDestroy" || base == "EventDestroy")
+    return RuntimeFunction::kCdpNoError;
+  if (base == "StreamCreateWithFlags") return RuntimeFunction::kCdpStreamCreate;
+  if (base == "GetDevice") return RuntimeFunction::kCdpGetDevice;
   return RuntimeFunction::kNone;
+}
+
+bool device_runtime_name(std::string_view name) {
+  return name.starts_with("__cudaCDP2") || name == "cudaDeviceSynchronize" || name == "cudaMalloc" ||
+         name == "cudaFree" || name == "cudaMemcpyAsync" || name == "cudaMemsetAsync" ||
+         name == "cudaDeviceGetAttribute" || name == "cudaStreamWaitEvent" || name == "cudaEventRecord" ||
+         name == "cudaEventCreateWithFlags" || name == "cudaFuncGetAttributes" || name == "cudaGetDeviceCount" ||
+         name == "cudaOccupancyMaxActiveBlocksPerMultiprocessor";
 }
 
 namespace {
@@ -157,7 +178,8 @@ class Linker {
           }
           if (to) {
             aliases.push_back(Alias{true, m, i, *to});
-          } else if (runtime_function(f.name) != RuntimeFunction::kNone) {
+          } else if (runtime_function(f.name) != RuntimeFunction::kNone || device_runtime_name(f.name)) {
+            // A device runtime call warpscope does not run is refused where it is called (decode.cpp).
             auto [it, fresh] = builtin_decl.try_emplace(f.name, static_cast<std::uint32_t>(kept_fns_.size()));
             if (fresh) kept_fns_.emplace_back(m, i);
             fns_[m][i] = it->second;

@@ -35,7 +35,19 @@ Module link_modules(std::vector<Module> modules, std::string_view origin);
 
 /// The functions the interpreter provides itself when a module only declares them (src/exec,
 /// decode.cpp): an unresolved declaration of one is not a link error.
-enum class RuntimeFunction : std::uint8_t { kNone, kVprintf, kAssertFail, kMalloc, kAlignedMalloc, kFree, kSetConditional };
+/// The device runtime's dynamic-parallelism calls (CUDA 12+'s __cudaCDP2* names and the older
+/// cuda* ones): kCdpParamBuffer (GetParameterBufferV2: func, grid, block, shared), kCdpParamBufferV1
+/// (GetParameterBuffer: alignment, size), kCdpLaunch (LaunchDeviceV2: buffer, stream), kCdpLaunchV1
+/// (LaunchDevice: func, buffer, grid, block, shared, stream), kCdpNoError (GetLastError,
+/// PeekAtLastError, StreamDestroy, EventDestroy: cudaSuccess), kCdpStreamCreate
+/// (StreamCreateWithFlags), kCdpGetDevice.
+enum class RuntimeFunction : std::uint8_t {
+  kNone, kVprintf, kAssertFail, kMalloc, kAlignedMalloc, kFree, kSetConditional,
+  kCdpParamBuffer, kCdpParamBufferV1, kCdpLaunch, kCdpLaunchV1, kCdpNoError, kCdpStreamCreate, kCdpGetDevice
+};
+/// A device-runtime function warpscope knows but does not run (a __cudaCDP2 name, or the device
+/// side of cudaMalloc, cudaMemcpyAsync, ...): true for names of CUDA's device runtime API.
+bool device_runtime_name(std::string_view name);
 RuntimeFunction runtime_function(std::string_view name);
 
 }  // namespace warpscope::ptx

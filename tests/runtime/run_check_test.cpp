@@ -45,6 +45,16 @@ TEST(RunCheck, MachineCodeOnlyIsRefusedWithTheFlags) {
   EXPECT_NE(c.message.find("-arch=sm_90"), std::string::npos) << c.message;
 }
 
+// -rdc=true (CMake's CUDA_SEPARABLE_COMPILATION): the linked image has machine code only, the
+// translation units' fatbinaries in __nv_relfatbin have the PTX that the runtime links.
+TEST(RunCheck, RelocatableDeviceCodeIsRunnable) {
+  for (const char* name : {"rdc", "cdp"}) {
+    const BinaryCheck c = check_binary(rt_test::prog(name), hopper());
+    EXPECT_TRUE(c.runnable) << name << ": " << c.message;
+    EXPECT_TRUE(c.message.empty()) << name << ": " << c.message;
+  }
+}
+
 TEST(RunCheck, NewerPtxOnlyIsAWarning) {
   const BinaryCheck c = check_binary(rt_test::prog("fb_future"), hopper());
   EXPECT_TRUE(c.runnable);

@@ -117,6 +117,35 @@ TEST(Runtime, RelocatableDeviceCodeOfThreeUnits) {
   }
 }
 
+// Dynamic parallelism: cdp.cu's parent (2 CTAs of 4 threads) launches 8 children into device
+// streams, half of them a grandchild each, and one tail launch; the H200 printed the same line
+// (tests/hw/data/h200/cdp_halfset/cdp_output.txt). Children run after their parent, each a launch
+// of the report with the thread that made it; the tail launch after the others.
+TEST(Runtime, DynamicParallelism) {
+  const auto r = run_under_warpscope(prog("cdp"), tmp("cdp.json"));
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("cdp: no error, 0 wrong, tail sum 4032 (expected 4032), 0 device errors: OK"), std::string::npos)
+      << r.out << r.err;
+  const auto j = read_json(tmp("cdp.json"));
+  ASSERT_EQ(j["launches"].size(), 1u + 8u + 4u + 1u);
+  EXPECT_EQ(j["launches"][0]["name"], "parent(int*, int)");
+  EXPECT_FALSE(j["launches"][0].contains("launched_from_device"));
+  // Depth first in the order made: child of thread 0, child of thread 1 and its grandchild, ...
+  std::vector<std::string> order;
+  for (std::size_t i = 1; i < j["launches"].size(); ++i) order.push_back(j["launches"][i]["name"].get<std::string>());
+  const std::vector<std::string> want = {
+      "child(int*, int, int)", "child(int*, int, int)", "grandchild(int)", "child(int*, int, int)",
+      "child(int*, int, int)", "grandchild(int)", "child(int*, int, int)", "child(int*, int, int)", "grandchild(int)",
+      "child(int*, int, int)", "child(int*, int, int)", "grandchild(int)", "tail(int const*, int)"};
+  EXPECT_EQ(order, want);
+  const auto& second = j["launches"][2]["launched_from_device"];
+  EXPECT_EQ(second["parent_launch"], 0);
+  EXPECT_EQ(second["cta"], 0);
+  EXPECT_EQ(second["thread"], 1);
+  EXPECT_EQ(j["launches"][3]["launched_from_device"]["parent_launch"], 2);  // the grandchild's parent
+  EXPECT_EQ(j["launches"].back()["launched_from_device"]["tail"], true);
+}
+
 TEST(Runtime, RelocatableDeviceCodeWithAnUnresolvedSymbol) {
   const auto r = run_under_warpscope(prog("rdc_missing"));
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;

@@ -131,6 +131,17 @@ TEST_F(StaticRuntime, KernelFaultIsStickyAsForTheSharedBuild) {
   EXPECT_NE(r.out.find("memcpy after: cudaErrorIllegalAddress"), std::string::npos) << r.out;
 }
 
+// -rdc=true: the static runtime loads the device link's image (machine code only) with
+// cuLibraryLoadData; warpscope's driver links the translation units of the executable's
+// __nv_relfatbin instead, as its runtime does for the shared build.
+TEST_F(StaticRuntime, RelocatableDeviceCodeAsTheSharedBuild) {
+  rt_test::Result r;
+  expect_same("rdc_static", "rdc", &r);
+  EXPECT_NE(r.out.find("counter 40/40: OK"), std::string::npos) << r.out;
+  expect_same("cdp_static", "cdp", &r);
+  EXPECT_NE(r.out.find("0 device errors: OK"), std::string::npos) << r.out;
+}
+
 TEST_F(StaticRuntime, CMakeBuiltProgramRuns) {
   // CMake's default CUDA runtime is the static one (libcudart_static.a, -lcudadevrt).
   expect_same("cmake_static", "static_runtime_shared");

@@ -4,6 +4,7 @@
 // a CUlibrary are that record, a CUfunction and a CUkernel its KernelRec (the runtime's
 // cudaKernel_t is the same record, so cuKernelGetFunction takes either). Launches go through the
 // runtime's launch path: the report has them like <<<>>> launches.
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -16,6 +17,7 @@
 
 #include <fmt/format.h>
 
+#include "common/elf_file.hpp"
 #include "common/error.hpp"
 #include "runtime/cudart/drv.hpp"
 #include "runtime/cudart/graph.hpp"
@@ -51,6 +53,47 @@ std::string ptx_flags(const arch::Profile& p) {
   return fmt::format("-gencode arch=compute_{0}{1},code=compute_{0}{1}", p.cc_major, p.cc_minor);
 }
 
+/// A -rdc=true program built with NVIDIA's static runtime (nvcc's default) loads its device link's
+/// image, machine code only, with cuLibraryLoadData; the translation units' fatbinaries, with their
+/// PTX, are in the executable's __nv_relfatbin section (docs/runtime.md, "Relocatable device
+/// code"). When `image` (`size` bytes) is part of the executable's .nv_fatbin, the units that hold
+/// PTX the profile runs, to be linked as the shared runtime links them; empty otherwise.
+std::vector<PtxPart> relocatable_units(Runtime& rt, const void* image, std::size_t size, const std::string& what) {
+  std::vector<PtxPart> parts;
+  std::vector<std::uint8_t> exe;
+  try {
+    exe = read_file_bytes("/proc/self/exe");
+  } catch (const Error&) {
+    return parts;
+  }
+  try {
+    const ElfFile elf(std::span<const std::uint8_t>(exe), "/proc/self/exe");
+    const auto fatbins = elf.section(".nv_fatbin");
+    const auto rel = elf.section("__nv_relfatbin");
+    if (!fatbins || !rel) return parts;
+    const auto linked = elf.section_bytes(*fatbins);
+    const auto* first = static_cast<const std::uint8_t*>(image);
+    if (std::search(linked.begin(), linked.end(), first, first + size) == linked.end()) return parts;
+    const auto units = fatbin::parse_all(elf.section_bytes(*rel), "__nv_relfatbin");
+    for (std::size_t i = 0; i < units.size(); ++i) {
+      const std::string origin = fmt::format("{}, translation unit {}", what, i);
+      std::string why;
+      const fatbin::Entry* e = rt.choose_part_ptx(units[i], origin, &why);
+      if (e == nullptr) continue;  // libcudadevrt's unit, for one, has machine code only
+      PtxPart part;
+      part.ptx = fatbin::contents(*e, origin);
+      part.ptx_arch = static_cast<int>(e->arch);
+      part.origin = fmt::format("{} (compute_{} PTX from __nv_relfatbin, {})", origin, e->arch,
+                                fatbin::to_string(e->compression));
+      parts.push_back(std::move(part));
+    }
+  } catch (const Error& e) {
+    rt.note(fmt::format("{}: cannot read the executable's relocatable device code: {}", what, e.what()));
+    parts.clear();
+  }
+  return parts;
+}
+
 /// Loads a driver image: PTX text, a fatbinary, or a fatbinary wrapper; a cubin (ELF) or a
 /// fatbinary without PTX the profile runs is refused with CUDA_ERROR_NO_BINARY_FOR_GPU and a
 /// message naming the module and the nvcc flags that embed PTX. `what` names the module.
@@ -62,9 +105,22 @@ CUresult load_image(Runtime& rt, const void* image, std::string what, ModuleRec*
   std::string detail;
   const std::uint32_t magic = read_u32(bytes);
   std::vector<PtxPart> linked;
+  std::string linked_origin;
   if (link_image_parts(image, &linked)) {  // cuLinkComplete's image: PTX modules to link
+    linked_origin = fmt::format("{} (cuLinkComplete's {} PTX modules)", what, linked.size());
+  } else if (magic == fatbin::kWrapperMagic || magic == fatbin::kFatbinMagic) {
+    const void* fb_ptr = magic == fatbin::kWrapperMagic ? fatbin::read_wrapper(image).fatbin : image;
+    const std::size_t size = fatbin::size_from_header(fb_ptr, what);
+    const fatbin::Fatbin fb = fatbin::parse(std::span(static_cast<const std::uint8_t*>(fb_ptr), size), what);
+    if (std::none_of(fb.entries.begin(), fb.entries.end(), [](const fatbin::Entry& x) { return x.is_ptx(); })) {
+      linked = relocatable_units(rt, fb_ptr, size, what);
+      if (!linked.empty())
+        linked_origin = fmt::format("{} (device link of {} translation units with PTX)", what, linked.size());
+    }
+  }
+  if (!linked.empty()) {
     auto rec = std::make_unique<ModuleRec>();
-    rec->origin = fmt::format("{} (cuLinkComplete's {} PTX modules)", what, linked.size());
+    rec->origin = linked_origin;
     for (const PtxPart& part : linked) rec->ptx_arch = std::max(rec->ptx_arch, part.ptx_arch);
     rec->parts = std::move(linked);
     rec->linked = true;

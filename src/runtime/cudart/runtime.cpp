@@ -409,6 +409,7 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
   rec.profiled = chosen.profiled;
   rec.not_profiled = chosen.reason;
   if (nvtx_injected()) rec.nvtx = nvtx_json(nvtx);
+  rec.launched_from_device = std::exchange(device_parent, nullptr);
   rec.kernel = k->name;
   rec.name = demangle(k->name);
   rec.grid = warpscope::Dim3{grid.x, grid.y, grid.z};
@@ -671,8 +672,12 @@ cudaError_t Runtime::launch(const void* func, Dim3 grid, Dim3 block, void** args
       rec.extra["event_time_from_launch"] = launches.size();
     }
   }
+  const std::size_t launch_index = launches.size();
   record_launch(std::move(rec));
   if (interrupted || monitor.stop_code() != 0) finish_stopped(monitor.stop_code());
+  // Dynamic parallelism: the grids its threads launched run now that it has ended (runtime_cdp.cpp).
+  if (result == kSuccess && sticky == kSuccess && !stats.device_launches.empty())
+    run_device_launches(*k, launch_index, std::move(stats.device_launches), stream);
   // A faulting kernel, as on the hardware, does not fail the (asynchronous) launch call itself;
   // the error is sticky and every later call reports it.
   return sticky != kSuccess ? kSuccess : result;

@@ -345,6 +345,13 @@ class Runtime {
   /// Appends a finished launch to the report and, under warpscope run, to the process's launch
   /// stream on disk at once (report.cpp).
   void record_launch(LaunchRecord rec);
+  /// Dynamic parallelism (runtime_cdp.cpp): runs the grids that launch `parent_index` (of kernel
+  /// `parent`) made from the device, after it: those of the parent's streams in the order made,
+  /// then its tail launches; each child's own launches right after it.
+  void run_device_launches(KernelRec& parent, std::size_t parent_index, std::vector<DeviceLaunch> children,
+                           const void* stream);
+  nlohmann::json device_parent;  // the next launch's LaunchRecord::launched_from_device
+  int device_depth = 0;          // nesting of run_device_launches
   /// The document's fields besides the launches and end-of-run totals (report.cpp).
   nlohmann::json header_json();
   /// Prints a one-line note to stderr unless WARPSCOPE_QUIET is set.
