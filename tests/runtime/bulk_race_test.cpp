@@ -177,7 +177,7 @@ TEST_F(BulkRace, WarpscopesOwnCases) {
 // `## MODE racecheck`) against warpscope's, line by line, offsets and addresses masked. The modes
 // where the H200 reports nothing that warpscope reports (tma_early, tma_write, store_early,
 // peer_early, peer_red_early: compute-sanitizer 2025.3.1 does not follow TMA copies, bulk stores'
-// sources or copies into a peer) are in docs/sanitize.md, not here. The H200 ran the probe before
+// sources or copies into a peer) are in docs/sanitize_h200.md, not here. The H200 ran the probe before
 // its helpers moved into mbarrier_helpers.cuh: its reports name the lines its README lists (58 the
 // bulk copy, 61 the early read, 147 coop's write, 149 coop's read), which become the lines of
 // those markers now.
