@@ -13,7 +13,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <string_view>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -301,14 +300,11 @@ cudaError_t map_error(const Error& e, bool* sticky) {
     case ErrorKind::kOutOfBounds: *sticky = true; return kErrIllegalAddress;
     case ErrorKind::kMisaligned: *sticky = true; return kErrMisalignedAddress;
     case ErrorKind::kDeadlock: *sticky = true; return kErrLaunchFailure;
-    case ErrorKind::kUndefined:
-      // Faults the H200 was measured to report as cudaErrorIllegalInstruction end their message with
-      // this mark (named-barrier counts, warp.cpp). Other messages may mention an illegal instruction
-      // (the TMA's: the H100 returned cudaErrorLaunchFailure for those) and keep kErrLaunchFailure.
-      *sticky = true;
-      return std::string_view(e.what()).find("(illegal instruction, as on the H200)") != std::string_view::npos
-                 ? kErrIllegalInstruction
-                 : kErrLaunchFailure;
+    // The faults the H200 was measured to stop with cudaErrorIllegalInstruction have a kind of
+    // their own (named-barrier counts, warp.cpp). Other faults, the TMA's that mention an illegal
+    // instruction too, are kUndefined: the H100 returned cudaErrorLaunchFailure for those.
+    case ErrorKind::kIllegalInstruction: *sticky = true; return kErrIllegalInstruction;
+    case ErrorKind::kUndefined: *sticky = true; return kErrLaunchFailure;
     case ErrorKind::kTrap: {
       *sticky = true;
       std::string what = e.what();
