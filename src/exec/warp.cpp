@@ -576,8 +576,7 @@ CtaRunner::RunResult CtaRunner::run_split(WarpState& w, Split& s) {
         if (cnt % kLanes != 0) {
           save_counts();
           lane_fault(x_, pc, ErrorKind::kIllegalInstruction, first,
-                     fmt::format("barrier {}: thread count {} is not a multiple of the warp size (illegal "
-                                 "instruction, as on the H200)",
+                     fmt::format("barrier {}: thread count {} is not a multiple of the warp size (as on the H200)",
                                  id, cnt));
         }
         if (bars_[id].count != 0 && bars_[id].count != cnt) {
@@ -589,7 +588,7 @@ CtaRunner::RunResult CtaRunner::run_split(WarpState& w, Split& s) {
                                    id, w.index, bars_[id].count));
           lane_fault(x_, pc, ErrorKind::kIllegalInstruction, first,
                      fmt::format("barrier {}: warp {} arrives with thread count {} while other warps arrived with "
-                                 "{} in this phase (illegal instruction, as on the H200)",
+                                 "{} in this phase (as on the H200)",
                                  id, w.index, cnt, bars_[id].count));
         }
         s.bar_id = id;
