@@ -13,6 +13,7 @@
 
 #include "common/error.hpp"
 #include "export/ncu_rep.hpp"
+#include "profile_option.hpp"
 #include "report/ncu_output.hpp"
 
 namespace warpscope::cli {
@@ -136,7 +137,8 @@ void add_compare_command(CLI::App& app, CompareOptions& o) {
   cmd->add_option("measured", o.measured, "The GPU's report (.ncu-rep)")->required();
   cmd->add_option("predicted", o.predicted, "warpscope's report of the same program: `run --json` or `run -o`")
       ->required();
-  cmd->add_option("--arch", o.arch, "The profile for derived metrics (default: the prediction's own)");
+  cmd->add_option("--arch", o.arch,
+                  "The profile for derived metrics: " + builtin_arch_names() + " (default: the prediction's own)");
   cmd->add_flag("--csv", o.csv, "One CSV row per result and metric");
 }
 

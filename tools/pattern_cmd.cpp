@@ -201,7 +201,7 @@ void add_pattern_command(CLI::App& app, PatternOptions& o) {
   cmd->add_option("--active", o.active, "Active-lane mask")->capture_default_str();
   cmd->add_option("--space", o.space, "global, local or shared")->capture_default_str();
   cmd->add_option("--op", o.op, "load, store or atomic")->capture_default_str();
-  cmd->add_option("--arch", o.arch, "Architecture profile (g80 tesla fermi kepler maxwell pascal volta ampere hopper)")
+  cmd->add_option("--arch", o.arch, arch_option_help())
       ->capture_default_str();
   cmd->add_option("--arch-file", o.arch_file, "A profile file of your own (JSON, fields as src/arch/profiles/*.json)");
   cmd->add_option("--json", o.json_path, "Write the result as JSON to FILE");

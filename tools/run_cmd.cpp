@@ -372,14 +372,14 @@ std::string summary_text(const nlohmann::json& report, bool all_launches) {
 void add_run_command(CLI::App& app, RunOptions& o) {
   CLI::App* cmd = app.add_subcommand(
       "run", "Run a CUDA program (or compile and run a .cu file) on the emulated GPU and report each kernel launch");
-  cmd->add_option("--arch", o.arch, "Architecture profile (g80 tesla fermi kepler maxwell pascal volta ampere hopper)")
+  cmd->add_option("--arch", o.arch, arch_option_help())
       ->capture_default_str();
   cmd->add_option("--arch-file", o.arch_file, "A profile file of your own (JSON, fields as src/arch/profiles/*.json)");
   cmd->add_option("--json", o.json_path, "Write the report (JSON, docs/report.md) to FILE");
   cmd->add_option("--html", o.html_dir, "Write the HTML report (index.html, a page per launch) into DIR");
   cmd->add_option("--compare-arch", o.compare_arch,
-                  "Also run the memory models of these profiles (A,B,...) in the same execution and report them "
-                  "side by side");
+                  "Also run the memory models of these built-in profiles (A,B,..., names as --arch) in the same "
+                  "execution and report them side by side");
   cmd->add_option("--cudart-dir", o.cudart_dir, "Directory holding warpscope's libcudart.so.13");
   cmd->add_option("--cache-dir", o.cache_dir, "Build cache for `run app.cu` (default ~/.cache/warpscope)");
   cmd->add_option("--nvcc-flags", o.nvcc_flags, "Extra nvcc flags for `run app.cu`");

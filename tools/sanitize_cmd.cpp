@@ -660,7 +660,7 @@ void add_sanitize_command(CLI::App& app, SanitizeOptions& o) {
   cmd->add_option("--save", o.save,
                   "Write the run's JSON report (with the tool's findings) to FILE; with --xml, the reports as XML");
   cmd->add_flag("--xml", o.xml, "With --save FILE: write the printed reports to FILE as XML (docs/sanitize.md)");
-  cmd->add_option("--arch", o.arch, "Architecture profile (default hopper)")->capture_default_str();
+  cmd->add_option("--arch", o.arch, arch_option_help())->capture_default_str();
   cmd->add_option("--threads", o.threads, "Host threads that run CTAs (0: one per core); findings are the same");
   cmd->add_option("--cudart-dir", o.cudart_dir, "Directory holding warpscope's libcudart.so.13");
   cmd->add_option("--cache-dir", o.cache_dir, "Build cache for `sanitize app.cu`");

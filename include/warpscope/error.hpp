@@ -18,6 +18,8 @@ enum class ErrorKind {
   kDeadlock,     // a barrier that can never complete
   kTrap,         // the kernel executed trap (or a failed assert)
   kUndefined,    // the kernel did what the PTX ISA leaves undefined (e.g. an invalid membermask)
+  kIllegalInstruction,  // the kernel did what the H200 was measured to stop with an illegal
+                        // instruction (cudaErrorIllegalInstruction: named-barrier thread counts)
   kInterrupted,  // a launch stopped on request (a signal, a timeout) before its end
   kIo,           // a file could not be read or written
   kInternal,     // a broken invariant inside warpscope

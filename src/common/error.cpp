@@ -13,6 +13,7 @@ const char* to_string(ErrorKind kind) {
     case ErrorKind::kDeadlock: return "barrier deadlock";
     case ErrorKind::kTrap: return "trap";
     case ErrorKind::kUndefined: return "undefined behavior";
+    case ErrorKind::kIllegalInstruction: return "illegal instruction";
     case ErrorKind::kInterrupted: return "interrupted";
     case ErrorKind::kIo: return "I/O error";
     case ErrorKind::kInternal: return "internal error";

@@ -573,15 +573,14 @@ CtaRunner::RunResult CtaRunner::run_split(WarpState& w, Split& s) {
           lane_fault(x_, pc, ErrorKind::kUsage, first, fmt::format("barrier id {} is not in 0..15", id));
         }
         // Named-barrier counts the H200 stops with cudaErrorIllegalInstruction (measured,
-        // tests/hw/data/h200/sanitize/sync; "(illegal instruction, as on the H200)" in the message selects that
-        // error, runtime.cpp map_error): a count that is not a multiple of the warp size, and warps
+        // tests/hw/data/h200/sanitize/sync; ErrorKind::kIllegalInstruction, which runtime.cpp's
+        // map_error maps to that error): a count that is not a multiple of the warp size, and warps
         // of one phase giving different counts. A count after arrivals without one (or the reverse)
         // was not measured: refused.
         if (cnt % kLanes != 0) {
           save_counts();
-          lane_fault(x_, pc, ErrorKind::kUndefined, first,
-                     fmt::format("barrier {}: thread count {} is not a multiple of the warp size (illegal "
-                                 "instruction, as on the H200)",
+          lane_fault(x_, pc, ErrorKind::kIllegalInstruction, first,
+                     fmt::format("barrier {}: thread count {} is not a multiple of the warp size (as on the H200)",
                                  id, cnt));
         }
         if (bars_[id].count != 0 && bars_[id].count != cnt) {
@@ -591,9 +590,9 @@ CtaRunner::RunResult CtaRunner::run_split(WarpState& w, Split& s) {
                        fmt::format("barrier {}: warp {} arrives without a thread count while other warps arrived "
                                    "with {} in this phase (not measured on a GPU)",
                                    id, w.index, bars_[id].count));
-          lane_fault(x_, pc, ErrorKind::kUndefined, first,
+          lane_fault(x_, pc, ErrorKind::kIllegalInstruction, first,
                      fmt::format("barrier {}: warp {} arrives with thread count {} while other warps arrived with "
-                                 "{} in this phase (illegal instruction, as on the H200)",
+                                 "{} in this phase (as on the H200)",
                                  id, w.index, cnt, bars_[id].count));
         }
         s.bar_id = id;

@@ -154,6 +154,20 @@ TEST_F(Barriers, BarrierInDivergentCodeIsReported) {
                          HasSubstr("barriers.cu:66"), HasSubstr("barriers.cu:69")));
 }
 
+// Named-barrier counts the H200 stops with an illegal instruction (tests/hw/data/h200/sanitize/sync:
+// named_not_multiple, 48; named_mismatch, 64 and 96): their own kind, which the runtime maps to
+// cudaErrorIllegalInstruction.
+TEST_F(Barriers, CountsTheH200StopsOnAreIllegalInstructions) {
+  const DevicePtr dout = dev_.malloc(64 * sizeof(int));
+  const int c48 = 48, c64 = 64, c96 = 96;
+  const KernelArg not_multiple[] = {arg(dout), arg(c48), arg(c48)};
+  EXPECT_THAT(launch_error("named_counts", {1}, {64}, not_multiple, ErrorKind::kIllegalInstruction),
+              HasSubstr("barrier 1: thread count 48 is not a multiple of the warp size"));
+  const KernelArg two_counts[] = {arg(dout), arg(c64), arg(c96)};
+  EXPECT_THAT(launch_error("named_counts", {1}, {64}, two_counts, ErrorKind::kIllegalInstruction),
+              HasSubstr("barrier 1: warp 1 arrives with thread count 96 while other warps arrived with 64"));
+}
+
 TEST_F(Barriers, DeviceStaysUsableAfterADeadlock) {
   const DevicePtr dout = dev_.malloc(64 * sizeof(int));
   const KernelArg bad[] = {arg(dout)};

@@ -9,20 +9,7 @@
 # OUTDIR/heap_probe.sass (cuobjdump -sass).
 set -uo pipefail
 out=${1:?usage: capture_heap_sanitize.sh OUTDIR}
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
-here=$(cd "$(dirname "$0")" && pwd)
-san=${SANITIZER:-compute-sanitizer}
-b=$(mktemp -d)
-nvcc -cudart shared -lineinfo -arch=sm_90 -o "$b/heap_probe" "$here/sanitize/heap_probe.cu" || exit 1
-cuobjdump -sass "$b/heap_probe" > "$out/heap_probe.sass" 2>&1
-{
-  date -u
-  nvidia-smi
-  nvcc --version
-  ncu --version
-  $san --version
-} > "$out/versions.txt" 2>&1
+. "$(dirname "$0")/sanitize_probe_setup.sh" "$out" heap_probe  # out, here, san, b; the build, sass, versions
 modes="double_free double_free_warp free_offset free_cudamalloc free_local free_shared write_byte read_byte write_elem read_elem
        write_far read_far use_after_free leak leak_reset ok grid_sync"
 run() {  # run "MODE" "TOOL" [options...]: one section

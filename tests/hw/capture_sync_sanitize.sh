@@ -10,20 +10,7 @@
 # OUTDIR/sync_probe.sass (cuobjdump -sass).
 set -uo pipefail
 out=${1:?usage: capture_sync_sanitize.sh OUTDIR}
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
-here=$(cd "$(dirname "$0")" && pwd)
-san=${SANITIZER:-compute-sanitizer}
-b=$(mktemp -d)
-nvcc -cudart shared -lineinfo -arch=sm_90 -o "$b/sync_probe" "$here/sanitize/sync_probe.cu" || exit 1
-cuobjdump -sass "$b/sync_probe" > "$out/sync_probe.sass" 2>&1
-{
-  date -u
-  nvidia-smi
-  nvcc --version
-  ncu --version
-  $san --version
-} > "$out/versions.txt" 2>&1
+. "$(dirname "$0")/sanitize_probe_setup.sh" "$out" sync_probe  # out, here, san, b; the build, sass, versions
 modes="named_ok named_mismatch named_not_multiple named_short arrive_sync
        cluster_ok cluster_exit cluster_branch cluster_part_cta cluster_arrive"
 mkdir -p "$b/sec" "$b/xml"

@@ -18,80 +18,64 @@
 //    (st.release.cluster of a peer's flag, ld.acquire.cluster spin on it): no hazard.
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
-#include <regex>
 #include <string>
 
 #include "harness.hpp"
+#include "sanitize_text.hpp"
 
 namespace {
 
-using rt_test::prog;
+using rt_test::hazard_report;
+using rt_test::race_report;
+using rt_test::racecheck_summary;
+using rt_test::sanitizer_head;
 
 const std::string kSource = std::string(WARPSCOPE_SOURCE_DIR) + "/tests/runtime/programs/cluster_race.cu";
 
-unsigned line_of(const std::string& text) {
-  std::ifstream in(kSource);
-  std::string line;
-  for (unsigned n = 1; std::getline(in, line); ++n)
-    if (line.find(text) != std::string::npos) return n;
-  ADD_FAILURE() << text << " not in " << kSource;
-  return 0;
-}
+std::string masked(const std::string& s) { return rt_test::masked_offsets(s); }
 
-std::string masked(const std::string& s) { return std::regex_replace(s, std::regex(R"(\+0x[0-9a-f]+)"), "+0x?"); }
-
-class ClusterRace : public ::testing::Test {
+class ClusterRace : public rt_test::RacecheckTest {
  protected:
-  void SetUp() override {
-    if (!std::filesystem::exists(exe_)) GTEST_SKIP() << exe_ << " not built";
-  }
   rt_test::Result sanitize(const std::string& options, const std::string& mode, unsigned threads = 1) {
-    return rt_test::run_shell(exe_ + " sanitize --show-backtrace no --threads " + std::to_string(threads) +
-                              " --tool racecheck " + options + " -- " + prog("cluster_race") + " " + mode);
+    return racecheck(options, "cluster_race", mode, threads);
   }
   std::string at(const char* text) const {
-    return "exchange(unsigned int *, int)+0x? in cluster_race.cu:" + std::to_string(line_of(text));
+    return "exchange(unsigned int *, int)+0x? in cluster_race.cu:" + std::to_string(rt_test::line_in(kSource, text));
   }
-  std::string exe_ = std::string(WARPSCOPE_BINARY_DIR) + "/bin/warpscope";
+  /// Rank 0's thread 0 storing into its peer, and rank 1's thread 0 reading what was stored.
+  std::string store() const { return "Write Thread (0,0,0) in block (0,0,0) at " + at("// store to the peer"); }
+  std::string read() const { return "Read Thread (0,0,0) in block (1,0,0) at " + at("// read of what the peer stored"); }
+  /// The analysis report of the store and the read: 32 threads x 4 bytes.
+  std::string race() const {
+    return race_report("Write access at " + at("// store to the peer"),
+                       "Read access at " + at("// read of what the peer stored"), 128);
+  }
 };
+
+const std::string kInBlock1 = "__shared__ 0x0 in block (1,0,0)";
 
 TEST_F(ClusterRace, AMissingClusterBarrierIsAHazardNamingBothBlocks) {
   const auto r = sanitize("--racecheck-report hazard --error-exitcode 7", "nobarrier");
   EXPECT_EQ(r.exit_code, 7) << r.err;
-  EXPECT_EQ(masked(r.out), "========= COMPUTE-SANITIZER\nnobarrier: cudaSuccess 101 131\n"
-                           "========= Error: Potential WAR hazard detected at __shared__ 0x0 in block (1,0,0) :\n"
-                           "=========     Read Thread (0,0,0) in block (1,0,0) at " + at("// read of what the peer stored") + "\n"
-                           "=========     Write Thread (0,0,0) in block (0,0,0) at " + at("// store to the peer") + "\n"
-                           "========= \n"
-                           "========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)\n");
+  EXPECT_EQ(masked(r.out), sanitizer_head("nobarrier: cudaSuccess 101 131") +
+                               hazard_report("Error", "WAR", kInBlock1, read(), store()) + racecheck_summary(1, 1, 0));
 }
 
 TEST_F(ClusterRace, AnalysisReportCountsEveryThreadsBytes) {
   const auto r = sanitize("", "nobarrier");
   // The location in the most pairs leads; a tie (one pair) goes to the lower instruction, the store.
-  EXPECT_EQ(masked(r.out), "========= COMPUTE-SANITIZER\nnobarrier: cudaSuccess 101 131\n"
-                           "========= Error: Race reported between Write access at " + at("// store to the peer") + "\n"
-                           "=========     and Read access at " + at("// read of what the peer stored") + " [128 hazards]\n"
-                           "========= \n"
-                           "========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)\n");
+  EXPECT_EQ(masked(r.out), sanitizer_head("nobarrier: cudaSuccess 101 131") + race() + racecheck_summary(1, 1, 0));
 }
 
 TEST_F(ClusterRace, AReleaseAcquireClusterBarrierOrdersThePeersStore) {
   const auto r = sanitize("--racecheck-report all", "barrier");
-  EXPECT_EQ(r.out, "========= COMPUTE-SANITIZER\nbarrier: cudaSuccess 3 93\n"
-                   "========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)\n");
+  EXPECT_EQ(r.out, sanitizer_head("barrier: cudaSuccess 3 93") + racecheck_summary(0, 0, 0));
 }
 
 TEST_F(ClusterRace, ARelaxedClusterBarrierOrdersNothing) {
   const auto r = sanitize("--racecheck-report hazard", "relaxed");
-  EXPECT_EQ(masked(r.out), "========= COMPUTE-SANITIZER\nrelaxed: cudaSuccess 3 93\n"
-                           "========= Error: Potential RAW hazard detected at __shared__ 0x0 in block (1,0,0) :\n"
-                           "=========     Write Thread (0,0,0) in block (0,0,0) at " + at("// store to the peer") + "\n"
-                           "=========     Read Thread (0,0,0) in block (1,0,0) at " + at("// read of what the peer stored") + "\n"
-                           "========= \n"
-                           "========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)\n");
+  EXPECT_EQ(masked(r.out), sanitizer_head("relaxed: cudaSuccess 3 93") +
+                               hazard_report("Error", "RAW", kInBlock1, store(), read()) + racecheck_summary(1, 1, 0));
 }
 
 // compute-sanitizer's report of the corpus's ring (tests/hw/data/h200/sanitize/corpus,
@@ -99,23 +83,17 @@ TEST_F(ClusterRace, ARelaxedClusterBarrierOrdersNothing) {
 // mbarrier.arrive.release.cluster and a try_wait of the default .cta scope.
 TEST_F(ClusterRace, ACtaScopeMbarrierWaitDoesNotAcquireAnotherCtasRelease) {
   const auto r = sanitize("", "mbar_cta");
-  EXPECT_EQ(masked(r.out), "========= COMPUTE-SANITIZER\nmbar_cta: cudaSuccess 3 93\n"
-                           "========= Error: Race reported between Write access at " + at("// store to the peer") + "\n"
-                           "=========     and Read access at " + at("// read of what the peer stored") + " [128 hazards]\n"
-                           "========= \n"
-                           "========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)\n");
+  EXPECT_EQ(masked(r.out), sanitizer_head("mbar_cta: cudaSuccess 3 93") + race() + racecheck_summary(1, 1, 0));
 }
 
 TEST_F(ClusterRace, AClusterScopeMbarrierWaitOrdersEveryThreadsStoreBeforeTheArrive) {
   const auto r = sanitize("--racecheck-report all", "mbar_cluster");
-  EXPECT_EQ(r.out, "========= COMPUTE-SANITIZER\nmbar_cluster: cudaSuccess 3 93\n"
-                   "========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)\n");
+  EXPECT_EQ(r.out, sanitizer_head("mbar_cluster: cudaSuccess 3 93") + racecheck_summary(0, 0, 0));
 }
 
 TEST_F(ClusterRace, AReleaseAcquireFlagOrdersThePeersStore) {
   const auto r = sanitize("--racecheck-report all", "flag");
-  EXPECT_EQ(r.out, "========= COMPUTE-SANITIZER\nflag: cudaSuccess 3 93\n"
-                   "========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)\n");
+  EXPECT_EQ(r.out, sanitizer_head("flag: cudaSuccess 3 93") + racecheck_summary(0, 0, 0));
 }
 
 TEST_F(ClusterRace, FindingsAreTheSameForAnyThreadCount) {

@@ -10,11 +10,10 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
-#include <regex>
 #include <string>
 
 #include "harness.hpp"
+#include "sanitize_text.hpp"
 
 namespace {
 
@@ -23,17 +22,10 @@ using rt_test::prog;
 const std::string kFile = std::string(WARPSCOPE_SOURCE_DIR) + "/tests/runtime/programs/init_shared.cu";
 const std::string kExe = std::string(WARPSCOPE_BINARY_DIR) + "/bin/warpscope";
 
-/// The 1-based line of init_shared.cu that contains `text`.
-unsigned line_of(const std::string& text) {
-  std::ifstream in(kFile);
-  std::string line;
-  for (unsigned n = 1; std::getline(in, line); ++n)
-    if (line.find(text) != std::string::npos) return n;
-  ADD_FAILURE() << text << " not in " << kFile;
-  return 0;
+/// "KERNEL+0x? in init_shared.cu:N", N the line marked `// init_shared: MODE`.
+std::string at(const std::string& kernel, const std::string& mode) {
+  return kernel + "+0x? in init_shared.cu:" + std::to_string(rt_test::line_in(kFile, "// init_shared: " + mode));
 }
-
-std::string masked(const std::string& s) { return std::regex_replace(s, std::regex(R"(\+0x[0-9a-f]+)"), "+0x?"); }
 
 rt_test::Result sanitize(const std::string& options, const std::string& mode, const char* threads = "1") {
   return rt_test::run_shell(kExe + " sanitize --threads " + threads + " --show-backtrace no --tool initcheck " +
@@ -71,12 +63,29 @@ TEST_F(InitcheckShared, ByDefaultSharedMemoryIsNotChecked) {
   }
 }
 
-TEST_F(InitcheckShared, AReadOfAnUnwrittenElementIsOneReport) {
-  const auto r = sanitize("--initcheck-memory all", "one");
-  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-  const std::string at = "one(int *)+0x? in init_shared.cu:" + std::to_string(line_of("// init_shared: one"));
-  EXPECT_EQ(masked(r.out), "========= COMPUTE-SANITIZER\none: cudaSuccess\n" + report(at, 0, 0, 63 * 4) +
-                               "========= ERROR SUMMARY: 1 error\n");
+// The modes with one report (init_shared.cu's header): the kernel, then the thread of block 0 that
+// reads an unwritten word and the word's byte offset.
+struct OneRead {
+  const char* mode;
+  const char* kernel;
+  unsigned thread, offset;
+};
+constexpr OneRead kOneRead[] = {
+    {"one", "one(int *)", 0, 63 * 4},  // thread 0 reads s[63], which no thread wrote
+    {"dynamic", "dynamic(int *)", 31, 32 * 4},  // dynamic shared memory: thread 31 reads d[32]
+    // The atomic reads the unwritten word (one report), then has written it (the read after it: none).
+    {"atomic", "atomic(int *)", 0, 5 * 4},
+};
+
+TEST_F(InitcheckShared, AReadOfAnUnwrittenWordIsOneReport) {
+  for (const OneRead& c : kOneRead) {
+    const auto r = sanitize("--initcheck-memory all", c.mode);
+    ASSERT_EQ(r.exit_code, 0) << c.mode << r.out << r.err;
+    EXPECT_EQ(rt_test::masked_offsets(r.out), rt_test::sanitizer_head(std::string(c.mode) + ": cudaSuccess") +
+                                                  report(at(c.kernel, c.mode), c.thread, 0, c.offset) +
+                                                  "========= ERROR SUMMARY: 1 error\n")
+        << c.mode;
+  }
 }
 
 TEST_F(InitcheckShared, AnotherWarpsWritesBeforeTheBarrierCount) {
@@ -87,33 +96,15 @@ TEST_F(InitcheckShared, AnotherWarpsWritesBeforeTheBarrierCount) {
 
 // Threads 3, 7, ..., 31 of each of the 2 CTAs read what nobody wrote; the same for any --threads.
 TEST_F(InitcheckShared, APartlyWrittenTileReportsExactlyTheUnwrittenLanesOfEachCta) {
-  const std::string at = "tile(float *)+0x? in init_shared.cu:" + std::to_string(line_of("// init_shared: tile"));
-  std::string want = "========= COMPUTE-SANITIZER\ntile: cudaSuccess\n";
+  std::string want = rt_test::sanitizer_head("tile: cudaSuccess");
   for (unsigned block = 0; block < 2; ++block)
-    for (unsigned t = 3; t < 32; t += 4) want += report(at, t, block, t * 4);
+    for (unsigned t = 3; t < 32; t += 4) want += report(at("tile(float *)", "tile"), t, block, t * 4);
   want += "========= ERROR SUMMARY: 16 errors\n";
   for (const char* threads : {"1", "2"}) {
     const auto r = sanitize("--initcheck-memory all", "tile", threads);
     ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-    EXPECT_EQ(masked(r.out), want) << threads;
+    EXPECT_EQ(rt_test::masked_offsets(r.out), want) << threads;
   }
-}
-
-TEST_F(InitcheckShared, DynamicSharedMemoryIsChecked) {
-  const auto r = sanitize("--initcheck-memory all", "dynamic");
-  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-  const std::string at = "dynamic(int *)+0x? in init_shared.cu:" + std::to_string(line_of("// init_shared: dynamic"));
-  EXPECT_EQ(masked(r.out), "========= COMPUTE-SANITIZER\ndynamic: cudaSuccess\n" + report(at, 31, 0, 32 * 4) +
-                               "========= ERROR SUMMARY: 1 error\n");
-}
-
-// The atomic reads the unwritten word (one report), then has written it (the read after it: none).
-TEST_F(InitcheckShared, AnAtomicReadsThenWrites) {
-  const auto r = sanitize("--initcheck-memory all", "atomic");
-  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-  const std::string at = "atomic(int *)+0x? in init_shared.cu:" + std::to_string(line_of("// init_shared: atomic"));
-  EXPECT_EQ(masked(r.out), "========= COMPUTE-SANITIZER\natomic: cudaSuccess\n" + report(at, 0, 0, 5 * 4) +
-                               "========= ERROR SUMMARY: 1 error\n");
 }
 
 TEST_F(InitcheckShared, AnUnknownScopeIsRefused) {

@@ -1,8 +1,8 @@
 // `warpscope sanitize` on device-heap misuse and grid.sync() outside a cooperative launch
 // (tests/hw/sanitize/heap_probe.cu), against compute-sanitizer's reports on the H200
 // (tests/hw/data/h200/sanitize/heap/heap_sanitize.txt, its README says what each run shows).
-// Both sides' lines are compared with what differs by machine masked (docs/sanitize.md "Checked
-// against the H200"): instruction offsets (+0x...: machine code there, PTX indices here),
+// Both sides' lines are compared with what differs by machine masked (docs/sanitize_h200.md "The
+// device heap and grid.sync()"): instruction offsets (+0x...: machine code there, PTX indices here),
 // addresses, the host frames other than `main` (kernel stubs and runtime frames differ) and the
 // H200's device frames (warpscope prints none). The tool's lines and the program's own lines are
 // compared apart: compute-sanitizer prints a kernel's reports as it ends, warpscope after the

@@ -373,7 +373,7 @@ TEST_F(SanitizePrograms, HostFramesFollowEachReport) {
 // compute-sanitizer's own reports on the team's reproducers, captured on the H200
 // (tests/hw/data/h200/sanitize/sanitize.txt), against warpscope sanitize's: the same lines, once
 // instruction offsets (+0x...: machine code there, PTX here), addresses and the host backtrace
-// lines warpscope does not print are masked. Listed differences are documented in docs/sanitize.md:
+// lines warpscope does not print are masked. Listed differences are documented in docs/sanitize_h200.md:
 // none for these modes.
 TEST_F(SanitizePrograms, SanitizeProbeAsTheH200Reports) {
   const std::string gpu = rt_test::slurp(std::string(WARPSCOPE_HW_DATA_DIR) + "/h200/sanitize/sanitize.txt");

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "harness.hpp"
+#include "sanitize_text.hpp"
 
 namespace {
 
@@ -103,6 +104,49 @@ TEST(SanitizeSyncHang, NamedBarrierCountNeverReachedEndsWithADeadlockMessage) {
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("========= ERROR SUMMARY: 0 errors\n"), std::string::npos) << r.out;
+}
+
+}  // namespace
+
+namespace {
+
+// Under memcheck a named-barrier count the H200 stops on (tests/hw/data/h200/sanitize/sync) is one
+// launch fault, its line naming the reason once: the runtime's error (cudaErrorIllegalInstruction,
+// as the H200's), then the interpreter's message (the barrier and the counts, as on the H200), the
+// kernel, its line (sync_probe.cu's `// sync: named two counts`) and the first faulting thread:
+// thread 0 for a count of 48, the first thread of warp 1 for counts 64 and 96.
+TEST(SanitizeSyncFault, TheFailureLineNamesTheIllegalInstructionOnce) {
+  const std::string exe = std::string(WARPSCOPE_BINARY_DIR) + "/bin/warpscope";
+  if (!std::filesystem::exists(exe)) GTEST_SKIP() << exe << " not built";
+  const std::string head = "========= Error: kernel named_two_counts(int, int, int *) (launch #0) failed: ";
+  const std::string line = std::to_string(rt_test::line_in(std::string(WARPSCOPE_SOURCE_DIR) + "/tests/hw/sanitize/sync_probe.cu",
+                                                           "// sync: named two counts"));
+  struct Case {
+    const char* mode;
+    const char* message;
+    const char* thread;
+  };
+  for (const Case& c : {Case{"named_not_multiple", "barrier 1: thread count 48 is not a multiple of the warp size", "0"},
+                        Case{"named_mismatch",
+                             "barrier 1: warp 1 arrives with thread count 96 while other warps arrived with 64 in "
+                             "this phase",
+                             "32"}}) {
+    const auto r = rt_test::run_shell(exe + " sanitize --tool memcheck --show-backtrace no -- " +
+                                      rt_test::prog(std::string("sync_probe ") + c.mode));
+    EXPECT_EQ(r.exit_code, 0) << c.mode << r.out << r.err;
+    const std::size_t at = r.out.find(head);
+    ASSERT_NE(at, std::string::npos) << c.mode << "\n" << r.out;
+    const std::string fault = r.out.substr(at, r.out.find('\n', at) - at);
+    EXPECT_EQ(fault.substr(0, fault.find(" at ")),
+              head + "cudaErrorIllegalInstruction: " + c.message +
+                  " (as on the H200) in kernel named_two_counts(int, int, int*) [_Z16named_two_countsiiPi]")
+        << fault;
+    EXPECT_NE(fault.find("sync_probe.cu:" + line + " ("), std::string::npos) << fault;
+    EXPECT_EQ(fault.substr(fault.rfind(", block ")), std::string(", block (0,0,0), thread (") + c.thread + ",0,0)") << fault;
+    std::size_t mentions = 0;
+    for (std::size_t p = fault.find("llegal"); p != std::string::npos; p = fault.find("llegal", p + 1)) ++mentions;
+    EXPECT_EQ(mentions, 1u) << fault;
+  }
 }
 
 }  // namespace

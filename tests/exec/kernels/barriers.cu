@@ -117,3 +117,10 @@ extern "C" __global__ void loop_return_sync(const int* lim, int* out) {
   }
   out[t] = acc + 1000;
 }
+
+// Named barrier 1 with a thread count per warp: warp 0 gives count0, warp 1 count1.
+extern "C" __global__ void named_counts(int* out, int count0, int count1) {
+  const int count = threadIdx.x < 32 ? count0 : count1;
+  asm volatile("bar.sync 1, %0;" ::"r"(count));
+  out[threadIdx.x] = 1;
+}

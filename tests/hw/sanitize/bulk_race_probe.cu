@@ -25,24 +25,9 @@
 #include <cstdio>
 #include <cstring>
 #include <vector>
-namespace cg = cooperative_groups;
 
-__device__ unsigned smem(const void* p) { return static_cast<unsigned>(__cvta_generic_to_shared(p)); }
-__device__ void bar_init(unsigned b) {
-  asm volatile("mbarrier.init.shared.b64 [%0], 1;" ::"r"(b));
-  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-}
-__device__ void bar_expect(unsigned b, unsigned bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared.b64 _, [%0], %1;" ::"r"(b), "r"(bytes) : "memory");
-}
-__device__ void bar_wait(unsigned b) {
-  unsigned done = 0;
-  while (!done)
-    asm volatile("{.reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, p;}"
-                 : "=r"(done)
-                 : "r"(b)
-                 : "memory");
-}
+#include "mbarrier_helpers.cuh"
+namespace cg = cooperative_groups;
 
 enum { kEarly = 0, kOk = 1, kWrite = 2 };
 
@@ -100,17 +85,6 @@ __global__ void bulk_store(int* dst, int* out, int mode) {
   __syncthreads();
   out[threadIdx.x] = buf[127 - threadIdx.x];
   if (threadIdx.x == 0) asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
-}
-
-__device__ unsigned cluster_rank() {
-  unsigned v;
-  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(v));
-  return v;
-}
-__device__ unsigned mapa(unsigned a, unsigned r) {
-  unsigned d;
-  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(r));
-  return d;
 }
 
 __global__ void __cluster_dims__(2, 1, 1) peer_copy(int* out, int mode, int reduce) {

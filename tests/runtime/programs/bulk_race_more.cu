@@ -19,24 +19,10 @@
 #include <cooperative_groups.h>
 #include <cstdio>
 #include <cstring>
+
+#include "../../hw/sanitize/mbarrier_helpers.cuh"
 namespace cg = cooperative_groups;
 
-__device__ unsigned smem(const void* p) { return static_cast<unsigned>(__cvta_generic_to_shared(p)); }
-__device__ void bar_init(unsigned b) {
-  asm volatile("mbarrier.init.shared.b64 [%0], 1;" ::"r"(b));
-  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-}
-__device__ void bar_expect(unsigned b, unsigned bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared.b64 _, [%0], %1;" ::"r"(b), "r"(bytes) : "memory");
-}
-__device__ void bar_wait(unsigned b, unsigned parity) {
-  unsigned done = 0;
-  while (!done)
-    asm volatile("{.reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p;}"
-                 : "=r"(done)
-                 : "r"(b), "r"(parity)
-                 : "memory");
-}
 // A 512-byte bulk copy from global memory into buf, completing on b (a macro: the copy's line is
 // the kernel's, where racecheck names it).
 #define COPY(b, buf, src)                                                                                      \
@@ -94,19 +80,11 @@ __global__ void unsynced_store(int* dst) {
   }
 }
 
-__device__ unsigned mapa(unsigned a, unsigned r) {
-  unsigned d;
-  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(r));
-  return d;
-}
-
 __global__ void __cluster_dims__(3, 1, 1) two_reductions(int* out) {
   __shared__ __align__(128) int src[128];
   __shared__ __align__(128) int buf[128];
   __shared__ __align__(8) unsigned long long bar;
-  unsigned me;
-  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(me));
-  const unsigned b = smem(&bar);
+  const unsigned me = cluster_rank(), b = smem(&bar);
   src[threadIdx.x] = 1000 * (me + 1) + threadIdx.x;
   buf[threadIdx.x] = 0;
   if (threadIdx.x == 0) {
@@ -129,9 +107,7 @@ __global__ void __cluster_dims__(2, 1, 1) peer_src(int* out, int ack) {
   __shared__ __align__(128) int src[128];
   __shared__ __align__(128) int buf[128];
   __shared__ __align__(8) unsigned long long bar, back;
-  unsigned me;
-  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(me));
-  const unsigned b = smem(&bar), a = smem(&back);
+  const unsigned me = cluster_rank(), b = smem(&bar), a = smem(&back);
   src[threadIdx.x] = threadIdx.x;
   if (threadIdx.x == 0) {
     bar_init(b);
