@@ -620,7 +620,8 @@ class KernelDecoder final : public DecodeCtx {
         decode_atom(*this, ins, out) || decode_warp(*this, ins, out) || decode_tex(*this, ins, out) ||
         decode_async(*this, ins, out) || decode_tma(*this, ins, out) || decode_mma(*this, ins, out) ||
         decode_wgmma(*this, ins, out) || decode_cluster(*this, ins, out) || decode_video(*this, ins, out) ||
-        decode_stack(*this, ins, out)) {
+        decode_stack(*this, ins, out) || decode_hint(*this, ins, out) ||
+        decode_dsmem_async(*this, ins, out)) {
       if (out.fn == nullptr && out.ctl == Ctl::kNone) unsupported("no implementation for these types");
       return;
     }

@@ -71,6 +71,7 @@ enum Cat : std::uint64_t {
   kBulk = 1ull << 51,     // bulk copies: .tensor .1d-.5d .tile .im2col .bulk_group .read
                           // .multicast::cluster .cta_group::N .mbarrier::complete_tx::bytes
   kVideo = 1ull << 52,    // video instructions: vmad .po .shr7 .shr15; vshl/vshr .clamp .wrap
+  kPolicy = 1ull << 53,   // createpolicy .fractional .range .cvt
 };
 
 struct OpSpec {
@@ -180,10 +181,17 @@ constexpr OpSpec kOps[] = {
     {"setmaxnreg.dec", Opcode::kSetmaxnregDec, kT | kSync | kAligned},
     {"griddepcontrol.launch_dependents", Opcode::kGriddepLaunchDependents, 0},
     {"griddepcontrol.wait", Opcode::kGriddepWait, 0},
+    {"getctarank", Opcode::kGetctarank, kT | kSpace},
+    {"st.async", Opcode::kStAsync, kT | kSpace | kVec | kOrder | kScope | kAsync},
+    {"red.async", Opcode::kRedAsync, kT | kSpace | kOrder | kScope | kAsync | kRed},
     {"stacksave", Opcode::kStacksave, kT},
     {"stackrestore", Opcode::kStackrestore, kT},
     {"alloca", Opcode::kAlloca, kT},
     {"pmevent", Opcode::kPmevent, 0},
+    // L2 cache policies and hints: .L2::evict_* (createpolicy: primary, then secondary), .L2
+    {"createpolicy", Opcode::kCreatepolicy, kT | kSpace | kEvict | kLevel | kPolicy},
+    {"applypriority", Opcode::kApplypriority, kSpace | kEvict},
+    {"discard", Opcode::kDiscard, kSpace | kLevel},
     {"tex", Opcode::kTex, kT | kGeom | kTexMode | kVec},
     {"tld4", Opcode::kTld4, kT | kGeom | kTld4Comp | kVec},
     {"txq", Opcode::kTxq, kT | kTexMode | kTexQuery},
@@ -423,6 +431,12 @@ class Decoder {
 
   void apply(std::string_view m) {
     if (m.empty()) unsupported(m, "empty modifier");
+    // cvt.pack.sat.{u4,s4,u2,s2}: sub-byte destinations (no such types elsewhere).
+    if (inst_.op == Opcode::kCvtPack && inst_.type == Type::kNone && (m == "u4" || m == "s4" || m == "u2" || m == "s2")) {
+      inst_.type = m[0] == 's' ? Type::kS8 : Type::kU8;
+      inst_.pack_bits = static_cast<std::uint8_t>(m[1] - '0');
+      return;
+    }
     if (has(kMmaQ) && apply_mma_qualifier(m, inst_)) return;
     if (has(kT)) {
       if (auto t = lookup(kTypes, m)) {
@@ -487,7 +501,9 @@ class Decoder {
         // memory accesses to another CTA's shared memory do not.
         if (*r == StateSpace::kSharedCluster && !inst_.proxy && inst_.op != Opcode::kCvta &&
             inst_.op != Opcode::kIsspacep && inst_.op != Opcode::kMapa && inst_.op != Opcode::kLd &&
-            inst_.op != Opcode::kSt && inst_.op != Opcode::kAtom && inst_.op != Opcode::kRed && !cluster_of_one_ok())
+            inst_.op != Opcode::kSt && inst_.op != Opcode::kAtom && inst_.op != Opcode::kRed &&
+            inst_.op != Opcode::kGetctarank && inst_.op != Opcode::kStAsync && inst_.op != Opcode::kRedAsync &&
+            !cluster_of_one_ok())
           unsupported(m, "distributed shared memory is not supported");
         if (has(kSpaceTo) && *r == StateSpace::kParam && m != "param") unsupported(m, "unknown space");
         // A copy names its destination space, then its source space.
@@ -582,9 +598,16 @@ class Decoder {
       if (m == "noComplete" && inst_.op == Opcode::kMbarrierArrive) return flag(inst_.no_complete, m);
       if (m == "expect_tx" && inst_.op == Opcode::kMbarrierArrive) return flag(inst_.expect_tx, m);
       if (m == "noinc" && inst_.op == Opcode::kCpAsyncMbarrierArrive) return flag(inst_.noinc, m);
-      if (m == "mbarrier::complete_tx::bytes" && has(kBulk)) return flag(inst_.complete_tx, m);
+      if (m == "mbarrier::complete_tx::bytes" &&
+          (has(kBulk) || inst_.op == Opcode::kStAsync || inst_.op == Opcode::kRedAsync))
+        return flag(inst_.complete_tx, m);
     }
     if (has(kBulk) && bulk(m)) return;
+    if (has(kPolicy)) {
+      if (m == "fractional") return set_once(inst_.policy_kind, PolicyKind::kFractional, m);
+      if (m == "range") return set_once(inst_.policy_kind, PolicyKind::kRange, m);
+      if (m == "cvt") return set_once(inst_.policy_kind, PolicyKind::kCvt, m);
+    }
     if (has(kProxy) && (m == "alias" || m == "async" || m == "generic" || m == "tensormap" ||
                         m.starts_with("tensormap::")))
       return;
@@ -605,6 +628,12 @@ class Decoder {
         if (inst_.reduce == ReduceOp::kInc || inst_.reduce == ReduceOp::kDec ||
             inst_.reduce == ReduceOp::kExch || inst_.reduce == ReduceOp::kCas)
           unsupported(to_string(inst_.reduce), "redux.sync takes add/min/max/and/or/xor");
+        return;
+      case Opcode::kCreatepolicy: case Opcode::kApplypriority: case Opcode::kDiscard:
+        cache_hint();
+        return;
+      case Opcode::kStAsync: case Opcode::kRedAsync:
+        async_store();
         return;
       default:
         if (!is_video(inst_.op)) return;
@@ -643,6 +672,77 @@ class Decoder {
         (inst_.cmp == CmpOp::kNone || inst_.cmp > CmpOp::kGe))
       unsupported(inst_.cmp == CmpOp::kNone ? std::string_view("vset") : to_string(inst_.cmp),
                   "vset compares with .eq .ne .lt .le .gt or .ge");
+  }
+
+  // createpolicy, applypriority and discard: the forms the PTX ISA 9.0 defines (their operands:
+  // the verifier).
+  void cache_hint() const {
+    if (inst_.space != StateSpace::kGeneric && inst_.space != StateSpace::kGlobal)
+      unsupported(to_string(inst_.space), "only .global addresses take a cache hint");
+    if (inst_.op == Opcode::kDiscard) {
+      if (inst_.level != CacheLevel::kL2) unsupported("discard", "discard needs .L2");
+      return;
+    }
+    if (inst_.op == Opcode::kApplypriority) {
+      if (inst_.l2_eviction != Eviction::kNormal)
+        unsupported("applypriority", "applypriority needs .L2::evict_normal (the only priority the PTX ISA gives)");
+      return;
+    }
+    const PolicyKind k = inst_.policy_kind;
+    if (k == PolicyKind::kNone) unsupported("createpolicy", "createpolicy needs .fractional, .range or .cvt");
+    if (inst_.type != Type::kB64) unsupported("createpolicy", "createpolicy needs .b64");
+    if (inst_.src_type != Type::kNone) unsupported(to_string(inst_.src_type), "createpolicy takes one type");
+    if (k == PolicyKind::kCvt) {
+      if (inst_.level != CacheLevel::kL2 || inst_.l2_eviction != Eviction::kNone)
+        unsupported("cvt", "createpolicy.cvt takes .L2 and no priority");
+      return;
+    }
+    if (inst_.level != CacheLevel::kNone) unsupported("L2", "only createpolicy.cvt takes .L2");
+    if (k == PolicyKind::kFractional && inst_.space != StateSpace::kGeneric)
+      unsupported("global", "createpolicy.fractional takes no state space");
+    const Eviction p = inst_.l2_eviction, s = inst_.l2_secondary;
+    if (p == Eviction::kNone || p == Eviction::kNoAllocate)
+      unsupported("createpolicy", "the primary priority is .L2::evict_last, _normal, _first or _unchanged");
+    if (s != Eviction::kNone && s != Eviction::kFirst && s != Eviction::kUnchanged)
+      unsupported(to_string(s), "the secondary priority is .L2::evict_first or .L2::evict_unchanged");
+  }
+
+  // st.async and red.async: the forms of the PTX ISA 9.0 for sm_90 (stores and reductions into a
+  // cluster CTA's shared memory, completed on its mbarrier).
+  void async_store() const {
+    const bool st = inst_.op == Opcode::kStAsync;
+    const std::string_view name = st ? "st.async" : "red.async";
+    if (!inst_.complete_tx)
+      unsupported(name, "only the form with .mbarrier::complete_tx::bytes (into shared::cluster) is implemented");
+    if (inst_.space != StateSpace::kGeneric && inst_.space != StateSpace::kSharedCluster)
+      unsupported(to_string(inst_.space), "st.async/red.async write .shared::cluster");
+    if (inst_.scope != Scope::kNone && inst_.scope != Scope::kCluster)
+      unsupported(to_string(inst_.scope), "the scope is .cluster");
+    const Type t = inst_.type;
+    if (st) {
+      if (inst_.order != MemOrder::kNone && inst_.order != MemOrder::kWeak)
+        unsupported(to_string(inst_.order), "st.async is .weak");
+      const bool ok = t == Type::kB32 || t == Type::kB64 || t == Type::kU32 || t == Type::kS32 || t == Type::kF32 ||
+                      t == Type::kU64 || t == Type::kS64 || t == Type::kF64;
+      if (!ok) unsupported(to_string(t), "st.async stores .b32 .b64 .u32 .s32 .f32 .u64 .s64 .f64");
+      if (inst_.vec == 8 || (inst_.vec == 4 && type_bits(t) != 32))
+        unsupported(fmt::format("v{}", inst_.vec), "st.async takes .v2, or .v4 of 32-bit types");
+      return;
+    }
+    if (inst_.order != MemOrder::kRelaxed || inst_.scope != Scope::kCluster)
+      unsupported(name, "red.async needs .relaxed.cluster");
+    const ReduceOp r = inst_.reduce;
+    bool ok = false;
+    switch (r) {
+      case ReduceOp::kInc: case ReduceOp::kDec: ok = t == Type::kU32; break;
+      case ReduceOp::kMin: case ReduceOp::kMax: ok = t == Type::kU32 || t == Type::kS32; break;
+      case ReduceOp::kAnd: case ReduceOp::kOr: case ReduceOp::kXor: ok = t == Type::kB32; break;
+      case ReduceOp::kAdd: ok = t == Type::kU32 || t == Type::kS32 || t == Type::kU64; break;
+      default: break;
+    }
+    if (!ok)
+      unsupported(r == ReduceOp::kNone ? std::string_view("red.async") : to_string(r),
+                  "red.async takes .inc/.dec .u32, .min/.max .u32/.s32, .and/.or/.xor .b32, .add .u32/.s32/.u64");
   }
 
   // The mbarrier operations the ISA allows on .shared::cluster, and a bulk copy's destination:
@@ -720,6 +820,9 @@ class Decoder {
     auto e = lookup(kEvictions, rest);
     if (!e) unsupported(m, "unknown cache eviction policy");
     if (l1) return set_once(inst_.l1_eviction, *e, m);
+    // createpolicy names a primary, then optionally a secondary priority.
+    if (inst_.op == Opcode::kCreatepolicy && inst_.l2_eviction != Eviction::kNone)
+      return set_once(inst_.l2_secondary, *e, m);
     set_once(inst_.l2_eviction, *e, m);
   }
 
