@@ -147,6 +147,7 @@ constexpr OpSpec kOps[] = {
     {"selp", Opcode::kSelp, kT},
     {"slct", Opcode::kSlct, kT | kFtz},
     {"bra", Opcode::kBra, kUni},
+    {"brx.idx", Opcode::kBrxIdx, kUni},
     {"call", Opcode::kCall, kUni},
     {"ret", Opcode::kRet, kUni},
     {"exit", Opcode::kExit, 0},

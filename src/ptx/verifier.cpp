@@ -28,6 +28,7 @@ namespace {
 //   M  address, or a tensor map with coordinates `[tmap, {c0, ...}]` (bulk copies)
 //   Z  address or source (a bulk copy's optional mbarrier / cache policy)
 //   F  matrix fragment: a vector of registers (or one register), counted by mma_form (mma.hpp)
+//   B  a .branchtargets list (brx.idx): the builder made it a vector of labels
 // A '?' makes the remaining positions optional.
 struct Shape {
   Opcode op;
@@ -99,6 +100,7 @@ constexpr Shape kShapes[] = {
     {Opcode::kSelp, "DSSP", true},
     {Opcode::kSlct, "DSSS", true},
     {Opcode::kBra, "L", false},
+    {Opcode::kBrxIdx, "SB", false},
     {Opcode::kCall, "S", false},  // the callee; checked separately
     {Opcode::kRet, "", false},
     {Opcode::kExit, "", false},
@@ -492,6 +494,12 @@ class Verifier {
       case 'L':
         if (o.kind != OperandKind::kLabel || o.target >= fn_->instructions.size())
           error(o.pos, "branch target is not an instruction of this function");
+        break;
+      case 'B':
+        if (o.kind != OperandKind::kVector || o.elements.empty()) error(o.pos, "expected a .branchtargets list");
+        for (const Operand& e : o.elements)
+          if (e.kind != OperandKind::kLabel || e.target >= fn_->instructions.size())
+            error(e.pos, "branch target is not an instruction of this function");
         break;
       case 'I':
         if (o.kind != OperandKind::kImm) error(o.pos, "expected an immediate");

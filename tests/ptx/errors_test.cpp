@@ -79,6 +79,12 @@ TEST(PtxErrors, CachePolicyFormsAreTheIsas) {
   EXPECT_CONTAINS(kernel_error("discard.global.L2 [%rd1], 64;"), "discard takes the size 128");
 }
 
+TEST(PtxErrors, BrxIdxNeedsABranchTargetsListDeclaredBefore) {
+  EXPECT_CONTAINS(kernel_error("brx.idx %r1, ts;"), "expected a .branchtargets list declared before brx.idx");
+  EXPECT_CONTAINS(kernel_error("ts: .branchtargets L0;\nts: .branchtargets L0;\nL0: ret;"), "'.branchtargets' 'ts' declared twice");
+  EXPECT_CONTAINS(kernel_error("ts: .branchtargets NOWHERE;\nbrx.idx %r1, ts;"), "undefined label 'NOWHERE'");
+}
+
 TEST(PtxErrors, VideoOperandsAreChecked) {
   // Selectors: scalar .b0-.b3/.h0/.h1, 2-way .hxy (d: .h0/.h1/.h10), 4-way .bxyzw (d: bytes).
   EXPECT_CONTAINS(kernel_error("vadd.s32.s32.s32 %r1, %r2.h2, %r3;"), "'.h2' is not a selector of this operand");
