@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "exec/branch.hpp"
 #include "exec/fault.hpp"
 #include "exec/heap.hpp"
 #include "exec/machine.hpp"
@@ -433,29 +434,9 @@ CtaRunner::RunResult CtaRunner::run_split(WarpState& w, Split& s) {
     end_run(pc + 1);  // the run ends with this control instruction
     switch (in.ctl) {
       case Ctl::kBra: {
-        if (in.target == kNoPc) {
-          // brx.idx: lane l goes to tlist[index[l]]; the lanes of each target run as one path,
-          // the guard's false lanes fall through, all reconverge at the immediate post-dominator.
-          const std::uint32_t* list = k_.operand_lists.data() + (static_cast<std::uint64_t>(in.imm) >> 32);
-          const auto n = static_cast<std::uint32_t>(in.imm);
-          const std::uint64_t* idx = regs + std::size_t(in.a) * kLanes;
+        if (in.target == kNoPc) {  // brx.idx (branch.cpp): a path per target, plus the fall-through
           std::uint32_t group_pc[kLanes], group_mask[kLanes];
-          unsigned groups = 0;
-          for_lanes(m, [&](unsigned l) {
-            const std::uint64_t i = idx[l] & 0xffffffffu;
-            if (i >= n)
-              lane_fault(x_, pc, ErrorKind::kUndefined, l,
-                         fmt::format("brx.idx with index {}, but its .branchtargets list has {} label{} (the PTX ISA "
-                                     "leaves an index outside the list undefined)",
-                                     i, n, n == 1 ? "" : "s"));
-            unsigned g = 0;
-            while (g < groups && group_pc[g] != list[i]) ++g;
-            if (g == groups) {
-              group_pc[groups] = list[i];
-              group_mask[groups++] = 0;
-            }
-            group_mask[g] |= 1u << l;
-          });
+          const unsigned groups = brx_groups(x_, k_, in, pc, m, regs, group_pc, group_mask);
           const std::uint32_t fall = active & ~m;
           if (groups <= 1 && (fall == 0 || groups == 0)) {
             pc = groups == 0 ? pc + 1 : group_pc[0];
@@ -463,23 +444,8 @@ CtaRunner::RunResult CtaRunner::run_split(WarpState& w, Split& s) {
             if (pc == top->rpc && !restack()) goto out;
             break;
           }
-          const std::uint32_t r = in.aux;
-          top->pc = r;
-          for (unsigned g = groups; g-- > 0;) {
-            if (group_pc[g] == r) continue;
-            Entry e;
-            e.pc = group_pc[g];
-            e.rpc = r;
-            e.mask = group_mask[g];
-            s.stack.push_back(e);
-          }
-          if (fall != 0 && pc + 1 != r) {
-            Entry e;
-            e.pc = pc + 1;
-            e.rpc = r;
-            e.mask = fall;
-            s.stack.push_back(e);
-          }
+          top->pc = in.aux;  // the immediate post-dominator
+          brx_push(s, in.aux, pc + 1, fall, groups, group_pc, group_mask);
           if (!restack()) goto out;
           break;
         }

@@ -8,6 +8,7 @@
 
 #include "common/error.hpp"
 #include "ptx/mma.hpp"
+#include "ptx/opcode_forms.hpp"
 
 namespace warpscope::ptx {
 
@@ -631,10 +632,10 @@ class Decoder {
           unsupported(to_string(inst_.reduce), "redux.sync takes add/min/max/and/or/xor");
         return;
       case Opcode::kCreatepolicy: case Opcode::kApplypriority: case Opcode::kDiscard:
-        cache_hint();
+        check_cache_hint(inst_, [this](std::string_view m, std::string_view why) { unsupported(m, why); });
         return;
       case Opcode::kStAsync: case Opcode::kRedAsync:
-        async_store();
+        check_async_store(inst_, [this](std::string_view m, std::string_view why) { unsupported(m, why); });
         return;
       default:
         if (!is_video(inst_.op)) return;
@@ -673,77 +674,6 @@ class Decoder {
         (inst_.cmp == CmpOp::kNone || inst_.cmp > CmpOp::kGe))
       unsupported(inst_.cmp == CmpOp::kNone ? std::string_view("vset") : to_string(inst_.cmp),
                   "vset compares with .eq .ne .lt .le .gt or .ge");
-  }
-
-  // createpolicy, applypriority and discard: the forms the PTX ISA 9.0 defines (their operands:
-  // the verifier).
-  void cache_hint() const {
-    if (inst_.space != StateSpace::kGeneric && inst_.space != StateSpace::kGlobal)
-      unsupported(to_string(inst_.space), "only .global addresses take a cache hint");
-    if (inst_.op == Opcode::kDiscard) {
-      if (inst_.level != CacheLevel::kL2) unsupported("discard", "discard needs .L2");
-      return;
-    }
-    if (inst_.op == Opcode::kApplypriority) {
-      if (inst_.l2_eviction != Eviction::kNormal)
-        unsupported("applypriority", "applypriority needs .L2::evict_normal (the only priority the PTX ISA gives)");
-      return;
-    }
-    const PolicyKind k = inst_.policy_kind;
-    if (k == PolicyKind::kNone) unsupported("createpolicy", "createpolicy needs .fractional, .range or .cvt");
-    if (inst_.type != Type::kB64) unsupported("createpolicy", "createpolicy needs .b64");
-    if (inst_.src_type != Type::kNone) unsupported(to_string(inst_.src_type), "createpolicy takes one type");
-    if (k == PolicyKind::kCvt) {
-      if (inst_.level != CacheLevel::kL2 || inst_.l2_eviction != Eviction::kNone)
-        unsupported("cvt", "createpolicy.cvt takes .L2 and no priority");
-      return;
-    }
-    if (inst_.level != CacheLevel::kNone) unsupported("L2", "only createpolicy.cvt takes .L2");
-    if (k == PolicyKind::kFractional && inst_.space != StateSpace::kGeneric)
-      unsupported("global", "createpolicy.fractional takes no state space");
-    const Eviction p = inst_.l2_eviction, s = inst_.l2_secondary;
-    if (p == Eviction::kNone || p == Eviction::kNoAllocate)
-      unsupported("createpolicy", "the primary priority is .L2::evict_last, _normal, _first or _unchanged");
-    if (s != Eviction::kNone && s != Eviction::kFirst && s != Eviction::kUnchanged)
-      unsupported(to_string(s), "the secondary priority is .L2::evict_first or .L2::evict_unchanged");
-  }
-
-  // st.async and red.async: the forms of the PTX ISA 9.0 for sm_90 (stores and reductions into a
-  // cluster CTA's shared memory, completed on its mbarrier).
-  void async_store() const {
-    const bool st = inst_.op == Opcode::kStAsync;
-    const std::string_view name = st ? "st.async" : "red.async";
-    if (!inst_.complete_tx)
-      unsupported(name, "only the form with .mbarrier::complete_tx::bytes (into shared::cluster) is implemented");
-    if (inst_.space != StateSpace::kGeneric && inst_.space != StateSpace::kSharedCluster)
-      unsupported(to_string(inst_.space), "st.async/red.async write .shared::cluster");
-    if (inst_.scope != Scope::kNone && inst_.scope != Scope::kCluster)
-      unsupported(to_string(inst_.scope), "the scope is .cluster");
-    const Type t = inst_.type;
-    if (st) {
-      if (inst_.order != MemOrder::kNone && inst_.order != MemOrder::kWeak)
-        unsupported(to_string(inst_.order), "st.async is .weak");
-      const bool ok = t == Type::kB32 || t == Type::kB64 || t == Type::kU32 || t == Type::kS32 || t == Type::kF32 ||
-                      t == Type::kU64 || t == Type::kS64 || t == Type::kF64;
-      if (!ok) unsupported(to_string(t), "st.async stores .b32 .b64 .u32 .s32 .f32 .u64 .s64 .f64");
-      if (inst_.vec == 8 || (inst_.vec == 4 && type_bits(t) != 32))
-        unsupported(fmt::format("v{}", inst_.vec), "st.async takes .v2, or .v4 of 32-bit types");
-      return;
-    }
-    if (inst_.order != MemOrder::kRelaxed || inst_.scope != Scope::kCluster)
-      unsupported(name, "red.async needs .relaxed.cluster");
-    const ReduceOp r = inst_.reduce;
-    bool ok = false;
-    switch (r) {
-      case ReduceOp::kInc: case ReduceOp::kDec: ok = t == Type::kU32; break;
-      case ReduceOp::kMin: case ReduceOp::kMax: ok = t == Type::kU32 || t == Type::kS32; break;
-      case ReduceOp::kAnd: case ReduceOp::kOr: case ReduceOp::kXor: ok = t == Type::kB32; break;
-      case ReduceOp::kAdd: ok = t == Type::kU32 || t == Type::kS32 || t == Type::kU64; break;
-      default: break;
-    }
-    if (!ok)
-      unsupported(r == ReduceOp::kNone ? std::string_view("red.async") : to_string(r),
-                  "red.async takes .inc/.dec .u32, .min/.max .u32/.s32, .and/.or/.xor .b32, .add .u32/.s32/.u64");
   }
 
   // The mbarrier operations the ISA allows on .shared::cluster, and a bulk copy's destination:
