@@ -186,5 +186,60 @@ TEST(PtxForms, CacheHintPolicyLeavesLoadsAndStoresAlone) {
   for (unsigned i = 0; i < 64; ++i) EXPECT_EQ(out[i], 1001 + i);
 }
 
+// cp.async and cp.async.bulk with .L2::cache_hint: the policy operand is accepted and the bytes
+// arrive as without it.
+TEST(PtxForms, CacheHintPolicyLeavesAsyncCopiesAlone) {
+  const std::string k = R"(.visible .entry copies(.param .u64 in, .param .u64 out)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<10>;
+  .shared .align 16 .b8 buf[256];
+  .shared .align 8 .b64 bar;
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  mov.u32 %r1, %tid.x;
+  createpolicy.fractional.L2::evict_first.b64 %rd6, 1.0;
+  mov.u32 %r2, buf;
+  mov.u32 %r3, bar;
+  setp.ne.u32 %p1, %r1, 0;
+  @%p1 bra WAIT;
+  mbarrier.init.shared.b64 [%r3], 1;
+  mbarrier.arrive.expect_tx.shared.b64 %rd7, [%r3], 128;
+  cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%r2], [%rd1], 128, [%r3], %rd6;
+  add.u32 %r4, %r2, 128;
+  add.u64 %rd8, %rd1, 128;
+  cp.async.cg.shared.global.L2::cache_hint [%r4], [%rd8], 16, %rd6;
+  cp.async.wait_all;
+WAIT:
+  bar.sync 0;
+  @%p1 bra DONE;
+LOOP:
+  mbarrier.try_wait.parity.shared.b64 %p1, [%r3], 0;
+  @!%p1 bra LOOP;
+  mov.u32 %r5, 0;
+COPY:
+  add.u32 %r6, %r2, %r5;
+  ld.shared.u32 %r7, [%r6];
+  cvt.u64.u32 %rd9, %r5;
+  add.u64 %rd9, %rd2, %rd9;
+  st.global.u32 [%rd9], %r7;
+  add.u32 %r5, %r5, 4;
+  setp.lt.u32 %p1, %r5, 144;
+  @%p1 bra COPY;
+DONE:
+  ret;
+}
+)";
+  Device dev;
+  Module m = dev.load_ptx(kHead + k, "copies.ptx");
+  std::vector<unsigned> in(36);
+  for (unsigned i = 0; i < 36; ++i) in[i] = 0x1000 + i;
+  const DevicePtr din = upload(dev, in), dout = dev.malloc(36 * 4);
+  const KernelArg args[] = {arg(din), arg(dout)};
+  dev.launch(m, "copies", {1}, {32}, args);
+  EXPECT_EQ(download<unsigned>(dev, dout, 36), in);
+}
+
 }  // namespace
 }  // namespace warpscope::exec::test
