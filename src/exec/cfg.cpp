@@ -14,6 +14,8 @@ std::vector<std::uint32_t> immediate_postdominators(const std::vector<CfgInst>& 
   leader[0] = true;
   for (std::uint32_t i = 0; i < n; ++i) {
     if (insts[i].kind == CfgInst::Kind::kBranch && insts[i].target <= n) leader[insts[i].target] = true;
+    for (std::uint32_t t : insts[i].more)
+      if (t <= n) leader[t] = true;
     if (insts[i].kind != CfgInst::Kind::kPlain && i + 1 <= n) leader[i + 1] = true;
   }
   std::vector<std::uint32_t> block_of(n + 1, 0), start;
@@ -35,6 +37,7 @@ std::vector<std::uint32_t> immediate_postdominators(const std::vector<CfgInst>& 
       case CfgInst::Kind::kPlain: add(end < n ? block_of[end] : exit_node); break;
       case CfgInst::Kind::kBranch:
         add(last.target < n ? block_of[last.target] : exit_node);
+        for (std::uint32_t t : last.more) add(t < n ? block_of[t] : exit_node);
         if (last.guarded) add(end < n ? block_of[end] : exit_node);
         break;
       case CfgInst::Kind::kExit:

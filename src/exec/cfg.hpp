@@ -13,6 +13,7 @@ struct CfgInst {
   Kind kind = Kind::kPlain;
   bool guarded = false;          // a guarded branch/exit may also fall through
   std::uint32_t target = 0;      // kBranch: the target instruction (may be n: the end)
+  std::vector<std::uint32_t> more;  // kBranch of brx.idx: its other targets
 };
 
 inline constexpr std::uint32_t kNoIpdom = 0xffffffffu;

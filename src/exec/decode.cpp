@@ -528,6 +528,11 @@ class KernelDecoder final : public DecodeCtx {
       if (ins.op == Opcode::kBra && !ins.operands.empty() && ins.operands[0].kind == OperandKind::kLabel) {
         cfg[i].kind = CfgInst::Kind::kBranch;
         cfg[i].target = ins.operands[0].target;
+      } else if (ins.op == Opcode::kBrxIdx && ins.operands.size() == 2 && !ins.operands[1].elements.empty()) {
+        cfg[i].kind = CfgInst::Kind::kBranch;
+        cfg[i].target = ins.operands[1].elements[0].target;
+        for (std::size_t k = 1; k < ins.operands[1].elements.size(); ++k)
+          cfg[i].more.push_back(ins.operands[1].elements[k].target);
       } else if (ins.op == Opcode::kRet || ins.op == Opcode::kExit || ins.op == Opcode::kTrap) {
         cfg[i].kind = CfgInst::Kind::kExit;
       }
@@ -594,6 +599,18 @@ class KernelDecoder final : public DecodeCtx {
         out.target = base + ops[0].target;
         out.aux = ipdom == kNoIpdom ? kNoPc : base + ipdom;
         return;
+      case Opcode::kBrxIdx: {
+        // brx.idx index, tlist: a branch whose target is each lane's tlist[index]; target kNoPc
+        // marks it, the targets are an operand list (imm: its offset << 32 | its length).
+        std::vector<std::uint32_t> targets;
+        for (const ptx::Operand& e : ops[1].elements) targets.push_back(base + e.target);
+        out.ctl = Ctl::kBra;
+        out.target = kNoPc;
+        out.a = src(ops[0], ptx::Type::kU32);
+        out.imm = static_cast<std::int64_t>(std::uint64_t{add_operand_list(targets)} << 32 | targets.size());
+        out.aux = ipdom == kNoIpdom ? kNoPc : base + ipdom;
+        return;
+      }
       case Opcode::kRet: out.ctl = Ctl::kRet; return;
       case Opcode::kExit: out.ctl = Ctl::kExit; return;
       case Opcode::kTrap: out.ctl = Ctl::kTrap; return;
@@ -620,7 +637,8 @@ class KernelDecoder final : public DecodeCtx {
         decode_atom(*this, ins, out) || decode_warp(*this, ins, out) || decode_tex(*this, ins, out) ||
         decode_async(*this, ins, out) || decode_tma(*this, ins, out) || decode_mma(*this, ins, out) ||
         decode_wgmma(*this, ins, out) || decode_cluster(*this, ins, out) || decode_video(*this, ins, out) ||
-        decode_stack(*this, ins, out)) {
+        decode_stack(*this, ins, out) || decode_hint(*this, ins, out) ||
+        decode_dsmem_async(*this, ins, out)) {
       if (out.fn == nullptr && out.ctl == Ctl::kNone) unsupported("no implementation for these types");
       return;
     }

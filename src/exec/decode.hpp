@@ -107,6 +107,8 @@ bool decode_mma(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out);     // o
 bool decode_wgmma(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out);   // ops_wgmma.cpp
 bool decode_video(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out);   // ops_video.cpp
 bool decode_stack(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out);   // ops_stack.cpp
+bool decode_hint(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out);    // ops_hint.cpp
+bool decode_dsmem_async(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out);  // ops_dsmem_async.cpp
 
 /// Decodes one kernel of a verified module. `variable_addresses[i]` is the device address of
 /// module variable i when it is .global or .const. Throws kUnsupported (opcode and line) for an

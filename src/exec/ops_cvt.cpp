@@ -206,13 +206,15 @@ void cvt_from_fp8x2(const Inst& in, Ctx& x, std::uint32_t m) {
   });
 }
 
-/// cvt.pack.sat.{u16,s16}.s32 d, a, b and cvt.pack.sat.{u8,s8}.s32.b32 d, a, b, c (PTX ISA,
-/// "cvt.pack"): a and b saturated to the destination type, a into the upper and b into the lower
-/// element; the 8-bit forms put the low 16 bits of c above them (d = c[15:0] : a : b).
-template <class D, bool WithC>
+/// cvt.pack.sat.{u16,s16}.s32 d, a, b and cvt.pack.sat.{u8,s8,u4,s4,u2,s2}.s32.b32 d, a, b, c (PTX
+/// ISA, "cvt.pack"): a and b saturated to the destination type of `Bits` bits, a into the upper and b
+/// into the lower element; the forms with c put c shifted left by 2 x Bits above them (d = c << 2n |
+/// a << n | b; the H200 agrees: tests/hw/data/h200/ptxops).
+template <unsigned Bits, bool Signed, bool WithC>
 void cvt_pack_int(const Inst& in, Ctx& x, std::uint32_t m) {
-  constexpr unsigned bits = sizeof(D) * 8;
-  constexpr std::int64_t lo = std::numeric_limits<D>::min(), hi = std::numeric_limits<D>::max();
+  constexpr unsigned bits = Bits;
+  constexpr std::int64_t lo = Signed ? -(std::int64_t{1} << (Bits - 1)) : 0;
+  constexpr std::int64_t hi = Signed ? (std::int64_t{1} << (Bits - 1)) - 1 : (std::int64_t{1} << Bits) - 1;
   constexpr std::uint32_t mask = (1u << bits) - 1u;
   std::uint64_t* d = x.reg(in.d);
   const std::uint64_t* a = x.reg(in.a);
@@ -339,16 +341,17 @@ bool decode_cvt(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out) {
     const bool with_c = dt == Type::kU8 || dt == Type::kS8;
     if (!with_c && dt != Type::kU16 && dt != Type::kS16) dc.unsupported(fmt::format("cvt.pack to .{}", ptx::to_string(dt)));
     if (with_c != (ins.operands.size() == 4) || (with_c && ins.src2_type != Type::kB32))
-      dc.unsupported("cvt.pack: the 8-bit forms take .s32.b32 and a third source c, the 16-bit forms .s32 and none");
+      dc.unsupported("cvt.pack: the 8-, 4- and 2-bit forms take .s32.b32 and a third source c, the 16-bit forms .s32 and none");
     out.d = dc.dst(ins.operands[0]);
     out.a = dc.src(ins.operands[1], Type::kS32);
     out.b = dc.src(ins.operands[2], Type::kS32);
     if (with_c) out.c = dc.src(ins.operands[3], Type::kB32);
-    switch (dt) {
-      case Type::kU16: out.fn = &cvt_pack_int<std::uint16_t, false>; break;
-      case Type::kS16: out.fn = &cvt_pack_int<std::int16_t, false>; break;
-      case Type::kU8: out.fn = &cvt_pack_int<std::uint8_t, true>; break;
-      default: out.fn = &cvt_pack_int<std::int8_t, true>; break;
+    const bool sgn = dt == Type::kS16 || dt == Type::kS8;
+    switch (dt == Type::kU16 || dt == Type::kS16 ? 16 : ins.pack_bits == 0 ? 8 : ins.pack_bits) {
+      case 16: out.fn = sgn ? &cvt_pack_int<16, true, false> : &cvt_pack_int<16, false, false>; break;
+      case 8: out.fn = sgn ? &cvt_pack_int<8, true, true> : &cvt_pack_int<8, false, true>; break;
+      case 4: out.fn = sgn ? &cvt_pack_int<4, true, true> : &cvt_pack_int<4, false, true>; break;
+      default: out.fn = sgn ? &cvt_pack_int<2, true, true> : &cvt_pack_int<2, false, true>; break;
     }
     return true;
   }

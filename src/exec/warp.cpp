@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "exec/branch.hpp"
 #include "exec/fault.hpp"
 #include "exec/heap.hpp"
 #include "exec/machine.hpp"
@@ -437,6 +438,21 @@ CtaRunner::RunResult CtaRunner::run_split(WarpState& w, Split& s) {
     end_run(pc + 1);  // the run ends with this control instruction
     switch (in.ctl) {
       case Ctl::kBra: {
+        if (in.target == kNoPc) {  // brx.idx (branch.cpp): a path per target, plus the fall-through
+          std::uint32_t group_pc[kLanes], group_mask[kLanes];
+          const unsigned groups = brx_groups(x_, k_, in, pc, m, regs, group_pc, group_mask);
+          const std::uint32_t fall = active & ~m;
+          if (groups <= 1 && (fall == 0 || groups == 0)) {
+            pc = groups == 0 ? pc + 1 : group_pc[0];
+            top->pc = pc;
+            if (pc == top->rpc && !restack()) goto out;
+            break;
+          }
+          top->pc = in.aux;  // the immediate post-dominator
+          brx_push(s, in.aux, pc + 1, fall, groups, group_pc, group_mask);
+          if (!restack()) goto out;
+          break;
+        }
         const std::uint32_t fall = active & ~m;
         if (fall == 0 || m == 0) {
           pc = fall == 0 ? in.target : pc + 1;

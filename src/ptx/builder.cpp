@@ -347,6 +347,8 @@ class Builder {
     std::uint32_t next_scope = 1;
     std::unordered_map<std::string, std::vector<std::uint32_t>> defined_in;  // name -> scopes defining it
     std::unordered_set<std::string> prototypes;
+    // `name: .branchtargets L0, L1, ...;` -> its labels (brx.idx's second operand names one).
+    std::unordered_map<std::string, std::vector<std::string>> branch_lists;
     SourceLoc loc;
     std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::uint32_t> site_of_loc;
   };
@@ -393,8 +395,12 @@ class Builder {
     for (std::size_t i = 0; i < fn.labels.size(); ++i)
       if (fn.labels[i].target == kNone32) error(st.first_use[i], "undefined label '{}'", fn.labels[i].name);
     for (auto& in : fn.instructions)
-      for (auto& o : in.operands)
+      for (auto& o : in.operands) {
         if (o.kind == OperandKind::kLabel) o.target = fn.labels[o.label].target;
+        if (in.op == Opcode::kBrxIdx)  // the .branchtargets list, a vector of labels
+          for (auto& e : o.elements)
+            if (e.kind == OperandKind::kLabel) e.target = fn.labels[e.label].target;
+      }
   }
 
   void site_of_loc_reset(FnState& st) { st.site_of_loc.clear(); }
@@ -428,7 +434,10 @@ class Builder {
     for (const auto& v : p.values) st.fn->pragmas.push_back(v);
   }
   void statement(FnState& st, const syntax::Prototype& p) {
-    if (p.branch_targets) unsupported(p.pos, "'.branchtargets' (brx.idx) is not supported");
+    if (p.branch_targets) {
+      if (!st.branch_lists.emplace(p.name, p.targets).second) error(p.pos, "'.branchtargets' '{}' declared twice", p.name);
+      return;
+    }
     st.prototypes.insert(p.name);
   }
 
@@ -699,6 +708,21 @@ class Builder {
         const SynOperand& so = s.operands[k];
         if (in.op == Opcode::kBra && k == 0) {
           in.operands.push_back(label(st, so));
+          continue;
+        }
+        if (in.op == Opcode::kBrxIdx && k == 1) {
+          // brx.idx index, tlist: tlist names a .branchtargets declared before it.
+          auto it = so.kind == SynKind::kName ? st.branch_lists.find(so.name) : st.branch_lists.end();
+          if (it == st.branch_lists.end()) error(so.pos, "expected a .branchtargets list declared before brx.idx");
+          Operand list;
+          list.kind = OperandKind::kVector;
+          list.pos = so.pos;
+          for (const std::string& name : it->second) {
+            SynOperand l = so;
+            l.name = name;
+            list.elements.push_back(label(st, l));
+          }
+          in.operands.push_back(std::move(list));
           continue;
         }
         if (!so.second.empty()) {

@@ -226,10 +226,16 @@ std::string_view to_string(Opcode op) {
     case Opcode::kSetmaxnregDec: return "setmaxnreg.dec";
     case Opcode::kGriddepLaunchDependents: return "griddepcontrol.launch_dependents";
     case Opcode::kGriddepWait: return "griddepcontrol.wait";
+    case Opcode::kGetctarank: return "getctarank";
+    case Opcode::kStAsync: return "st.async";
+    case Opcode::kRedAsync: return "red.async";
     case Opcode::kStacksave: return "stacksave";
     case Opcode::kStackrestore: return "stackrestore";
     case Opcode::kAlloca: return "alloca";
     case Opcode::kPmevent: return "pmevent";
+    case Opcode::kCreatepolicy: return "createpolicy";
+    case Opcode::kApplypriority: return "applypriority";
+    case Opcode::kDiscard: return "discard";
     case Opcode::kTex: return "tex";
     case Opcode::kTld4: return "tld4";
     case Opcode::kTxq: return "txq";

@@ -287,11 +287,19 @@ enum class Opcode : std::uint16_t {
   kSetmaxnregDec,         // imm      setmaxnreg.dec.sync.aligned.u32 N
   kGriddepLaunchDependents,  // griddepcontrol.launch_dependents
   kGriddepWait,              // griddepcontrol.wait
+  kGetctarank,    // d, a      getctarank{.shared::cluster}.u32/.u64: the cluster rank owning address a
+  kStAsync,       // [a], b, [mbar]   st.async{.weak}{.shared::cluster}.mbarrier::complete_tx::bytes{.vN}.type
+  kRedAsync,      // [a], b, [mbar]   red.async.relaxed.cluster{.shared::cluster}.mbarrier::complete_tx::bytes.op.type
   // misc
   kStacksave,    // d
   kStackrestore, // a
   kAlloca,       // d, size[, align]
   kPmevent,      // a
+  // L2 cache policies and hints (docs/exec.md "Cache policies and hints")
+  kCreatepolicy,   // d{, fraction} (.fractional) | d, [a], primary-size, total-size (.range) |
+                   // d, access-property (.cvt.L2)   policy_kind, l2_eviction, l2_secondary
+  kApplypriority,  // [a], size      applypriority{.global}.L2::evict_normal
+  kDiscard,        // [a], size      discard{.global}.L2
   // textures and surfaces (object handles in registers: the unified mode of CUDA 11+)
   kTex,          // d, [h, {coords}][, lod | , {dPdx}, {dPdy}]   d: {4 regs}; tex_geom, tex_mode
   kTld4,         // d, [h, {coords}]                 tld4 gather; tex_comp = channel (0..3)
@@ -386,6 +394,9 @@ std::string_view to_string(CacheOperator c);
 /// `.L1::evict_*` / `.L2::evict_*` / `.L1::no_allocate` qualifiers.
 enum class Eviction : std::uint8_t { kNone, kNormal, kUnchanged, kFirst, kLast, kNoAllocate };
 std::string_view to_string(Eviction e);
+
+/// The form of createpolicy.
+enum class PolicyKind : std::uint8_t { kNone, kFractional, kRange, kCvt };
 
 /// Operation of atom, red, redux.sync and bar.red.
 enum class ReduceOp : std::uint8_t { kNone, kAdd, kMin, kMax, kInc, kDec, kAnd, kOr, kXor, kExch, kCas, kPopc };
@@ -529,6 +540,7 @@ struct Instruction {
   Type type = Type::kNone;       // the instruction type (last type suffix; cvt/set: destination)
   Type src_type = Type::kNone;   // cvt/set/slct/dp4a/cvt.pack: the second type suffix
   Type src2_type = Type::kNone;  // cvt.pack: the third type suffix
+  std::uint8_t pack_bits = 0;    // cvt.pack.sat.{u4,s4,u2,s2}: 4 or 2 (type is then kU8/kS8 for the sign)
   // --- memory
   StateSpace space = StateSpace::kGeneric;  // ld/st/ldu/atom/red/cvta/prefetch/isspacep
   bool to_space = false;                    // cvta.to.<space>
@@ -538,7 +550,9 @@ struct Instruction {
   CacheOperator cache = CacheOperator::kNone;
   bool non_coherent = false;                // ld.global.nc
   Eviction l1_eviction = Eviction::kNone;
-  Eviction l2_eviction = Eviction::kNone;
+  Eviction l2_eviction = Eviction::kNone;     // createpolicy: the primary priority
+  Eviction l2_secondary = Eviction::kNone;    // createpolicy: the secondary priority
+  PolicyKind policy_kind = PolicyKind::kNone; // createpolicy .fractional/.range/.cvt
   bool l2_cache_hint = false;               // .L2::cache_hint: a trailing cache-policy operand
   std::uint32_t l2_prefetch_bytes = 0;      // .L2::64B/128B/256B
   CacheLevel level = CacheLevel::kNone;     // prefetch .L1/.L2

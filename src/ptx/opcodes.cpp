@@ -8,6 +8,7 @@
 
 #include "common/error.hpp"
 #include "ptx/mma.hpp"
+#include "ptx/opcode_forms.hpp"
 
 namespace warpscope::ptx {
 
@@ -71,6 +72,7 @@ enum Cat : std::uint64_t {
   kBulk = 1ull << 51,     // bulk copies: .tensor .1d-.5d .tile .im2col .bulk_group .read
                           // .multicast::cluster .cta_group::N .mbarrier::complete_tx::bytes
   kVideo = 1ull << 52,    // video instructions: vmad .po .shr7 .shr15; vshl/vshr .clamp .wrap
+  kPolicy = 1ull << 53,   // createpolicy .fractional .range .cvt
 };
 
 struct OpSpec {
@@ -146,6 +148,7 @@ constexpr OpSpec kOps[] = {
     {"selp", Opcode::kSelp, kT},
     {"slct", Opcode::kSlct, kT | kFtz},
     {"bra", Opcode::kBra, kUni},
+    {"brx.idx", Opcode::kBrxIdx, kUni},
     {"call", Opcode::kCall, kUni},
     {"ret", Opcode::kRet, kUni},
     {"exit", Opcode::kExit, 0},
@@ -180,10 +183,17 @@ constexpr OpSpec kOps[] = {
     {"setmaxnreg.dec", Opcode::kSetmaxnregDec, kT | kSync | kAligned},
     {"griddepcontrol.launch_dependents", Opcode::kGriddepLaunchDependents, 0},
     {"griddepcontrol.wait", Opcode::kGriddepWait, 0},
+    {"getctarank", Opcode::kGetctarank, kT | kSpace},
+    {"st.async", Opcode::kStAsync, kT | kSpace | kVec | kOrder | kScope | kAsync},
+    {"red.async", Opcode::kRedAsync, kT | kSpace | kOrder | kScope | kAsync | kRed},
     {"stacksave", Opcode::kStacksave, kT},
     {"stackrestore", Opcode::kStackrestore, kT},
     {"alloca", Opcode::kAlloca, kT},
     {"pmevent", Opcode::kPmevent, 0},
+    // L2 cache policies and hints: .L2::evict_* (createpolicy: primary, then secondary), .L2
+    {"createpolicy", Opcode::kCreatepolicy, kT | kSpace | kEvict | kLevel | kPolicy},
+    {"applypriority", Opcode::kApplypriority, kSpace | kEvict},
+    {"discard", Opcode::kDiscard, kSpace | kLevel},
     {"tex", Opcode::kTex, kT | kGeom | kTexMode | kVec},
     {"tld4", Opcode::kTld4, kT | kGeom | kTld4Comp | kVec},
     {"txq", Opcode::kTxq, kT | kTexMode | kTexQuery},
@@ -423,6 +433,12 @@ class Decoder {
 
   void apply(std::string_view m) {
     if (m.empty()) unsupported(m, "empty modifier");
+    // cvt.pack.sat.{u4,s4,u2,s2}: sub-byte destinations (no such types elsewhere).
+    if (inst_.op == Opcode::kCvtPack && inst_.type == Type::kNone && (m == "u4" || m == "s4" || m == "u2" || m == "s2")) {
+      inst_.type = m[0] == 's' ? Type::kS8 : Type::kU8;
+      inst_.pack_bits = static_cast<std::uint8_t>(m[1] - '0');
+      return;
+    }
     if (has(kMmaQ) && apply_mma_qualifier(m, inst_)) return;
     if (has(kT)) {
       if (auto t = lookup(kTypes, m)) {
@@ -487,7 +503,9 @@ class Decoder {
         // memory accesses to another CTA's shared memory do not.
         if (*r == StateSpace::kSharedCluster && !inst_.proxy && inst_.op != Opcode::kCvta &&
             inst_.op != Opcode::kIsspacep && inst_.op != Opcode::kMapa && inst_.op != Opcode::kLd &&
-            inst_.op != Opcode::kSt && inst_.op != Opcode::kAtom && inst_.op != Opcode::kRed && !cluster_of_one_ok())
+            inst_.op != Opcode::kSt && inst_.op != Opcode::kAtom && inst_.op != Opcode::kRed &&
+            inst_.op != Opcode::kGetctarank && inst_.op != Opcode::kStAsync && inst_.op != Opcode::kRedAsync &&
+            !cluster_of_one_ok())
           unsupported(m, "distributed shared memory is not supported");
         if (has(kSpaceTo) && *r == StateSpace::kParam && m != "param") unsupported(m, "unknown space");
         // A copy names its destination space, then its source space.
@@ -582,9 +600,16 @@ class Decoder {
       if (m == "noComplete" && inst_.op == Opcode::kMbarrierArrive) return flag(inst_.no_complete, m);
       if (m == "expect_tx" && inst_.op == Opcode::kMbarrierArrive) return flag(inst_.expect_tx, m);
       if (m == "noinc" && inst_.op == Opcode::kCpAsyncMbarrierArrive) return flag(inst_.noinc, m);
-      if (m == "mbarrier::complete_tx::bytes" && has(kBulk)) return flag(inst_.complete_tx, m);
+      if (m == "mbarrier::complete_tx::bytes" &&
+          (has(kBulk) || inst_.op == Opcode::kStAsync || inst_.op == Opcode::kRedAsync))
+        return flag(inst_.complete_tx, m);
     }
     if (has(kBulk) && bulk(m)) return;
+    if (has(kPolicy)) {
+      if (m == "fractional") return set_once(inst_.policy_kind, PolicyKind::kFractional, m);
+      if (m == "range") return set_once(inst_.policy_kind, PolicyKind::kRange, m);
+      if (m == "cvt") return set_once(inst_.policy_kind, PolicyKind::kCvt, m);
+    }
     if (has(kProxy) && (m == "alias" || m == "async" || m == "generic" || m == "tensormap" ||
                         m.starts_with("tensormap::")))
       return;
@@ -605,6 +630,12 @@ class Decoder {
         if (inst_.reduce == ReduceOp::kInc || inst_.reduce == ReduceOp::kDec ||
             inst_.reduce == ReduceOp::kExch || inst_.reduce == ReduceOp::kCas)
           unsupported(to_string(inst_.reduce), "redux.sync takes add/min/max/and/or/xor");
+        return;
+      case Opcode::kCreatepolicy: case Opcode::kApplypriority: case Opcode::kDiscard:
+        check_cache_hint(inst_, [this](std::string_view m, std::string_view why) { unsupported(m, why); });
+        return;
+      case Opcode::kStAsync: case Opcode::kRedAsync:
+        check_async_store(inst_, [this](std::string_view m, std::string_view why) { unsupported(m, why); });
         return;
       default:
         if (!is_video(inst_.op)) return;
@@ -720,6 +751,9 @@ class Decoder {
     auto e = lookup(kEvictions, rest);
     if (!e) unsupported(m, "unknown cache eviction policy");
     if (l1) return set_once(inst_.l1_eviction, *e, m);
+    // createpolicy names a primary, then optionally a secondary priority.
+    if (inst_.op == Opcode::kCreatepolicy && inst_.l2_eviction != Eviction::kNone)
+      return set_once(inst_.l2_secondary, *e, m);
     set_once(inst_.l2_eviction, *e, m);
   }
 

@@ -28,6 +28,7 @@ namespace {
 //   M  address, or a tensor map with coordinates `[tmap, {c0, ...}]` (bulk copies)
 //   Z  address or source (a bulk copy's optional mbarrier / cache policy)
 //   F  matrix fragment: a vector of registers (or one register), counted by mma_form (mma.hpp)
+//   B  a .branchtargets list (brx.idx): the builder made it a vector of labels
 // A '?' makes the remaining positions optional.
 struct Shape {
   Opcode op;
@@ -99,6 +100,7 @@ constexpr Shape kShapes[] = {
     {Opcode::kSelp, "DSSP", true},
     {Opcode::kSlct, "DSSS", true},
     {Opcode::kBra, "L", false},
+    {Opcode::kBrxIdx, "SB", false},
     {Opcode::kCall, "S", false},  // the callee; checked separately
     {Opcode::kRet, "", false},
     {Opcode::kExit, "", false},
@@ -130,6 +132,12 @@ constexpr Shape kShapes[] = {
     {Opcode::kStackrestore, "S", true},
     {Opcode::kAlloca, "DS?S", true},
     {Opcode::kPmevent, "I", false},
+    {Opcode::kCreatepolicy, "D?ZSS", true},
+    {Opcode::kGetctarank, "DS", true},
+    {Opcode::kStAsync, "AVA", true},
+    {Opcode::kRedAsync, "AVA", true},
+    {Opcode::kApplypriority, "AS", false},
+    {Opcode::kDiscard, "AS", false},
     {Opcode::kTex, "WT?GG", true},
     {Opcode::kTld4, "WT", true},
     {Opcode::kTxq, "DH?S", true},
@@ -487,6 +495,12 @@ class Verifier {
         if (o.kind != OperandKind::kLabel || o.target >= fn_->instructions.size())
           error(o.pos, "branch target is not an instruction of this function");
         break;
+      case 'B':
+        if (o.kind != OperandKind::kVector || o.elements.empty()) error(o.pos, "expected a .branchtargets list");
+        for (const Operand& e : o.elements)
+          if (e.kind != OperandKind::kLabel || e.target >= fn_->instructions.size())
+            error(e.pos, "branch target is not an instruction of this function");
+        break;
       case 'I':
         if (o.kind != OperandKind::kImm) error(o.pos, "expected an immediate");
         break;
@@ -614,6 +628,22 @@ class Verifier {
         }
         break;
       }
+      case Opcode::kCreatepolicy: {
+        // .fractional: d{, fraction}; .range: d, [a], primary-size, total-size; .cvt: d, property
+        const bool range = in.policy_kind == PolicyKind::kRange;
+        const std::size_t want = range ? 4 : 2;
+        if (ops.size() != want && !(in.policy_kind == PolicyKind::kFractional && ops.size() == 1))
+          error(in.ptx, "createpolicy.{} takes {} operands", range ? "range" : in.policy_kind == PolicyKind::kCvt ? "cvt" : "fractional",
+                range ? "4 (d, [a], primary-size, total-size)" : in.policy_kind == PolicyKind::kCvt ? "2 (d, access-property)" : "1 or 2 (d{, fraction})");
+        if (ops.size() > 1 && (ops[1].kind == OperandKind::kAddress) != range)
+          error(ops[1].pos, "{}", range ? "createpolicy.range needs an address [a]" : "createpolicy takes no address here");
+        break;
+      }
+      case Opcode::kApplypriority:
+      case Opcode::kDiscard:
+        if (ops[1].kind != OperandKind::kImm || ops[1].imm != 128)
+          error(ops[1].pos, "{} takes the size 128 (the only one the PTX ISA gives)", to_string(in.op));
+        break;
       case Opcode::kLd:
       case Opcode::kSt:
         if (ops.size() == 3 && !in.l2_cache_hint) error(ops[2].pos, "extra operand without .L2::cache_hint");

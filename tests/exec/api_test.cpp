@@ -100,12 +100,12 @@ TEST(Api, UnsupportedInstructionIsRejectedAtLoad) {
   const std::string ptx = R"(.version 8.0
 .target sm_90
 .address_size 64
-.visible .entry uses_discard(.param .u64 p)
+.visible .entry uses_multimem(.param .u64 p)
 {
   .reg .b64 %rd<4>;
   ld.param.u64 %rd1, [p];
   add.u64 %rd2, %rd1, 128;
-  discard.global.L2 [%rd2], 128;
+  multimem.ld_reduce.global.add.u64 %rd3, [%rd2];
   st.global.u64 [%rd1], %rd2;
   ret;
 }
@@ -113,7 +113,7 @@ TEST(Api, UnsupportedInstructionIsRejectedAtLoad) {
   Device dev;
   std::string what;
   EXPECT_EQ(kind_of([&] { dev.load_ptx(ptx, "handwritten.ptx"); }, &what), ErrorKind::kUnsupported);
-  EXPECT_THAT(what, AllOf(HasSubstr("handwritten.ptx:9"), HasSubstr("discard.global.L2")));
+  EXPECT_THAT(what, AllOf(HasSubstr("handwritten.ptx:9"), HasSubstr("multimem.ld_reduce.global.add.u64")));
   // A failed load leaves no module variables behind and the device usable.
   EXPECT_NO_THROW(dev.malloc(16));
 }

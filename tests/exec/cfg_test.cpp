@@ -8,9 +8,9 @@ namespace {
 
 CfgInst plain() { return {}; }
 CfgInst br(std::uint32_t target, bool guarded) {
-  return CfgInst{CfgInst::Kind::kBranch, guarded, target};
+  return CfgInst{CfgInst::Kind::kBranch, guarded, target, {}};
 }
-CfgInst ret(bool guarded = false) { return CfgInst{CfgInst::Kind::kExit, guarded, 0}; }
+CfgInst ret(bool guarded = false) { return CfgInst{CfgInst::Kind::kExit, guarded, 0, {}}; }
 
 TEST(Cfg, IfElseReconvergesAtTheJoin) {
   // 0: @p bra 3; 1: then; 2: bra 4; 3: else; 4: join; 5: ret

@@ -115,6 +115,85 @@ TEST_F(Control, LanesReconvergeAfterBranchesAndLoops) {
   }
 }
 
+
+// brx.idx index, tlist (PTX ISA, "brx.idx"): each lane branches to the label at its index in the
+// .branchtargets list; lanes whose guard is false fall through; all meet again at the immediate
+// post-dominator (docs/exec.md, "Warps, divergence and reconvergence").
+constexpr const char* kBrxPtx = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry brx(.param .u64 idx, .param .u64 out)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [idx];
+  ld.param.u64 %rd2, [out];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.u64 %rd4, %rd1, %rd3;
+  ld.global.u32 %r2, [%rd4];
+  mov.u32 %r3, 100;
+  setp.ne.u32 %p1, %r2, 7;
+  ts: .branchtargets L0, L1, L2, L1;
+  @%p1 brx.idx %r2, ts;
+  bra.uni DONE;
+L0:
+  mov.u32 %r3, 10;
+  bra.uni DONE;
+L1:
+  mov.u32 %r3, 11;
+  bra.uni DONE;
+L2:
+  mov.u32 %r3, 12;
+DONE:
+  activemask.b32 %r4;
+  mul.wide.u32 %rd5, %r1, 8;
+  add.u64 %rd6, %rd2, %rd5;
+  st.global.v2.u32 [%rd6], {%r3, %r4};
+  ret;
+}
+)";
+
+TEST_F(Control, BrxIdxBranchesEachLaneToItsLabelAndReconverges) {
+  Module m = dev_.load_ptx(kBrxPtx, "brx.ptx");
+  std::vector<unsigned> idx(64);
+  for (unsigned t = 0; t < 64; ++t) idx[t] = t % 5 == 4 ? 7 : t % 4;  // 7: the guard is false
+  const DevicePtr din = upload(dev_, idx), dout = dev_.malloc(64 * 8);
+  const KernelArg args[] = {arg(din), arg(dout)};
+  dev_.launch(m, "brx", {1}, {64}, args);
+  const auto out = download<unsigned>(dev_, dout, 128);
+  const unsigned value[4] = {10, 11, 12, 11};  // L0, L1, L2, L1
+  for (unsigned t = 0; t < 64; ++t) {
+    EXPECT_EQ(out[2 * t], idx[t] == 7 ? 100u : value[idx[t]]) << "thread " << t;
+    EXPECT_EQ(out[2 * t + 1], 0xffffffffu) << "thread " << t << ": the warp reconverged at DONE";
+  }
+  // The same uniform across a warp: one path, no divergence.
+  std::vector<unsigned> same(64, 2);
+  const DevicePtr d2 = upload(dev_, same);
+  const KernelArg args2[] = {arg(d2), arg(dout)};
+  dev_.launch(m, "brx", {1}, {64}, args2);
+  const auto out2 = download<unsigned>(dev_, dout, 128);
+  for (unsigned t = 0; t < 64; ++t) EXPECT_EQ(out2[2 * t], 12u) << "thread " << t;
+}
+
+TEST_F(Control, BrxIdxOutsideTheListIsUndefined) {
+  Module m = dev_.load_ptx(kBrxPtx, "brx.ptx");
+  std::vector<unsigned> idx(32, 1);
+  idx[5] = 4;  // the list has 4 labels
+  const DevicePtr din = upload(dev_, idx), dout = dev_.malloc(32 * 8);
+  const KernelArg args[] = {arg(din), arg(dout)};
+  try {
+    dev_.launch(m, "brx", {1}, {32}, args);
+    ADD_FAILURE() << "index 4 did not fault";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kUndefined);
+    EXPECT_NE(std::string(e.what()).find("brx.idx with index 4, but its .branchtargets list has 4 labels"), std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("thread (5,0,0)"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace warpscope::exec::test
 

@@ -45,9 +45,44 @@ TEST(PtxErrors, UnknownOpcodeIsUnsupportedWithNameAndLine) {
                      "{%f1, %f2, %f3, %f4}, %r4, 0x0;",
                      ErrorKind::kUnsupported);
   EXPECT_CONTAINS(msg, "'.sp'");
-  // An opcode the decoder does not know is refused by name (an L2 policy is not modelled).
-  msg = kernel_error("createpolicy.fractional.L2::evict_last.b64 %rd1, 1.0;", ErrorKind::kUnsupported);
-  EXPECT_CONTAINS(msg, "unsupported PTX instruction 'createpolicy.fractional.L2::evict_last.b64' (line 9)");
+  // An opcode the decoder does not know is refused by name (multicast memory is not modelled).
+  msg = kernel_error("multimem.ld_reduce.global.add.u32 %r1, [%rd1];", ErrorKind::kUnsupported);
+  EXPECT_CONTAINS(msg, "unsupported PTX instruction 'multimem.ld_reduce.global.add.u32' (line 9)");
+}
+
+TEST(PtxErrors, CachePolicyFormsAreTheIsas) {
+  // createpolicy: a form, .b64, a primary priority; the secondary is evict_first or evict_unchanged.
+  EXPECT_CONTAINS(kernel_error("createpolicy.L2::evict_last.b64 %rd1;", ErrorKind::kUnsupported),
+                  "createpolicy needs .fractional, .range or .cvt");
+  EXPECT_CONTAINS(kernel_error("createpolicy.fractional.L2::evict_last.b32 %r1;", ErrorKind::kUnsupported),
+                  "createpolicy needs .b64");
+  EXPECT_CONTAINS(kernel_error("createpolicy.fractional.b64 %rd1;", ErrorKind::kUnsupported),
+                  "the primary priority is .L2::evict_last, _normal, _first or _unchanged");
+  EXPECT_CONTAINS(kernel_error("createpolicy.fractional.L2::evict_first.L2::evict_last.b64 %rd1, 0.5;",
+                               ErrorKind::kUnsupported),
+                  "the secondary priority is .L2::evict_first or .L2::evict_unchanged");
+  EXPECT_CONTAINS(kernel_error("createpolicy.fractional.L2::evict_last.L2::evict_first.L2::evict_first.b64 %rd1;",
+                               ErrorKind::kUnsupported),
+                  "conflicts with an earlier modifier");
+  EXPECT_CONTAINS(kernel_error("createpolicy.range.global.L2::evict_last.b64 %rd1, %rd2, 4096, 4096;"),
+                  "createpolicy.range needs an address [a]");
+  EXPECT_CONTAINS(kernel_error("createpolicy.range.global.L2::evict_last.b64 %rd1, [%rd2], 4096;"),
+                  "createpolicy.range takes 4 (d, [a], primary-size, total-size) operands");
+  EXPECT_CONTAINS(kernel_error("createpolicy.fractional.L2::evict_last.b64 %rd1, [%rd2];"),
+                  "createpolicy takes no address here");
+  EXPECT_CONTAINS(kernel_error("createpolicy.range.shared.L2::evict_last.b64 %rd1, [%rd2], 1, 2;", ErrorKind::kUnsupported),
+                  "only .global addresses take a cache hint");
+  // applypriority takes .L2::evict_normal, discard .L2; both the size 128.
+  EXPECT_CONTAINS(kernel_error("applypriority.global.L2::evict_last [%rd1], 128;", ErrorKind::kUnsupported),
+                  "applypriority needs .L2::evict_normal");
+  EXPECT_CONTAINS(kernel_error("discard.global [%rd1], 128;", ErrorKind::kUnsupported), "discard needs .L2");
+  EXPECT_CONTAINS(kernel_error("discard.global.L2 [%rd1], 64;"), "discard takes the size 128");
+}
+
+TEST(PtxErrors, BrxIdxNeedsABranchTargetsListDeclaredBefore) {
+  EXPECT_CONTAINS(kernel_error("brx.idx %r1, ts;"), "expected a .branchtargets list declared before brx.idx");
+  EXPECT_CONTAINS(kernel_error("ts: .branchtargets L0;\nts: .branchtargets L0;\nL0: ret;"), "'.branchtargets' 'ts' declared twice");
+  EXPECT_CONTAINS(kernel_error("ts: .branchtargets NOWHERE;\nbrx.idx %r1, ts;"), "undefined label 'NOWHERE'");
 }
 
 TEST(PtxErrors, VideoOperandsAreChecked) {
