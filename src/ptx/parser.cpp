@@ -314,6 +314,13 @@ class Parser {
         auto space = space_of(sp.text);
         if (!space) error(sp.pos, "expected a state space after .ptr");
         d.ptr_space = *space;
+      } else if (s == ".texref" || s == ".surfref" || s == ".samplerref") {
+        // The opaque types: a handle, held as a .u64 (PTX ISA 5.3).
+        if (have_type) error(t.pos, "two types in one declaration");
+        next();
+        d.type = Type::kU64;
+        d.opaque = s == ".texref" ? OpaqueKind::kTexRef : s == ".surfref" ? OpaqueKind::kSurfRef : OpaqueKind::kSamplerRef;
+        have_type = true;
       } else if (auto ty = type_of(s)) {
         if (have_type) error(t.pos, "two types in one declaration");
         next();
@@ -357,6 +364,15 @@ class Parser {
       PtxPos p = next().pos;
       if (!allow_init) error(p, "initializer not allowed here");
       d.has_init = true;
+      if (d.opaque != OpaqueKind::kNone) {
+        // `= { filter_mode = linear, ... }`: member assignments, skipped (the builder refuses them).
+        expect(TokenKind::kLBrace, "'{'");
+        while (!accept(TokenKind::kRBrace)) {
+          if (at(TokenKind::kEnd) || at(TokenKind::kSemicolon)) unexpected("'}'");
+          next();
+        }
+        return;
+      }
       initializer(d);
     }
   }
