@@ -348,6 +348,7 @@ WS_DRV CUresult cuTexRefSetMipmappedArray(void* ref, void* mipmap, unsigned flag
   });
 }
 
+// caveat: a range outside every allocation is accepted; a fetch through it then fails, naming it
 WS_DRV CUresult cuTexRefSetAddress_v2(std::size_t* offset, void* ref, std::uint64_t dptr, std::size_t bytes) {
   return set("cuTexRefSetAddress", ref, [&](TexRef& t) -> CUresult {
     if (offset == nullptr) return kCuInvalidValue;
@@ -459,6 +460,7 @@ WS_DRV CUresult cuTexRefSetBorderColor(void* ref, const float* rgba) {
   });
 }
 
+// caveat: CU_TRSF_SRGB reads differ from the H200's in the low mantissa bits (tests/hw/data/h200/texref)
 WS_DRV CUresult cuTexRefSetFlags(void* ref, unsigned flags) {
   return set("cuTexRefSetFlags", ref, [&](TexRef& t) -> CUresult {
     if ((flags & ~kKnownFlags) != 0) return kCuInvalidValue;
@@ -600,6 +602,7 @@ WS_DRV CUresult cuSurfRefGetArray(void** array, void* ref) {
 // A module's references are bound for every kernel of the module; the H200's driver answers
 // CUDA_ERROR_INVALID_VALUE to every call (CU_PARAM_TR_DEFAULT or not, with or without a parameter
 // size set), and so does this one.
+// caveat: returns CUDA_ERROR_INVALID_VALUE for every texture unit, as the H200's driver 580 does
 WS_DRV CUresult cuParamSetTexRef(void* function, int texunit, void* ref) {
   (void)function;
   (void)texunit;
@@ -610,6 +613,7 @@ WS_DRV CUresult cuParamSetTexRef(void* function, int texunit, void* ref) {
 
 // An object made without a resource view (warpscope makes no other: cuTexObjectCreate refuses
 // views): CUDA_SUCCESS and the descriptor left as it was, the H200's answer.
+// caveat: CUDA_SUCCESS with the descriptor untouched (the H200's answer for an object without a view)
 WS_DRV CUresult cuTexObjectGetResourceViewDesc(void* view, std::uint64_t object) {
   if (CUresult e = need_context(); e != kCuSuccess) return e;
   if (view == nullptr) return kCuInvalidValue;
