@@ -314,17 +314,13 @@ class Parser {
         auto space = space_of(sp.text);
         if (!space) error(sp.pos, "expected a state space after .ptr");
         d.ptr_space = *space;
-      } else if (s == ".texref" || s == ".surfref" || s == ".samplerref") {
-        // The opaque types: a handle, held as a .u64 (PTX ISA 5.3).
+      } else if (auto ty = type_of(s); ty || s == ".texref" || s == ".surfref" || s == ".samplerref") {
         if (have_type) error(t.pos, "two types in one declaration");
         next();
-        d.type = Type::kU64;
-        d.opaque = s == ".texref" ? OpaqueKind::kTexRef : s == ".surfref" ? OpaqueKind::kSurfRef : OpaqueKind::kSamplerRef;
-        have_type = true;
-      } else if (auto ty = type_of(s)) {
-        if (have_type) error(t.pos, "two types in one declaration");
-        next();
-        d.type = *ty;
+        // The opaque types (PTX ISA 5.3) are handles, held as a .u64.
+        d.opaque = ty ? OpaqueKind::kNone : s == ".texref" ? OpaqueKind::kTexRef
+                   : s == ".surfref" ? OpaqueKind::kSurfRef : OpaqueKind::kSamplerRef;
+        d.type = ty ? *ty : Type::kU64;
         have_type = true;
       } else {
         break;
@@ -364,16 +360,10 @@ class Parser {
       PtxPos p = next().pos;
       if (!allow_init) error(p, "initializer not allowed here");
       d.has_init = true;
-      if (d.opaque != OpaqueKind::kNone) {
-        // `= { filter_mode = linear, ... }`: member assignments, skipped (the builder refuses them).
-        expect(TokenKind::kLBrace, "'{'");
-        while (!accept(TokenKind::kRBrace)) {
-          if (at(TokenKind::kEnd) || at(TokenKind::kSemicolon)) unexpected("'}'");
-          next();
-        }
-        return;
-      }
-      initializer(d);
+      if (d.opaque == OpaqueKind::kNone) return initializer(d);
+      // `= { filter_mode = linear, ... }`: member assignments, skipped (the builder refuses them).
+      for (expect(TokenKind::kLBrace, "'{'"); !accept(TokenKind::kRBrace); next())
+        if (at(TokenKind::kEnd) || at(TokenKind::kSemicolon)) unexpected("'}'");
     }
   }
 
