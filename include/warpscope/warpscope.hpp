@@ -366,6 +366,10 @@ class Module {
  public:
   /// Names of the kernels (.entry) in the module.
   std::vector<std::string> kernels() const;
+  /// The handle of a module-scope texture reference (`.global .texref name;`, surface: `.surfref`)
+  /// that the kernels' tex/tld4/txq (suld/sust/sured/suq) through the variable resolve at launch
+  /// (Device::bind_texture_reference); 0 when the module has no such reference by that name.
+  std::uint64_t reference(std::string_view name, bool surface) const;
   /// The parameters of a kernel, in order; throws if there is no such kernel.
   std::vector<ParamInfo> params(std::string_view kernel) const;
   /// The cluster the kernel requires (.reqnctapercluster, what __cluster_dims__ compiles to);
@@ -474,6 +478,14 @@ class Device {
   /// (their `levels` fields are ignored). At least one level.
   std::uint64_t create_texture(const std::vector<Image>& levels, const Sampler& sampler);
   std::uint64_t create_surface(const Image& image);
+  /// Texture and surface references (Module::reference): what fetches through the reference read
+  /// from the next launch on (levels: one image, or a mipmapped texture's levels as
+  /// create_texture takes them). Unbound (unbind_reference, or never bound), a fetch through it
+  /// faults, its message saying `why` when given. Throws kUsage for a handle that is no reference
+  /// of that kind, or a bad image.
+  void bind_texture_reference(std::uint64_t handle, const std::vector<Image>& levels, const Sampler& sampler);
+  void bind_surface_reference(std::uint64_t handle, const Image& image);
+  void unbind_reference(std::uint64_t handle, std::string_view why = {});
   /// Throws kUsage when `handle` is not a texture (surface) object.
   void destroy_texture(std::uint64_t handle);
   void destroy_surface(std::uint64_t handle);

@@ -45,6 +45,8 @@ struct Module::Impl {
     std::uint64_t size = 0;
   };
   std::map<std::string, Symbol, std::less<>> symbols;
+  // The module's .texref/.surfref variables: handle and whether a surface reference.
+  std::map<std::string, std::pair<std::uint64_t, bool>, std::less<>> references;
   // Names two internal variables of linked modules share (nvcc's `$str`): not found by name.
   std::map<std::string, std::size_t, std::less<>> ambiguous;
   // Module::instructions, made once per kernel (launches ask for it every time).
@@ -85,6 +87,12 @@ std::vector<std::string> Module::kernels() const {
   if (!impl_) return names;
   for (const auto& k : impl_->kernels) names.push_back(k->name);
   return names;
+}
+
+std::uint64_t Module::reference(std::string_view name, bool surface) const {
+  if (!impl_) return 0;
+  auto it = impl_->references.find(name);
+  return it == impl_->references.end() || it->second.second != surface ? 0 : it->second.first;
 }
 
 std::vector<ParamInfo> Module::params(std::string_view kernel) const {
@@ -192,6 +200,16 @@ Module Device::link_ptx(std::span<const PtxSource> sources, std::string_view ori
     for (std::size_t i = 0; i < m.variables.size(); ++i) {
       const ptx::Variable& v = m.variables[i];
       if (v.space != ptx::StateSpace::kGlobal && v.space != ptx::StateSpace::kConst) continue;
+      if (v.opaque != ptx::OpaqueKind::kNone) {
+        // A .texref/.surfref is no memory: its value (what the kernels' tex and suld through it and
+        // mov of it read) is its reference's handle in the object table, unbound until the driver
+        // binds it (Device::bind_texture_reference).
+        const bool surface = v.opaque == ptx::OpaqueKind::kSurfRef;
+        impl->var_addr[i] = impl_->objects.add_reference(
+            surface ? exec::TexObject::Kind::kSurface : exec::TexObject::Kind::kTexture, v.name);
+        impl->references[v.name] = {impl->var_addr[i], surface};
+        continue;
+      }
       const std::uint64_t bytes = v.size ? v.size : 1;
       const std::uint64_t addr = impl_->memory.allocate(bytes, v.name, v.space == ptx::StateSpace::kConst);
       allocated.push_back(addr);
@@ -209,7 +227,7 @@ Module Device::link_ptx(std::span<const PtxSource> sources, std::string_view ori
     }
     for (std::size_t i = 0; i < m.variables.size(); ++i) {
       const ptx::Variable& v = m.variables[i];
-      if (impl->var_addr[i] == 0) continue;
+      if (impl->var_addr[i] == 0 || v.opaque != ptx::OpaqueKind::kNone) continue;
       for (const ptx::Relocation& r : v.relocations) {
         std::uint64_t target = 0;
         if (r.symbol.kind == ptx::SymbolKind::kModuleVar && r.symbol.index < m.variables.size()) {

@@ -84,12 +84,37 @@ std::uint64_t Device::create_surface(const Image& image) {
   return impl_->objects.add(o);
 }
 
+void Device::bind_texture_reference(std::uint64_t handle, const std::vector<Image>& levels, const Sampler& sampler) {
+  if (levels.empty()) fail(ErrorKind::kUsage, "texture reference: no image");
+  exec::TexObject o;
+  o.kind = exec::TexObject::Kind::kTexture;
+  o.sampler = sampler;
+  for (const Image& level : levels) {
+    check_image(impl_->memory, level, "texture reference");
+    o.mip.push_back(level);
+    o.mip.back().levels = static_cast<std::uint32_t>(levels.size());
+  }
+  o.image = o.mip[0];
+  if (levels.size() == 1) o.mip.clear();
+  impl_->objects.bind(handle, o);
+}
+
+void Device::bind_surface_reference(std::uint64_t handle, const Image& image) {
+  check_image(impl_->memory, image, "surface reference");
+  exec::TexObject o;
+  o.kind = exec::TexObject::Kind::kSurface;
+  o.image = image;
+  impl_->objects.bind(handle, o);
+}
+
+void Device::unbind_reference(std::uint64_t handle, std::string_view why) { impl_->objects.unbind(handle, std::string(why)); }
+
 void Device::destroy_texture(std::uint64_t handle) { impl_->objects.remove(handle, exec::TexObject::Kind::kTexture); }
 void Device::destroy_surface(std::uint64_t handle) { impl_->objects.remove(handle, exec::TexObject::Kind::kSurface); }
 
 bool Device::texture_info(std::uint64_t handle, Image& image, Sampler& sampler) const {
   const exec::TexObject* o = impl_->objects.find(handle);
-  if (o == nullptr || o->kind != exec::TexObject::Kind::kTexture) return false;
+  if (o == nullptr || o->kind != exec::TexObject::Kind::kTexture || o->reference) return false;
   image = o->image;
   sampler = o->sampler;
   return true;
@@ -97,7 +122,7 @@ bool Device::texture_info(std::uint64_t handle, Image& image, Sampler& sampler) 
 
 bool Device::surface_info(std::uint64_t handle, Image& image) const {
   const exec::TexObject* o = impl_->objects.find(handle);
-  if (o == nullptr || o->kind != exec::TexObject::Kind::kSurface) return false;
+  if (o == nullptr || o->kind != exec::TexObject::Kind::kSurface || o->reference) return false;
   image = o->image;
   return true;
 }

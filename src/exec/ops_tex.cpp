@@ -69,6 +69,13 @@ const TexObject& object_of(const Ctx& x, const Inst& in, unsigned lane, TexObjec
   const char* want = kind == TexObject::Kind::kTexture ? "texture" : "surface";
   if (o == nullptr) refuse(x, in, lane, ErrorKind::kTrap, fmt::format("invalid {} object handle {} (never created, or destroyed)", want, h));
   if (o->kind != kind) refuse(x, in, lane, ErrorKind::kTrap, fmt::format("handle {} is not a {} object", h, want));
+  if (!o->bound)  // the H200 reads zeros through an unbound texture reference (tests/hw/data/h200/texref)
+    refuse(x, in, lane, ErrorKind::kUnsupported,
+           o->unbound_why.empty()
+               ? fmt::format("{} reference '{}' is not bound to memory (cu{}RefSetArray{}); warpscope refuses the access", want,
+                             o->name, kind == TexObject::Kind::kTexture ? "Tex" : "Surf",
+                             kind == TexObject::Kind::kTexture ? ", cuTexRefSetAddress" : "")
+               : fmt::format("{} reference '{}': {}", want, o->name, o->unbound_why));
   return *o;
 }
 
@@ -142,6 +149,8 @@ std::string geometry_mismatch(TexGeom g, const Image& im) {
       (layered(g) && !cube(g) && !is_layered) || (!layered(g) && !cube(g) && is_layered) || (g == TexGeom::k3d) != is_3d)
     return fmt::format("a .{} access to a {}x{}x{} image ({} layers{})", to_string(g), im.width, im.height, im.depth,
                        im.layers, im.cubemap ? ", cubemap" : "");
+  if (g == TexGeom::k1d && im.height > 1)  // the H200 reads 0 (tests/hw/data/h200/texref, "tex via mov")
+    return fmt::format("a .1d access to a {}x{} image (the H200 reads 0)", im.width, im.height);
   return {};
 }
 
@@ -577,12 +586,18 @@ void exec_surface(const Inst& in, Ctx& x, std::uint32_t m) {
   }
 }
 
-/// The handle register of a texture/surface address `[%rd, ...]`.
+/// The handle of a texture/surface address `[%rd, ...]`: the register, or for `[texref, ...]` the
+/// .texref/.surfref variable, whose value is its reference's handle (exec/api.cpp).
 ptx::Operand handle_operand(const ptx::Operand& addr) {
   ptx::Operand r;
+  r.pos = addr.pos;
+  if (addr.addr_base == ptx::AddressBase::kSymbol) {
+    r.kind = ptx::OperandKind::kSymbol;
+    r.symbol = addr.symbol;
+    return r;
+  }
   r.kind = ptx::OperandKind::kReg;
   r.reg = addr.reg;
-  r.pos = addr.pos;
   return r;
 }
 
@@ -607,11 +622,31 @@ void decode_data(DecodeCtx& dc, const ptx::Operand& o, Type t, bool dest, Inst& 
 
 }  // namespace
 
+/// istypep.texref / .surfref: whether the handle is a texture (surface) object or reference
+/// (H200: true for the matching kind only, tests/hw/data/h200/texref); .samplerref: no handle is a
+/// sampler (separate samplers are not supported).
+template <TexObject::Kind K, bool kSampler>
+void exec_istypep(const Inst& in, Ctx& x, std::uint32_t m) {
+  std::uint64_t* d = x.reg(in.d);
+  const std::uint64_t* a = x.reg(in.a);
+  for_lanes(m, [&](unsigned l) {
+    const TexObject* o = kSampler || x.objects == nullptr ? nullptr : x.objects->find(a[l]);
+    d[l] = o != nullptr && o->kind == K ? 1 : 0;
+  });
+}
+
 bool decode_tex(DecodeCtx& dc, const ptx::Instruction& ins, Inst& out) {
   TexBits b;
   b.geom = ins.tex_geom;
   const auto& ops = ins.operands;
   switch (ins.op) {
+    case Opcode::kIstypep:
+      out.d = dc.dst(ops[0]);
+      out.a = dc.src(ops[1], Type::kU64);
+      out.fn = ins.opaque_type == ptx::OpaqueKind::kSurfRef ? &exec_istypep<TexObject::Kind::kSurface, false>
+               : ins.opaque_type == ptx::OpaqueKind::kTexRef ? &exec_istypep<TexObject::Kind::kTexture, false>
+                                                              : &exec_istypep<TexObject::Kind::kTexture, true>;
+      return true;
     case Opcode::kTex:
     case Opcode::kTld4: {
       if (ins.type != Type::kF32 && ins.type != Type::kS32 && ins.type != Type::kU32)

@@ -88,9 +88,41 @@ std::uint64_t ObjectTable::add(const TexObject& object) {
 
 void ObjectTable::remove(std::uint64_t handle, TexObject::Kind kind) {
   auto it = objects_.find(handle);
-  if (it == objects_.end() || it->second.kind != kind)
+  if (it == objects_.end() || it->second.kind != kind || it->second.reference)
     fail(ErrorKind::kUsage, "{} is not a {} object", handle, kind == TexObject::Kind::kTexture ? "texture" : "surface");
   objects_.erase(it);
+}
+
+std::uint64_t ObjectTable::add_reference(TexObject::Kind kind, const std::string& name) {
+  TexObject o;
+  o.kind = kind;
+  o.reference = true;
+  o.bound = false;
+  o.name = name;
+  return add(o);
+}
+
+void ObjectTable::bind(std::uint64_t handle, const TexObject& object) {
+  auto it = objects_.find(handle);
+  if (it == objects_.end() || !it->second.reference || it->second.kind != object.kind)
+    fail(ErrorKind::kUsage, "{} is not a {} reference", handle, object.kind == TexObject::Kind::kTexture ? "texture" : "surface");
+  TexObject o = object;
+  o.reference = true;
+  o.bound = true;
+  o.name = it->second.name;
+  it->second = std::move(o);
+}
+
+void ObjectTable::unbind(std::uint64_t handle, const std::string& why) {
+  auto it = objects_.find(handle);
+  if (it == objects_.end() || !it->second.reference) fail(ErrorKind::kUsage, "{} is not a texture or surface reference", handle);
+  TexObject o;
+  o.kind = it->second.kind;
+  o.reference = true;
+  o.bound = false;
+  o.name = it->second.name;
+  o.unbound_why = why;
+  it->second = std::move(o);
 }
 
 const TexObject* ObjectTable::find(std::uint64_t handle) const {
@@ -261,7 +293,9 @@ std::array<std::uint32_t, 4> border_texel(const TexObject& t) {
     fail(ErrorKind::kUnsupported, "the border colour of a texture that returns integers (not documented)");
   std::array<std::uint32_t, 4> out{};
   const TexelFormat& f = t.image.format;
-  for (unsigned ch = 0; ch < 4; ++ch) {
+  // Channels the format lacks read 0 at the border as inside (H100 f32_2d_*_border samples, H200
+  // texref "arr linear border": a one-channel texture's border is (r, 0, 0, 0)).
+  for (unsigned ch = 0; ch < f.channels; ++ch) {
     float c = t.sampler.border[ch];
     if (f.kind == ChannelKind::kUnsigned && f.bits < 32 && t.sampler.read == ReadMode::kNormalizedFloat) {
       const double m = static_cast<double>((1u << f.bits) - 1u);

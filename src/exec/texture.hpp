@@ -48,6 +48,12 @@ struct TexObject {
   Image image;
   Sampler sampler;
   std::vector<Image> mip;  // a mipmapped texture's levels (mip[0] == image); empty otherwise
+  // A texture or surface reference (a module's .texref/.surfref variable): `name` is the
+  // variable's; `bound` false until the driver binds memory to it (then image, sampler, mip hold).
+  bool reference = false;
+  bool bound = true;
+  std::string name;
+  std::string unbound_why;  // unbound: why, for the message of a fetch (empty: never bound)
 };
 
 /// Handles -> objects. Handles start at 1 and are never reused. Changed only between launches.
@@ -57,6 +63,12 @@ class ObjectTable {
   /// Throws kUsage for a handle that is not an object of that kind.
   void remove(std::uint64_t handle, TexObject::Kind kind);
   const TexObject* find(std::uint64_t handle) const;
+  /// A reference of that kind, unbound; bind() replaces what it is bound to (its kind, reference
+  /// flag and name stay), unbind() leaves it unbound. Both throw kUsage for a handle that is no
+  /// reference of that kind.
+  std::uint64_t add_reference(TexObject::Kind kind, const std::string& name);
+  void bind(std::uint64_t handle, const TexObject& object);
+  void unbind(std::uint64_t handle, const std::string& why);
 
  private:
   std::map<std::uint64_t, TexObject> objects_;

@@ -196,7 +196,17 @@ class Builder {
       error(d.pos, "initializer not allowed for .{} variables", to_string(d.space));
     if (d.unsized && !d.has_init && !(d.space == StateSpace::kShared && d.linkage == Linkage::kExtern))
       error(d.pos, "array '{}' has no size", d.name);
+    if (d.opaque == OpaqueKind::kSamplerRef)
+      unsupported(d.pos, "'.samplerref' variables (separate samplers: the independent texturing mode) are not supported");
+    if (d.opaque != OpaqueKind::kNone) {
+      const char* what = d.opaque == OpaqueKind::kTexRef ? ".texref" : ".surfref";
+      if (d.space != StateSpace::kGlobal) error(d.pos, "'{}' variables must be .global", what);
+      if (d.has_init) unsupported(d.pos, "initializers of '{}' variables are not supported", what);
+      if (!d.dims.empty() || d.unsized || d.vec != 1) unsupported(d.pos, "arrays of '{}' variables are not supported", what);
+      if (d.linkage == Linkage::kExtern) unsupported(d.pos, "'.extern {}' variables are not supported", what);
+    }
     Variable v = make_variable(d);
+    v.opaque = d.opaque;
     if (module_vars_.contains(d.name)) error(d.pos, "'{}' declared twice", d.name);
     module_vars_[d.name] = static_cast<std::uint32_t>(mod_.variables.size());
     mod_.variables.push_back(std::move(v));

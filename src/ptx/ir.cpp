@@ -243,6 +243,7 @@ std::string_view to_string(Opcode op) {
     case Opcode::kSust: return "sust";
     case Opcode::kSured: return "sured";
     case Opcode::kSuq: return "suq";
+    case Opcode::kIstypep: return "istypep";
     case Opcode::kCpAsync: return "cp.async";
     case Opcode::kCpAsyncCommitGroup: return "cp.async.commit_group";
     case Opcode::kCpAsyncWaitGroup: return "cp.async.wait_group";

@@ -73,6 +73,10 @@ std::string_view to_string(StateSpace s);
 enum class Linkage : std::uint8_t { kInternal, kVisible, kWeak, kExtern, kCommon };
 std::string_view to_string(Linkage l);
 
+/// The opaque types of module-scope variables (PTX ISA 5.3, "Texture Sampler and Surface Types"):
+/// `.texref`, `.surfref`, `.samplerref`. Such a variable is no memory: its value is a handle.
+enum class OpaqueKind : std::uint8_t { kNone, kTexRef, kSurfRef, kSamplerRef };
+
 // ------------------------------------------------------------------------------------------------
 // Source locations
 // ------------------------------------------------------------------------------------------------
@@ -179,6 +183,7 @@ struct Variable {
   std::uint32_t scope = 0;          // nesting depth for function variables
   PtxPos pos;
   bool managed = false;             // `.attribute(.managed)` (__managed__ variables)
+  OpaqueKind opaque = OpaqueKind::kNone;  // `.texref`/`.surfref`: type kU64, the reference's handle
 };
 
 /// A parameter of a kernel or function, or a `.func` return value.
@@ -308,6 +313,7 @@ enum class Opcode : std::uint16_t {
   kSust,         // [h, {coords}], a                 sust.b / sust.p (surf_formatted)
   kSured,        // [h, {coords}], a                 sured.b / .p with reduce
   kSuq,          // d, [h]                           suq; tex_query
+  kIstypep,      // p, a                             istypep; opaque_type (the handle's kind)
   // asynchronous copies and mbarriers (space = destination, src_space = source of a copy)
   kCpAsync,             // [dst], [src], cp-size{, src-size | ignore-src}{, policy}   .ca/.cg
   kCpAsyncCommitGroup,  // (none)
@@ -595,6 +601,7 @@ struct Instruction {
   SurfClamp surf_clamp = SurfClamp::kTrap;
   bool surf_formatted = false;        // .p (else .b)
   TexQuery tex_query = TexQuery::kNone;
+  OpaqueKind opaque_type = OpaqueKind::kNone;  // istypep .texref/.samplerref/.surfref
   // --- asynchronous copies and mbarriers
   StateSpace src_space = StateSpace::kGeneric;  // cp.async/cp.async.bulk: the second space (source)
   bool parity = false;       // mbarrier.test_wait/try_wait.parity

@@ -73,6 +73,7 @@ enum Cat : std::uint64_t {
                           // .multicast::cluster .cta_group::N .mbarrier::complete_tx::bytes
   kVideo = 1ull << 52,    // video instructions: vmad .po .shr7 .shr15; vshl/vshr .clamp .wrap
   kPolicy = 1ull << 53,   // createpolicy .fractional .range .cvt
+  kOpaque = 1ull << 54,   // istypep: .texref .samplerref .surfref
 };
 
 struct OpSpec {
@@ -201,6 +202,7 @@ constexpr OpSpec kOps[] = {
     {"sust", Opcode::kSust, kT | kGeom | kSurfFmt | kSuClamp | kVec | kCacheSt},
     {"sured", Opcode::kSured, kT | kGeom | kSurfFmt | kSuClamp | kRed},
     {"suq", Opcode::kSuq, kT | kTexQuery},
+    {"istypep", Opcode::kIstypep, kOpaque},
     // asynchronous copies and mbarriers (issue 18): a copy's first space is its destination
     {"cp.async", Opcode::kCpAsync, kCacheLd | kSpace | kEvict},
     {"cp.async.commit_group", Opcode::kCpAsyncCommitGroup, 0},
@@ -569,6 +571,11 @@ class Decoder {
         inst_.surf_clamp = *c;
         return;
       }
+    }
+    if (has(kOpaque)) {
+      if (m == "texref") return set_once(inst_.opaque_type, OpaqueKind::kTexRef, m);
+      if (m == "samplerref") return set_once(inst_.opaque_type, OpaqueKind::kSamplerRef, m);
+      if (m == "surfref") return set_once(inst_.opaque_type, OpaqueKind::kSurfRef, m);
     }
     if (has(kTexQuery)) {
       if (auto q = lookup(kTexQueries, m)) return set_once(inst_.tex_query, *q, m);

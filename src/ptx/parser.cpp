@@ -314,10 +314,13 @@ class Parser {
         auto space = space_of(sp.text);
         if (!space) error(sp.pos, "expected a state space after .ptr");
         d.ptr_space = *space;
-      } else if (auto ty = type_of(s)) {
+      } else if (auto ty = type_of(s); ty || s == ".texref" || s == ".surfref" || s == ".samplerref") {
         if (have_type) error(t.pos, "two types in one declaration");
         next();
-        d.type = *ty;
+        // The opaque types (PTX ISA 5.3) are handles, held as a .u64.
+        d.opaque = ty ? OpaqueKind::kNone : s == ".texref" ? OpaqueKind::kTexRef
+                   : s == ".surfref" ? OpaqueKind::kSurfRef : OpaqueKind::kSamplerRef;
+        d.type = ty ? *ty : Type::kU64;
         have_type = true;
       } else {
         break;
@@ -357,7 +360,10 @@ class Parser {
       PtxPos p = next().pos;
       if (!allow_init) error(p, "initializer not allowed here");
       d.has_init = true;
-      initializer(d);
+      if (d.opaque == OpaqueKind::kNone) return initializer(d);
+      // `= { filter_mode = linear, ... }`: member assignments, skipped (the builder refuses them).
+      for (expect(TokenKind::kLBrace, "'{'"); !accept(TokenKind::kRBrace); next())
+        if (at(TokenKind::kEnd) || at(TokenKind::kSemicolon)) unexpected("'}'");
     }
   }
 

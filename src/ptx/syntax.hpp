@@ -76,6 +76,7 @@ struct Declaration {
   StateSpace ptr_space = StateSpace::kGeneric;
   std::uint32_t ptr_align = 0;
   bool managed = false;  // `.attribute(.managed)`
+  OpaqueKind opaque = OpaqueKind::kNone;  // `.texref`, `.surfref`, `.samplerref`
   PtxPos pos;
 };
 

@@ -145,6 +145,7 @@ constexpr Shape kShapes[] = {
     {Opcode::kSust, "TW", true},
     {Opcode::kSured, "TS", true},
     {Opcode::kSuq, "DH", true},
+    {Opcode::kIstypep, "QS", false},
     {Opcode::kCpAsync, "AAI?SS", false},
     {Opcode::kCpAsyncCommitGroup, "", false},
     {Opcode::kCpAsyncWaitGroup, "I", false},
@@ -238,6 +239,17 @@ class Verifier {
   const Register& reg(RegId r, PtxPos pos) const {
     if (r >= fn_->registers.size()) error(pos, "undefined register");
     return fn_->registers[r];
+  }
+
+  /// `[name, ...]` of a texture or surface instruction: a module's .texref (tex, tld4, txq) or
+  /// .surfref (suld, sust, sured, suq) variable itself (unified mode).
+  void opaque_operand(const Instruction& in, const Operand& o) const {
+    const bool surface = in.op == Opcode::kSuld || in.op == Opcode::kSust || in.op == Opcode::kSured || in.op == Opcode::kSuq;
+    const OpaqueKind want = surface ? OpaqueKind::kSurfRef : OpaqueKind::kTexRef;
+    if (o.symbol.kind != SymbolKind::kModuleVar || o.symbol.index >= m_.variables.size() ||
+        m_.variables[o.symbol.index].opaque != want || o.offset != 0)
+      error(o.pos, "'{}' needs a {} variable or a 64-bit register holding an object handle", to_string(in.op),
+            surface ? ".surfref" : ".texref");
   }
 
   void symbol(const SymbolRef& s, PtxPos pos) const {
@@ -445,8 +457,11 @@ class Verifier {
       case 'T':
       case 'H': {
         address(o);
-        if (o.addr_base != AddressBase::kReg || type_bits(reg(o.reg, o.pos).type) != 64 || o.offset != 0)
-          error(o.pos, "a texture or surface must be a 64-bit register holding its object handle");
+        if (o.addr_base == AddressBase::kSymbol) {
+          opaque_operand(in, o);
+        } else if (o.addr_base != AddressBase::kReg || type_bits(reg(o.reg, o.pos).type) != 64 || o.offset != 0) {
+          error(o.pos, "a texture or surface must be a 64-bit register holding its object handle, or a .texref/.surfref variable");
+        }
         if (c == 'H') {
           if (!o.elements.empty()) error(o.pos, "'{}' takes no coordinates", to_string(in.op));
           break;
@@ -697,7 +712,8 @@ class Verifier {
       case Opcode::kSuld:
       case Opcode::kSust:
       case Opcode::kSured:
-      case Opcode::kSuq: texture(in); break;
+      case Opcode::kSuq:
+      case Opcode::kIstypep: texture(in); break;
       default: async(in); break;
     }
   }
@@ -761,6 +777,9 @@ class Verifier {
         break;
       case Opcode::kSuq:
         if (in.tex_query == TexQuery::kNone) error(in.ptx, "suq needs a query");
+        break;
+      case Opcode::kIstypep:
+        if (in.opaque_type == OpaqueKind::kNone) error(in.ptx, "istypep needs .texref, .samplerref or .surfref");
         break;
       case Opcode::kSured:
         if (in.reduce == ReduceOp::kNone) error(in.ptx, "sured needs an operation");

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "runtime/cudart/api.hpp"
+#include "runtime/cudart/texref.hpp"
 #include "warpscope/texture.hpp"
 
 using namespace warpscope::cudart;  // NOLINT: the C entry points below
@@ -701,3 +702,23 @@ WS_API cudaError_t cudaGetTextureObjectResourceViewDesc(void* view, std::uint64_
     return kSuccess;
   });
 }
+
+namespace warpscope::cudart {
+
+bool array_image(const void* array, Image& image, unsigned& flags) {
+  const ArrayRec* a = find_array(array);
+  if (a == nullptr) return false;
+  image = a->image;
+  flags = a->flags;
+  return true;
+}
+
+bool mipmap_images(const void* mipmap, std::vector<Image>& levels) {
+  auto it = registry().mipmaps.find(mipmap);
+  if (it == registry().mipmaps.end()) return false;
+  levels.clear();
+  for (const auto& level : it->second->levels) levels.push_back(level->image);
+  return true;
+}
+
+}  // namespace warpscope::cudart

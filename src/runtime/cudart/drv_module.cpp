@@ -21,6 +21,7 @@
 #include "common/error.hpp"
 #include "runtime/cudart/drv.hpp"
 #include "runtime/cudart/graph.hpp"
+#include "runtime/cudart/texref.hpp"
 
 extern "C" {
 using warpscope::cudart::cudaError_t;
@@ -414,6 +415,9 @@ CUresult param_info(void* f, std::size_t index, std::size_t* offset, std::size_t
 }
 
 }  // namespace
+
+ModuleRec* driver_module(void* handle) { return module_of(handle); }
+
 }  // namespace warpscope::cudart::drv
 
 using namespace warpscope::cudart;       // NOLINT: the C entry points below
