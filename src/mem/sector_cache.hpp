@@ -105,6 +105,10 @@ class SectorCache {
     __builtin_prefetch(tags_.data() + first);
     if (ways_ > 8) __builtin_prefetch(tags_.data() + first + 8);  // a set's tags over two host lines
     __builtin_prefetch(meta_.data() + first);
+    // The sectors' readers (one host line per way of 4 sectors): the way is not known yet, so
+    // those of every way of a small set.
+    if (!readers_.empty() && ways_ <= 4)
+      for (std::uint32_t i = 0; i < ways_; ++i) __builtin_prefetch(readers_.data() + (first + i) * sectors_per_line_);
   }
 
   std::uint32_t valid_sectors(std::uint64_t line) const;
