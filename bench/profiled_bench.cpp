@@ -8,6 +8,12 @@
 // and whether the metrics JSON and the output equal the interpreter's byte for byte (the program
 // exits 1 otherwise); last, the same launch with the JIT and no statistics (what the memory model
 // and the records cost). The JIT's compile is done by a launch before the timed ones (reported apart).
+// With PROFILED_BENCH_METRICS=DIR in the environment, each workload's metrics JSON (the
+// interpreter's last launch), its per-SM extremes and every instruction's row are also written
+// to DIR/<kernel>.json (untimed), so that two builds' counters can be compared byte for byte
+// (docs/benchmarks.md, "Profiled launches: the memory model's cost").
+// PROFILED_BENCH_ONLY=KERNEL[,KERNEL...] runs only those workloads (by kernel name: nbody_forces,
+// saxpy, transpose, reduce, matmul).
 //
 //   cmake --build build --target profiled_bench && build/bin/profiled_bench [REPS [THREADS]]
 #include <algorithm>
@@ -64,6 +70,7 @@ struct Outcome {
   double seconds = 0;
   std::uint64_t warp = 0;
   std::string metrics;
+  std::string rows;  // unit extremes and every instruction's row (PROFILED_BENCH_METRICS)
   std::vector<unsigned char> output;
 };
 
@@ -84,6 +91,13 @@ Outcome profiled(Device& dev, const Module& m, const Launch& l, const arch::Prof
   const std::vector<stats::ModelResult> r = collector.finish();
   o.metrics = stats::metrics_json(r.front(), s).dump();
   o.seconds = cpu_seconds() - t0;
+  if (std::getenv("PROFILED_BENCH_METRICS") != nullptr) {
+    nlohmann::json rows = nlohmann::json::array();
+    const std::vector<stats::InstructionStats>& per_pc = r.front().per_pc;
+    for (std::size_t pc = 0; pc < per_pc.size(); ++pc)
+      if (per_pc[pc].seen) rows.push_back(stats::instruction_json(per_pc[pc], std::uint32_t(pc), nullptr));
+    o.rows = nlohmann::json{{"unit_extremes", stats::unit_extremes_json(r.front())}, {"instructions", rows}}.dump(1);
+  }
   o.warp = s.warp_instructions;
   o.output.resize(l.out_bytes);
   dev.copy_to_host(o.output.data(), l.out, l.out_bytes);
@@ -162,7 +176,10 @@ int main(int argc, char** argv) {
   std::printf("%-15s %12s %10s %10s %10s %12s %12s %8s %6s %14s\n", "workload", "warp insts", "interp s", "jit s",
               "compile s", "interp Mi/s", "jit Mi/s", "speedup", "same", "no-stats jit s");
   bool ok = true;
+  const char* only = std::getenv("PROFILED_BENCH_ONLY");
   for (const Launch& l : launches) {
+    if (only != nullptr && ("," + std::string(only) + ",").find("," + std::string(l.kernel) + ",") == std::string::npos)
+      continue;
     // The launches rewrite their outputs from the same inputs (saxpy: y = a*x + y, so each mode
     // starts from the output the previous launch left; the comparison is between consecutive
     // launches of the two modes, which see the same input).
@@ -185,6 +202,15 @@ int main(int argc, char** argv) {
              (std::string(l.kernel) == "saxpy" || interp.output == jit.output);
     }
     ok = ok && same;
+    if (const char* dir = std::getenv("PROFILED_BENCH_METRICS")) {
+      const std::string path = std::string(dir) + "/" + l.kernel + ".json";
+      std::ofstream f(path);
+      f << interp.metrics << "\n" << interp.rows << "\n";
+      if (!f) {
+        std::printf("profiled_bench: cannot write %s\n", path.c_str());
+        ok = false;
+      }
+    }
     std::printf("%-15s %12llu %10.4f %10.4f %10.3f %12.1f %12.1f %8.2f %6s %14.4f\n", l.name,
                 static_cast<unsigned long long>(interp.warp), ti, tj, compile, double(interp.warp) / ti / 1e6,
                 double(jit.warp) / tj / 1e6, ti / tj, same ? "yes" : "NO", tn);

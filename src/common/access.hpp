@@ -114,10 +114,14 @@ inline AddressSummary summary_of(const WarpAccess& access) {
   return access.summarized ? access.summary : summarize_addresses(access);
 }
 
-/// The lowest and highest of v[l] + off over 32 values (AVX2 where the CPU has it).
+/// The lowest and highest of v[l] + off over 32 values (AVX-512F or AVX2 where the CPU has it).
 void minmax32(const std::uint64_t* v, std::uint64_t off, std::uint64_t& lo, std::uint64_t& hi);
 /// The portable loop minmax32 uses without AVX2 (exposed for the tests).
 void minmax32_portable(const std::uint64_t* v, std::uint64_t off, std::uint64_t& lo, std::uint64_t& hi);
+/// minmax32's AVX-512F and AVX2 versions (for the tests): false, with lo and hi unchanged, where
+/// the CPU (or the build's target) lacks them.
+bool minmax32_avx512(const std::uint64_t* v, std::uint64_t off, std::uint64_t& lo, std::uint64_t& hi);
+bool minmax32_avx2(const std::uint64_t* v, std::uint64_t off, std::uint64_t& lo, std::uint64_t& hi);
 
 /// summarize_addresses() for 32 active lanes whose addresses are v[l] + off: one vectorized
 /// pass (OR, and the distance from the affine guess lane l at v[0] + off + l * (v[1] - v[0]));

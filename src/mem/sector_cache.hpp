@@ -29,12 +29,30 @@
 // Storage is allocated once, in the constructor; accesses never allocate.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <new>
 #include <vector>
 
 #include "arch/profile.hpp"
 
 namespace warpscope::mem {
+
+/// An allocator of storage aligned to the host CPU's 64-byte cache lines: a cache's set of ways
+/// (and one way's sector readers) then lies in as few host lines as its size allows, where
+/// malloc's large blocks start 16 bytes into a page and split every 64-byte group in two.
+template <class T>
+struct HostLineAllocator {
+  using value_type = T;
+  static constexpr std::align_val_t kAlign{64};
+  HostLineAllocator() = default;
+  template <class U>
+  HostLineAllocator(const HostLineAllocator<U>&) {}  // NOLINT(google-explicit-constructor)
+  T* allocate(std::size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), kAlign)); }
+  void deallocate(T* p, std::size_t) { ::operator delete(p, kAlign); }
+  template <class U>
+  bool operator==(const HostLineAllocator<U>&) const { return true; }
+};
 
 enum class WritePolicy {
   kAllocateNoFetch,       // write-back, write-allocate without fetch: sectors valid and dirty
@@ -85,7 +103,12 @@ class SectorCache {
     if (sets_ == 0) return;
     const std::uint64_t first = set_of(line) * ways_;
     __builtin_prefetch(tags_.data() + first);
+    if (ways_ > 8) __builtin_prefetch(tags_.data() + first + 8);  // a set's tags over two host lines
     __builtin_prefetch(meta_.data() + first);
+    // The sectors' readers (one host line per way of 4 sectors): the way is not known yet, so
+    // those of every way of a small set.
+    if (!readers_.empty() && ways_ <= 4)
+      for (std::uint32_t i = 0; i < ways_; ++i) __builtin_prefetch(readers_.data() + (first + i) * sectors_per_line_);
   }
 
   std::uint32_t valid_sectors(std::uint64_t line) const;
@@ -127,8 +150,8 @@ class SectorCache {
   std::uint64_t mod_m_hi_ = 0, mod_m_lo_ = 0;
   std::uint32_t line_shift_ = 0, sector_shift_ = 0;  // log2 of the sizes (powers of two), or 0
   std::uint64_t clock_ = 0;
-  std::vector<std::uint64_t> tags_;  // sets_ * ways_
-  std::vector<Meta> meta_;           // sets_ * ways_
+  std::vector<std::uint64_t, HostLineAllocator<std::uint64_t>> tags_;  // sets_ * ways_
+  std::vector<Meta, HostLineAllocator<Meta>> meta_;                     // sets_ * ways_
   // The reader bits of read() since each sector was filled, the filling pc and the CTA:
   // sets_ * ways_ * sectors_per_line_, allocated by the first read that names a reader.
   struct Readers {
@@ -136,7 +159,7 @@ class SectorCache {
     std::uint32_t pc = 0;
     std::uint32_t group = 0;
   };
-  std::vector<Readers> readers_;
+  std::vector<Readers, HostLineAllocator<Readers>> readers_;
 };
 
 }  // namespace warpscope::mem

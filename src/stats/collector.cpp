@@ -16,13 +16,6 @@ struct LaunchCollector::OpRef {
 
 namespace {
 
-std::uint64_t l1_hits(const mem::Counters& c) {
-  std::uint64_t n = 0;
-  for (const auto& space : c.l1)
-    for (const auto& op : space) n += op.sector_hits;
-  return n;
-}
-
 std::uint64_t l2_hits(const mem::Counters& c) {
   return c.l2_read_hits + c.l2_write_hits + c.l2_atom_hits + c.l2_red_hits;
 }
@@ -175,8 +168,11 @@ void LaunchCollector::serve(Model& m, const OpRef* refs, std::size_t count) {
   for (std::size_t k = 0; k < count; ++k) {
     const LineOp& op = *refs[k].op;
     prefetch(k + kAhead);
-    const std::uint64_t l1_before = l1_hits(c), l2_before = l2_hits(c), foreign_before = c.l1_foreign_hits;
-    const mem::L1Counters op_before = c.at(op.space, op.op);
+    // apply() counts an op's L1 traffic and hits only in the L1 counters of its own space and op
+    // (hierarchy.cpp), so their difference is the op's L1 hits: no sum over every counter.
+    const mem::L1Counters& after = c.at(op.space, op.op);
+    const std::uint64_t l2_before = l2_hits(c), foreign_before = c.l1_foreign_hits;
+    const mem::L1Counters op_before = after;
     try {
       m.hierarchy.apply(op.sm, op.space, op.op, op.cached_in_l1, op.requests, refs[k].lines, op.count,
                         mem::CacheReader{op.reader, op.pc, op.cta});
@@ -185,14 +181,13 @@ void LaunchCollector::serve(Model& m, const OpRef* refs, std::size_t count) {
     }
     {
       // The op's L1 traffic, on the SM that served it.
-      const mem::L1Counters& after = c.at(op.space, op.op);
       mem::L1Counters& on_sm = r.per_sm[op.sm % sm_count].l1[mem::Counters::l1_index(op.space)][static_cast<unsigned>(op.op)];
       on_sm.requests += after.requests - op_before.requests;
       on_sm.sectors += after.sectors - op_before.sectors;
       on_sm.sector_hits += after.sector_hits - op_before.sector_hits;
     }
     InstructionStats& row = r.per_pc[op.pc];
-    row.l1_hit_sectors += l1_hits(c) - l1_before;
+    row.l1_hit_sectors += after.sector_hits - op_before.sector_hits;
     row.l2_hit_sectors += l2_hits(c) - l2_before;
     row.l1_foreign_hit_sectors += c.l1_foreign_hits - foreign_before;
   }

@@ -7,6 +7,7 @@
 #include "stats/collector.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <numeric>
 #include <unordered_map>
@@ -173,7 +174,13 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
     std::vector<bool> box_sent;          // by pc: a TmaBox was sent in an earlier part
     ModelPart part;
 
-    explicit PerModel(const Model& m) : model(m), profile(m.profile), coalescer(m.profile), layout(m.profile.warp_size) {}
+    /// lcm(profile.shared_bank_bytes, w) for the widths w < 17 (shared_totals).
+    std::array<std::uint64_t, 17> bank_lcm{};
+
+    explicit PerModel(const Model& m) : model(m), profile(m.profile), coalescer(m.profile), layout(m.profile.warp_size) {
+      for (std::uint64_t w = 0; w < bank_lcm.size(); ++w)
+        bank_lcm[w] = std::lcm(std::uint64_t{profile.shared_bank_bytes}, w);
+    }
 
     /// Whether an access with this excess becomes the instruction's sample: it beats this CTA's
     /// so far and every sample this shard sent in an earlier part (a shard runs its CTAs in
@@ -259,8 +266,14 @@ class LaunchCollector::CollectorShard final : public ShardedSink::Shard {
       const std::int64_t stride = sh.affine ? sh.stride : 0;
       // One address for all lanes (a broadcast) costs one wavefront per phase wherever it lies.
       const bool broadcast = sh.affine && stride == 0 && a.width <= row;
-      const std::uint64_t offset =
-          kind != SharedMemo::kNone && !broadcast ? sh.lo % std::lcm(std::uint64_t{profile.shared_bank_bytes}, std::uint64_t{a.width}) : 0;
+      std::uint64_t offset = 0;
+      if (kind != SharedMemo::kNone && !broadcast) {
+        // lcm(bank bytes, width), a power of two for the widths and banks of every built-in
+        // profile: a mask then, not a division per access.
+        const std::uint64_t unit = a.width < bank_lcm.size() ? bank_lcm[a.width]
+                                                             : std::lcm(std::uint64_t{profile.shared_bank_bytes}, std::uint64_t{a.width});
+        offset = std::has_single_bit(unit) ? sh.lo & (unit - 1) : sh.lo % unit;
+      }
       if (kind != SharedMemo::kNone) {
         if (a.pc >= shared_memo.size()) shared_memo.resize(std::size_t(a.pc) + 1);
         const SharedMemo& m = shared_memo[a.pc];

@@ -160,6 +160,44 @@ TEST(AddressSummary, MinMaxCompareUnsigned) {
   minmax32_portable(v, 0x10, lo, hi);
   EXPECT_EQ(lo, 0x20u);
   EXPECT_EQ(hi, 0x8000000000000011ull);
+  // The vector versions, where this CPU has them, give the same.
+  if (minmax32_avx512(v, 0, lo, hi)) {
+    EXPECT_EQ(lo, 0x10u);
+    EXPECT_EQ(hi, 0x8000000000000001ull);
+    ASSERT_TRUE(minmax32_avx512(v, 0x10, lo, hi));
+    EXPECT_EQ(lo, 0x20u);
+    EXPECT_EQ(hi, 0x8000000000000011ull);
+  }
+  if (minmax32_avx2(v, 0, lo, hi)) {
+    EXPECT_EQ(lo, 0x10u);
+    EXPECT_EQ(hi, 0x8000000000000001ull);
+    ASSERT_TRUE(minmax32_avx2(v, 0x10, lo, hi));
+    EXPECT_EQ(lo, 0x20u);
+    EXPECT_EQ(hi, 0x8000000000000011ull);
+  }
+}
+
+TEST(AddressSummary, MinMaxAfterTheOffsetWraps) {
+  // The offset is added modulo 2^64 before comparing: 2^64 - 8 + 0x10 is 8, the lowest, and the
+  // highest is then 0x1000 + 8 * 31 + 0x10 (lane 31's value).
+  std::uint64_t v[32];
+  for (unsigned l = 0; l < 32; ++l) v[l] = 0x1000 + 8 * l;
+  v[5] = 0xfffffffffffffff8ull;
+  std::uint64_t lo = 0, hi = 0;
+  minmax32(v, 0x10, lo, hi);
+  EXPECT_EQ(lo, 0x8u);
+  EXPECT_EQ(hi, 0x1000u + 8 * 31 + 0x10);
+  minmax32_portable(v, 0x10, lo, hi);
+  EXPECT_EQ(lo, 0x8u);
+  EXPECT_EQ(hi, 0x1000u + 8 * 31 + 0x10);
+  if (minmax32_avx512(v, 0x10, lo, hi)) {
+    EXPECT_EQ(lo, 0x8u);
+    EXPECT_EQ(hi, 0x1000u + 8 * 31 + 0x10);
+  }
+  if (minmax32_avx2(v, 0x10, lo, hi)) {
+    EXPECT_EQ(lo, 0x8u);
+    EXPECT_EQ(hi, 0x1000u + 8 * 31 + 0x10);
+  }
 }
 
 }  // namespace
