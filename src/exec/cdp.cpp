@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "exec/builtin_args.hpp"
 #include "exec/fault.hpp"
 #include "exec/heap.hpp"
 #include "exec/machine.hpp"
@@ -50,39 +51,13 @@ bool is_cdp_builtin(CallInfo::Builtin b) {
 }
 
 void CtaRunner::cdp_call(WarpState& w, const CallInfo& ci, std::uint32_t pc, std::uint32_t m) {
-  // An argument's bytes (a register, or the caller's .param array in its frame).
-  auto arg_bytes = [&](unsigned l, std::size_t i, void* out, std::size_t n) {
-    std::memset(out, 0, n);
-    if (i >= ci.args.size()) return;
-    const CallInfo::Copy& c = ci.args[i];
-    if (c.caller_slot != kNoSlot) {
-      const std::uint64_t v = w.regs[std::size_t(c.caller_slot) * kLanes + l];
-      std::memcpy(out, &v, std::min<std::size_t>(n, 8));
-      return;
-    }
-    std::memcpy(out, x_.local + std::size_t(l) * x_.local_stride + x_.frame_base + c.caller_off,
-                std::min<std::size_t>(n, c.bytes));
-  };
-  auto arg = [&](unsigned l, std::size_t i) {
-    std::uint64_t v = 0;
-    arg_bytes(l, i, &v, 8);
-    return v;
-  };
+  auto arg = [&](unsigned l, std::size_t i) { return builtin_arg(ci, w, x_, l, i); };
   auto dim_arg = [&](unsigned l, std::size_t i) {
     std::uint8_t b[12];
-    arg_bytes(l, i, b, sizeof b);
+    builtin_arg_bytes(ci, w, x_, l, i, b, sizeof b);
     return read_dim3(b);
   };
-  auto set_result = [&](unsigned l, std::uint64_t v) {
-    if (ci.results.empty()) return;
-    const CallInfo::Copy& c = ci.results[0];
-    if (c.caller_slot != kNoSlot) {
-      w.regs[std::size_t(c.caller_slot) * kLanes + l] = v;
-    } else {
-      std::memcpy(x_.local + std::size_t(l) * x_.local_stride + x_.frame_base + c.caller_off, &v,
-                  c.bytes > 8 ? 8 : c.bytes);
-    }
-  };
+  auto set_result = [&](unsigned l, std::uint64_t v) { builtin_result(ci, w, x_, l, v); };
   // A pointer argument the call writes through (cudaStreamCreateWithFlags, cudaGetDevice).
   // A generic address (a local variable, usually): faults as a store there would.
   auto store_to = [&](unsigned l, std::uint64_t addr, const void* value, unsigned n) {

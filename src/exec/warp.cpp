@@ -9,6 +9,7 @@
 #include "common/error.hpp"
 #include "exec/branch.hpp"
 #include "exec/fault.hpp"
+#include "exec/builtin_args.hpp"
 #include "exec/heap.hpp"
 #include "exec/machine.hpp"
 #include "exec/segments.hpp"
@@ -206,25 +207,8 @@ void CtaRunner::do_return(WarpState& w, Split&, const Entry& frame) {
 
 void CtaRunner::builtin_call(WarpState& w, const Inst& in, std::uint32_t pc, std::uint32_t m) {
   const CallInfo& ci = k_.calls[in.aux];
-  auto arg = [&](unsigned l, std::size_t i) -> std::uint64_t {
-    if (i >= ci.args.size()) return 0;
-    const CallInfo::Copy& c = ci.args[i];
-    if (c.caller_slot != kNoSlot) return w.regs[std::size_t(c.caller_slot) * kLanes + l];
-    std::uint64_t v = 0;
-    std::memcpy(&v, x_.local + std::size_t(l) * x_.local_stride + x_.frame_base + c.caller_off,
-                c.bytes > 8 ? 8 : c.bytes);
-    return v;
-  };
-  auto set_result = [&](unsigned l, std::uint64_t v) {
-    if (ci.results.empty()) return;
-    const CallInfo::Copy& c = ci.results[0];
-    if (c.caller_slot != kNoSlot) {
-      w.regs[std::size_t(c.caller_slot) * kLanes + l] = v;
-    } else {
-      std::memcpy(x_.local + std::size_t(l) * x_.local_stride + x_.frame_base + c.caller_off, &v,
-                  c.bytes > 8 ? 8 : c.bytes);
-    }
-  };
+  auto arg = [&](unsigned l, std::size_t i) { return builtin_arg(ci, w, x_, l, i); };
+  auto set_result = [&](unsigned l, std::uint64_t v) { builtin_result(ci, w, x_, l, v); };
   const Inst& at = k_.code[pc];
   if (is_cdp_builtin(ci.builtin)) {
     cdp_call(w, ci, pc, m);
